@@ -1,0 +1,270 @@
+import { Model, NO_TASK_LIMIT, stageKey } from '../model/model';
+import { PLAN_FORMAT } from '../model/types';
+import { isObject, show } from '../model/validate';
+
+/** Same tolerance as tools/check-plan.py, so both checkers give the same verdict on every plan. */
+const TOLERANCE_ABS = 1e-9;
+const TOLERANCE_REL = 1e-6;
+const MAX_LISTED = 200;
+
+export interface JobOutcome {
+  id: string;
+  accepted: boolean;
+  endSlot: number | null;
+  deadlineSlot: number | null;
+  onTime: boolean | null;
+  revenue: number;
+}
+
+export interface Kpis {
+  scheduledTasks: number;
+  totalTasks: number;
+  makespanSlots: number;
+  acceptedJobs: number;
+  rejectedJobs: number;
+  onTimeJobs: number;
+  lateJobs: number;
+  /** Two-stage paper Eq. 2-3: onTime when the job ends by its deadline, late otherwise, 0 when rejected. */
+  revenue: number;
+  /** Per metric: demand-slots used / available-slots over [0, makespan). */
+  utilisation: Record<string, number>;
+  /** ACO-BP Eq. 2 averaged over nodes and slots of [0, makespan): product over metrics of used / available. */
+  meanResourceUtilisation: number;
+  /** Tasks whose node holds none of their chunk's replicas (only when the plan has a placement). */
+  remoteTasks: number | null;
+  jobs: JobOutcome[];
+}
+
+export interface Evaluation {
+  /** Every constraint of FORMAT.md holds. */
+  feasible: boolean;
+  /** The plan's `objective` equals what its assignments give. */
+  truthful: boolean;
+  /** feasible && truthful: what `fallow check` and check-plan.py accept. */
+  ok: boolean;
+  violations: string[];
+  violationCount: number;
+  kpis: Kpis;
+}
+
+/**
+ * The single source of truth on a plan: checks it against the instance from the JSON alone (it trusts
+ * nothing a strategy computed) and derives every KPI. Mirrors tools/check-plan.py rule by rule.
+ */
+export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
+  const violations: string[] = [];
+  let violationCount = 0;
+  const bad = (msg: string) => {
+    violationCount++;
+    if (violations.length < MAX_LISTED) violations.push(msg);
+  };
+  const { T, M, K, nTasks } = model;
+  const plan = (isObject(rawPlan) ? rawPlan : {}) as Record<string, any>;
+  if (!isObject(rawPlan)) bad('$: the plan must be a JSON object');
+  if (plan.format !== PLAN_FORMAT) bad(`format: must be "${PLAN_FORMAT}", got ${show(plan.format)}`);
+
+  const rejected = new Set<number>();
+  const rejectedList = Array.isArray(plan.rejected) ? plan.rejected : plan.rejected === undefined ? [] : null;
+  if (rejectedList === null) bad('rejected: must be an array of job ids');
+  (rejectedList ?? []).forEach((id: unknown, i: number) => {
+    const j = typeof id === 'string' ? model.jobIndex.get(id) : undefined;
+    if (j === undefined) bad(`rejected[${i}]: job ${show(id)} is not in the instance`);
+    else rejected.add(j);
+  });
+
+  const node = new Int32Array(nTasks).fill(-1);
+  const start = new Int32Array(nTasks);
+  const assignments = Array.isArray(plan.assignments) ? plan.assignments : null;
+  if (!assignments) bad('assignments: must be an array');
+  (assignments ?? []).forEach((a: any, n: number) => {
+    const p = `assignments[${n}]`;
+    if (!isObject(a)) return bad(`${p}: must be an object`);
+    const g = model.stageIndex.get(stageKey(String(a.job), String(a.stage)));
+    if (!model.jobIndex.has(a.job)) return bad(`${p}.job: unknown job ${show(a.job)}`);
+    if (g === undefined) return bad(`${p}.stage: job "${a.job}" has no stage ${show(a.stage)}`);
+    const s = model.stages[g];
+    if (!Number.isInteger(a.task) || a.task < 0 || a.task >= s.tasks)
+      return bad(`${p}.task: must be an integer in [0, ${s.tasks - 1}], got ${show(a.task)}`);
+    const k = model.nodeIndex.get(a.node);
+    if (k === undefined) return bad(`${p}.node: unknown node ${show(a.node)}`);
+    if (!Number.isInteger(a.start)) return bad(`${p}.start: must be an integer slot, got ${show(a.start)}`);
+    const i = s.firstTask + a.task;
+    if (node[i] >= 0) return bad(`${p}: task ${a.job}/${a.stage}/${a.task} is assigned twice`);
+    if (rejected.has(s.job)) bad(`${p}: job "${a.job}" is both rejected and assigned`);
+    node[i] = k;
+    start[i] = a.start;
+  });
+
+  // Completeness (Eq. 5 all or nothing), release, window and stage precedence, job by job.
+  const end = new Int32Array(nTasks);
+  const counted = new Uint8Array(nTasks);
+  const jobEnd = new Int32Array(model.jobs.length).fill(-1);
+  let scheduled = 0;
+  let makespan = 0;
+  model.jobs.forEach((job, j) => {
+    let present = 0;
+    for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) if (node[i] >= 0) present++;
+    if (rejected.has(j)) return;
+    if (present !== job.taskCount)
+      return bad(`job "${job.id}" is neither rejected nor complete: ${present}/${job.taskCount} tasks assigned`);
+    for (const g of job.stages) {
+      const s = model.stages[g];
+      for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) {
+        const d = s.dur[node[i]];
+        end[i] = start[i] + d;
+        counted[i] = 1;
+        scheduled++;
+        if (end[i] > makespan) makespan = end[i];
+        if (end[i] > jobEnd[j]) jobEnd[j] = end[i];
+        const name = `task ${job.id}/${s.id}/${i - s.firstTask}`;
+        if (start[i] < job.release) bad(`${name} starts at ${start[i]} before the job's release ${job.release}`);
+        if (start[i] < 0 || end[i] > T) bad(`${name} runs [${start[i]}, ${end[i]}) outside the window [0, ${T})`);
+      }
+    }
+    for (const g of job.stages) {
+      const s = model.stages[g];
+      let first = Infinity;
+      for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) first = Math.min(first, start[i]);
+      for (const p of s.preds) {
+        const ps = model.stages[p];
+        let last = -Infinity;
+        for (let i = ps.firstTask; i < ps.firstTask + ps.tasks; i++) last = Math.max(last, end[i]);
+        if (first < last) bad(`job "${job.id}": stage "${s.id}" starts at ${first} before stage "${ps.id}" ends at ${last}`);
+      }
+    }
+  });
+
+  // Capacity per node, metric and slot (Eq. 6) and maxTasks, with difference arrays.
+  const diff = Array.from({ length: K }, () => new Float64Array(M * (T + 1)));
+  const cnt = Array.from({ length: K }, () => new Int32Array(T + 1));
+  const usedArea = new Float64Array(M);
+  for (let i = 0; i < nTasks; i++) {
+    if (!counted[i]) continue;
+    const k = node[i];
+    const s = model.stages[model.taskStage[i]];
+    const a = Math.max(0, start[i]);
+    const b = Math.min(T, end[i]);
+    if (a >= b) continue;
+    for (let m = 0; m < M; m++) {
+      const q = s.demand[m];
+      if (q === 0) continue;
+      diff[k][m * (T + 1) + a] += q;
+      diff[k][m * (T + 1) + b] -= q;
+      usedArea[m] += q * (b - a);
+    }
+    cnt[k][a]++;
+    cnt[k][b]--;
+  }
+  const availArea = new Float64Array(M);
+  let ruSum = 0;
+  const horizonForKpis = Math.min(T, makespan);
+  const load = new Float64Array(M);
+  for (let k = 0; k < K; k++) {
+    const av = model.avail[k];
+    load.fill(0);
+    let running = 0;
+    let countReported = false;
+    for (let t = 0; t < T; t++) {
+      let ru = 1;
+      for (let m = 0; m < M; m++) {
+        load[m] += diff[k][m * (T + 1) + t];
+        const avail = av[m * T + t];
+        if (load[m] > avail + TOLERANCE_REL * Math.max(1, avail) + TOLERANCE_ABS)
+          bad(`node "${model.nodeIds[k]}" metric "${model.metrics[m]}" slot ${t}: demand ${fmt(load[m])} > available ${fmt(avail)}`);
+        if (t < horizonForKpis) {
+          availArea[m] += avail;
+          ru *= avail > 0 ? Math.min(1, load[m] / avail) : 0;
+        }
+      }
+      if (t < horizonForKpis) ruSum += ru;
+      running += cnt[k][t];
+      if (model.maxTasks[k] !== NO_TASK_LIMIT && running > model.maxTasks[k] && !countReported) {
+        countReported = true; // one message per node, as check-plan.py does
+        bad(`node "${model.nodeIds[k]}" slot ${t}: ${running} tasks > maxTasks ${model.maxTasks[k]}`);
+      }
+    }
+  }
+
+  const objective = isObject(plan.objective) ? plan.objective : {};
+  let truthful = true;
+  if (objective.scheduledTasks !== scheduled) {
+    truthful = false;
+    bad(`objective.scheduledTasks=${show(objective.scheduledTasks)} but the assignments give ${scheduled}`);
+  }
+  if (objective.makespanSlots !== makespan) {
+    truthful = false;
+    bad(`objective.makespanSlots=${show(objective.makespanSlots)} but the assignments give ${makespan}`);
+  }
+  const bound = isObject(plan.bound) ? plan.bound.makespanSlots : undefined;
+  if (bound !== undefined && scheduled > 0 && bound > makespan) {
+    truthful = false;
+    bad(`bound.makespanSlots=${bound} exceeds the plan's own makespan ${makespan}`);
+  }
+
+  const jobs: JobOutcome[] = [];
+  let revenue = 0;
+  let onTimeJobs = 0;
+  let lateJobs = 0;
+  model.jobs.forEach((job, j) => {
+    const accepted = !rejected.has(j) && jobEnd[j] >= 0;
+    const endSlot = accepted ? jobEnd[j] : null;
+    const deadlineSlot = job.deadline >= 0 ? job.deadline : null;
+    const onTime = accepted ? deadlineSlot === null || endSlot! <= deadlineSlot : null;
+    const r = !accepted || !job.hasRevenue ? 0 : onTime ? job.revenueOnTime : job.revenueLate;
+    if (accepted && onTime) onTimeJobs++;
+    if (accepted && !onTime) lateJobs++;
+    revenue += r;
+    jobs.push({ id: job.id, accepted, endSlot, deadlineSlot, onTime, revenue: r });
+  });
+
+  let remoteTasks: number | null = null;
+  if (Array.isArray(plan.placement)) {
+    const holders = new Map<number, Set<string>>();
+    for (const p of plan.placement) {
+      const g = isObject(p) ? model.stageIndex.get(stageKey(String(p.job), String(p.stage))) : undefined;
+      if (g === undefined || !Number.isInteger(p.task) || !Array.isArray(p.nodes)) continue;
+      holders.set(model.stages[g].firstTask + p.task, new Set(p.nodes));
+    }
+    remoteTasks = 0;
+    for (let i = 0; i < nTasks; i++)
+      if (counted[i] && !holders.get(i)?.has(model.nodeIds[node[i]])) remoteTasks++;
+  }
+
+  const utilisation: Record<string, number> = {};
+  model.metrics.forEach((m, mi) => (utilisation[m] = availArea[mi] > 0 ? usedArea[mi] / availArea[mi] : 0));
+  const feasible = violationCount === 0 || (!truthful && violationCount === countUntruthful(objective, scheduled, makespan, bound));
+  return {
+    feasible,
+    truthful,
+    ok: violationCount === 0,
+    violations,
+    violationCount,
+    kpis: {
+      scheduledTasks: scheduled,
+      totalTasks: nTasks,
+      makespanSlots: makespan,
+      acceptedJobs: model.jobs.length - rejected.size,
+      rejectedJobs: rejected.size,
+      onTimeJobs,
+      lateJobs,
+      revenue,
+      utilisation,
+      meanResourceUtilisation: horizonForKpis > 0 ? ruSum / (K * horizonForKpis) : 0,
+      remoteTasks,
+      jobs,
+    },
+  };
+}
+
+/** How many of the violations are only misreported objective figures. */
+function countUntruthful(objective: any, scheduled: number, makespan: number, bound: unknown): number {
+  let n = 0;
+  if (objective.scheduledTasks !== scheduled) n++;
+  if (objective.makespanSlots !== makespan) n++;
+  if (typeof bound === 'number' && scheduled > 0 && bound > makespan) n++;
+  return n;
+}
+
+function fmt(x: number): string {
+  return Number(x.toPrecision(6)).toString();
+}

@@ -1,0 +1,219 @@
+import { validateInstance } from './validate';
+import { InstanceDoc } from './types';
+
+/** Tolerance of capacity checks (FORMAT.md: demands sum to at most available + 1e-9). */
+export const CAPACITY_EPS = 1e-9;
+export const NO_TASK_LIMIT = 0x3fffffff;
+
+export interface StageModel {
+  id: string;
+  job: number;
+  tasks: number;
+  /** Global index of the stage's first task; its tasks are firstTask .. firstTask + tasks - 1. */
+  firstTask: number;
+  demand: Float64Array; // per metric
+  /** Duration in slots on each node (FORMAT.md derived quantity). */
+  dur: Int32Array;
+  minDur: number;
+  preds: number[]; // global stage indices
+  succs: number[];
+  inputMB: number;
+}
+
+export interface JobModel {
+  id: string;
+  customer: string;
+  release: number;
+  /** -1 when the job has no deadline. */
+  deadline: number;
+  revenueOnTime: number;
+  revenueLate: number;
+  hasRevenue: boolean;
+  replication: number;
+  /** Global stage indices in a topological order of the stage graph. */
+  stages: number[];
+  firstTask: number;
+  taskCount: number;
+}
+
+/**
+ * An instance compiled into flat arrays: what every strategy, bound and the evaluator work on.
+ * Tasks are numbered globally, job by job and, inside a job, stage by stage in topological order,
+ * so a job's tasks form one contiguous range.
+ */
+export interface Model {
+  doc: InstanceDoc;
+  name: string;
+  T: number;
+  slotSeconds: number;
+  metrics: string[];
+  M: number;
+  K: number;
+  nodeIds: string[];
+  nodeIndex: Map<string, number>;
+  /** available(k,m,t) at avail[k][m * T + t] (Salamander Eq. 1). */
+  avail: Float64Array[];
+  capacity: Float64Array[]; // [k][m]
+  speed: Float64Array;
+  maxTasks: Int32Array; // NO_TASK_LIMIT where not given
+  racks: string[];
+  jobs: JobModel[];
+  jobIndex: Map<string, number>;
+  stages: StageModel[];
+  /** `${jobId}\u0000${stageId}` -> global stage index */
+  stageIndex: Map<string, number>;
+  nTasks: number;
+  taskStage: Int32Array;
+  taskJob: Int32Array;
+  /** Index of the task within its stage (the plan's `task`). */
+  taskOrdinal: Int32Array;
+}
+
+export function stageKey(job: string, stage: string): string {
+  return `${job}\u0000${stage}`;
+}
+
+/** Validates a raw document and compiles it. Throws ValidationError naming every problem. */
+export function loadInstance(raw: unknown): Model {
+  return compile(validateInstance(raw));
+}
+
+export function durationSlots(secondsOrWork: number, isWork: boolean, speed: number, slotSeconds: number): number {
+  const secs = isWork ? secondsOrWork / speed : secondsOrWork;
+  return Math.max(1, Math.ceil(secs / slotSeconds - 1e-9));
+}
+
+export function compile(doc: InstanceDoc): Model {
+  const T = doc.horizon.slots;
+  const slotSeconds = doc.horizon.slotSeconds;
+  const metrics = doc.metrics;
+  const M = metrics.length;
+  const K = doc.nodes.length;
+  const nodeIds = doc.nodes.map((n) => n.id);
+  const nodeIndex = new Map(nodeIds.map((id, k) => [id, k]));
+  const speed = new Float64Array(K);
+  const maxTasks = new Int32Array(K);
+  const capacity: Float64Array[] = [];
+  const avail: Float64Array[] = [];
+  const margin = metrics.map((m) => doc.safetyMargin?.[m] ?? 0);
+  doc.nodes.forEach((n, k) => {
+    speed[k] = n.speed ?? 1;
+    maxTasks[k] = n.maxTasks ?? NO_TASK_LIMIT;
+    const cap = new Float64Array(M);
+    const av = new Float64Array(M * T);
+    metrics.forEach((m, mi) => {
+      cap[mi] = n.capacity[m] ?? 0;
+      const series = doc.usage?.[n.id]?.[m];
+      for (let t = 0; t < T; t++) {
+        const u = series && t < series.length ? series[t] : 0;
+        av[mi * T + t] = cap[mi] * Math.max(0, 1 - u - margin[mi]);
+      }
+    });
+    capacity.push(cap);
+    avail.push(av);
+  });
+
+  const jobs: JobModel[] = [];
+  const stages: StageModel[] = [];
+  const stageIndex = new Map<string, number>();
+  const jobIndex = new Map<string, number>();
+  let nTasks = 0;
+  doc.jobs.forEach((j, ji) => {
+    jobIndex.set(j.id, ji);
+    const local = new Map(j.stages.map((s, si) => [s.id, si]));
+    const order = topoOrder(j.stages.map((s) => (s.after ?? []).map((a) => local.get(a)!)));
+    const base = stages.length;
+    const globalOf = new Int32Array(j.stages.length);
+    order.forEach((si, pos) => (globalOf[si] = base + pos));
+    const jobFirst = nTasks;
+    for (const si of order) {
+      const s = j.stages[si];
+      const demand = new Float64Array(M);
+      metrics.forEach((m, mi) => (demand[mi] = s.demand[m] ?? 0));
+      const dur = new Int32Array(K);
+      let minDur = Infinity;
+      const isWork = s.work !== undefined && s.work !== null;
+      for (let k = 0; k < K; k++) {
+        dur[k] = durationSlots(isWork ? s.work! : s.durationSeconds!, isWork, speed[k], slotSeconds);
+        if (dur[k] < minDur) minDur = dur[k];
+      }
+      const g = stages.length;
+      stageIndex.set(stageKey(j.id, s.id), g);
+      stages.push({
+        id: s.id,
+        job: ji,
+        tasks: s.tasks,
+        firstTask: nTasks,
+        demand,
+        dur,
+        minDur,
+        preds: (s.after ?? []).map((a) => globalOf[local.get(a)!]),
+        succs: [],
+        inputMB: s.inputMB ?? 0,
+      });
+      nTasks += s.tasks;
+    }
+    for (let g = base; g < stages.length; g++) for (const p of stages[g].preds) stages[p].succs.push(g);
+    jobs.push({
+      id: j.id,
+      customer: j.customer ?? '',
+      release: j.releaseSlot ?? 0,
+      deadline: j.deadlineSlot ?? -1,
+      revenueOnTime: j.revenue?.onTime ?? 0,
+      revenueLate: j.revenue?.late ?? 0,
+      hasRevenue: j.revenue !== undefined,
+      replication: j.replication ?? 3,
+      stages: order.map((_, pos) => base + pos),
+      firstTask: jobFirst,
+      taskCount: nTasks - jobFirst,
+    });
+  });
+
+  const taskStage = new Int32Array(nTasks);
+  const taskJob = new Int32Array(nTasks);
+  const taskOrdinal = new Int32Array(nTasks);
+  stages.forEach((s, g) => {
+    for (let i = 0; i < s.tasks; i++) {
+      taskStage[s.firstTask + i] = g;
+      taskJob[s.firstTask + i] = s.job;
+      taskOrdinal[s.firstTask + i] = i;
+    }
+  });
+
+  return {
+    doc,
+    name: doc.name,
+    T,
+    slotSeconds,
+    metrics,
+    M,
+    K,
+    nodeIds,
+    nodeIndex,
+    avail,
+    capacity,
+    speed,
+    maxTasks,
+    racks: doc.nodes.map((n) => n.rack ?? ''),
+    jobs,
+    jobIndex,
+    stages,
+    stageIndex,
+    nTasks,
+    taskStage,
+    taskJob,
+    taskOrdinal,
+  };
+}
+
+/** Kahn's algorithm; `preds[i]` lists the predecessors of i. Input is known to be acyclic. */
+function topoOrder(preds: number[][]): number[] {
+  const n = preds.length;
+  const indeg = new Int32Array(n);
+  const succs: number[][] = preds.map(() => []);
+  preds.forEach((ps, i) => ps.forEach((p) => (succs[p].push(i), indeg[i]++)));
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) if (indeg[i] === 0) out.push(i);
+  for (let h = 0; h < out.length; h++) for (const s of succs[out[h]]) if (--indeg[s] === 0) out.push(s);
+  return out;
+}

@@ -1,0 +1,85 @@
+/** JSON shapes of `fallow.instance/v1` and `fallow.plan/v1` (see FORMAT.md in the docs). */
+
+export const INSTANCE_FORMAT = 'fallow.instance/v1';
+export const PLAN_FORMAT = 'fallow.plan/v1';
+
+export interface NodeSpec {
+  id: string;
+  rack?: string;
+  flavor?: string;
+  capacity: Record<string, number>;
+  speed?: number;
+  maxTasks?: number;
+  bandwidthMbps?: number;
+  costPerHour?: number;
+}
+
+export interface StageSpec {
+  id: string;
+  tasks: number;
+  after?: string[];
+  demand: Record<string, number>;
+  work?: number;
+  durationSeconds?: number;
+  inputMB?: number;
+}
+
+export interface JobSpec {
+  id: string;
+  customer?: string;
+  class?: 'batch' | 'deadline';
+  releaseSlot?: number;
+  deadlineSlot?: number;
+  revenue?: { onTime?: number; late?: number };
+  replication?: number;
+  stages: StageSpec[];
+}
+
+export interface InstanceDoc {
+  format: typeof INSTANCE_FORMAT;
+  name: string;
+  horizon: { slots: number; slotSeconds: number };
+  metrics: string[];
+  safetyMargin?: Record<string, number>;
+  nodes: NodeSpec[];
+  usage?: Record<string, Record<string, number[]>>;
+  jobs: JobSpec[];
+  reference?: unknown;
+  provenance?: unknown;
+}
+
+export interface AssignmentDoc {
+  job: string;
+  stage: string;
+  task: number;
+  node: string;
+  start: number;
+}
+
+export interface PlacementDoc {
+  job: string;
+  stage: string;
+  task: number;
+  nodes: string[];
+}
+
+export interface PlanDoc {
+  format: typeof PLAN_FORMAT;
+  instance: string;
+  strategy: string;
+  assignments: AssignmentDoc[];
+  rejected: string[];
+  placement?: PlacementDoc[];
+  objective: { scheduledTasks: number; makespanSlots: number };
+  bound?: { makespanSlots: number };
+  optimal?: boolean;
+  /** Optional addition: relative gap (makespan - bound) / bound, 0 when optimal. */
+  gap?: number;
+  stats?: Record<string, unknown>;
+}
+
+/** One problem found in a document, named by its JSON path (`jobs[3].stages[1].after[0]`). */
+export interface Issue {
+  path: string;
+  message: string;
+}

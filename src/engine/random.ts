@@ -1,0 +1,57 @@
+/**
+ * One seeded generator per solve (sfc32): fast, 32-bit, and the same sequence for the same seed on
+ * every platform, which is what makes iteration-limited solves reproducible.
+ */
+export class Random {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  constructor(seed: number) {
+    this.a = 0x9e3779b9;
+    this.b = 0x243f6a88;
+    this.c = 0xb7e15162;
+    this.d = seed >>> 0;
+    for (let i = 0; i < 15; i++) this.nextU32();
+  }
+
+  nextU32(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return t >>> 0;
+  }
+
+  /** Uniform float in [0, 1). */
+  next(): number {
+    return this.nextU32() / 4294967296;
+  }
+
+  /** Uniform integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(xs.length)];
+  }
+
+  shuffle<T>(xs: T[]): T[] {
+    for (let i = xs.length - 1; i > 0; i--) {
+      const j = this.int(i + 1);
+      const t = xs[i];
+      xs[i] = xs[j];
+      xs[j] = t;
+    }
+    return xs;
+  }
+
+  /** A new independent generator derived from this one (for sub-searches and worker threads). */
+  fork(): Random {
+    return new Random(this.nextU32());
+  }
+}

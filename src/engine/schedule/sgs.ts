@@ -1,0 +1,180 @@
+import { Model } from '../model/model';
+import { Random } from '../random';
+import { Profile } from './profile';
+import { Schedule } from './schedule';
+
+/**
+ * Serial schedule generation: tasks are placed one at a time at their earliest feasible start on any
+ * node (Salamander Alg. 1 lines 4-12: the first slot in [tsMin, tsMax] at which a node can take the task,
+ * a random one among those that can). A job whose task finds no room is rejected whole (Eq. 5).
+ */
+export class Builder {
+  readonly profile: Profile;
+  readonly schedule: Schedule;
+  /** Latest end of the placed tasks of each stage. */
+  readonly stageEnd: Int32Array;
+  private nodeOrder: number[];
+
+  constructor(
+    readonly model: Model,
+    private readonly rng: Random | null,
+  ) {
+    this.profile = new Profile(model);
+    this.schedule = new Schedule(model);
+    this.stageEnd = new Int32Array(model.stages.length);
+    this.nodeOrder = Array.from({ length: model.K }, (_, k) => k);
+  }
+
+  /** Earliest start of a task of stage g given its job's release and the ends of its predecessor stages. */
+  earliestStart(g: number): number {
+    const s = this.model.stages[g];
+    let est = this.model.jobs[s.job].release;
+    for (const p of s.preds) if (this.stageEnd[p] > est) est = this.stageEnd[p];
+    return est;
+  }
+
+  /**
+   * Places task i at the earliest slot >= est (and <= latest) where some node fits it; among the
+   * nodes that fit at that slot, a random one (or the fastest, without a generator). False if none.
+   */
+  placeTask(i: number, est: number, latest = this.model.T): boolean {
+    const g = this.model.taskStage[i];
+    const s = this.model.stages[g];
+    const order = this.nodeOrder;
+    if (this.rng) this.rng.shuffle(order);
+    let bestK = -1;
+    let bestT = latest + 1;
+    let bestEnd = Infinity;
+    for (const k of order) {
+      const t = this.profile.earliestFit(k, g, est, bestT);
+      if (t < 0) continue;
+      // Ties on the start slot go to the node that finishes first, so fast nodes are used well.
+      const end = t + s.dur[k];
+      if (t < bestT || (t === bestT && end < bestEnd)) {
+        bestK = k;
+        bestT = t;
+        bestEnd = end;
+      }
+    }
+    if (bestK < 0) return false;
+    this.profile.add(bestK, g, bestT);
+    this.schedule.node[i] = bestK;
+    this.schedule.start[i] = bestT;
+    if (bestEnd > this.stageEnd[g]) this.stageEnd[g] = bestEnd;
+    return true;
+  }
+
+  /** Places every task of job j stage by stage; on failure undoes the job and leaves it rejected. */
+  placeJob(j: number): boolean {
+    const job = this.model.jobs[j];
+    for (const g of job.stages) {
+      const s = this.model.stages[g];
+      for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) {
+        if (!this.placeTask(i, this.earliestStart(g))) {
+          this.unplaceJob(j);
+          return false;
+        }
+      }
+    }
+    this.schedule.accepted[j] = 1;
+    return true;
+  }
+
+  unplaceJob(j: number): void {
+    const job = this.model.jobs[j];
+    const { node, start } = this.schedule;
+    for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++)
+      if (node[i] >= 0) this.profile.remove(node[i], this.model.taskStage[i], start[i]);
+    for (const g of job.stages) this.stageEnd[g] = 0;
+    this.schedule.reject(j);
+  }
+}
+
+/** Builds a schedule by placing whole jobs in the given order (Alg. 1). */
+export function buildFromJobOrder(model: Model, jobOrder: readonly number[], rng: Random | null): Schedule {
+  const b = new Builder(model, rng);
+  for (const j of jobOrder) b.placeJob(j);
+  return b.schedule;
+}
+
+/**
+ * Decodes a task priority list (any permutation of task ids; lower position = higher priority) into a
+ * schedule. The list is first made precedence-feasible by always taking the eligible task of highest
+ * priority, so any permutation (e.g. one produced by crossover) decodes to a feasible schedule.
+ * Jobs in `skip` are not scheduled; a job whose task finds no room is rejected whole.
+ */
+export function buildFromTaskOrder(model: Model, order: ArrayLike<number>, rng: Random | null, skip?: Uint8Array): Schedule {
+  const b = new Builder(model, rng);
+  const n = model.nTasks;
+  const pos = new Int32Array(n);
+  for (let p = 0; p < order.length; p++) pos[order[p]] = p;
+  // Stage-level eligibility: a stage's tasks become eligible when all its predecessor stages are done.
+  const waiting = new Int32Array(model.stages.length);
+  const left = new Int32Array(model.stages.length);
+  model.stages.forEach((s, g) => ((waiting[g] = s.preds.length), (left[g] = s.tasks)));
+  const heap = new MinHeap(n, pos);
+  const failed = new Uint8Array(model.jobs.length);
+  for (let j = 0; j < model.jobs.length; j++) if (!skip?.[j]) b.schedule.accepted[j] = 1;
+  model.stages.forEach((s, g) => {
+    if (waiting[g] === 0 && !skip?.[s.job]) for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) heap.push(i);
+  });
+  while (heap.size > 0) {
+    const i = heap.pop();
+    const g = model.taskStage[i];
+    const j = model.taskJob[i];
+    if (failed[j]) continue;
+    if (!b.placeTask(i, b.earliestStart(g))) {
+      failed[j] = 1;
+      b.unplaceJob(j);
+      continue;
+    }
+    if (--left[g] === 0)
+      for (const h of model.stages[g].succs)
+        if (--waiting[h] === 0) {
+          const s = model.stages[h];
+          for (let t = s.firstTask; t < s.firstTask + s.tasks; t++) heap.push(t);
+        }
+  }
+  return b.schedule;
+}
+
+/** Binary min-heap of task ids keyed by a priority array. */
+class MinHeap {
+  private readonly a: Int32Array;
+  size = 0;
+  constructor(
+    capacity: number,
+    private readonly key: Int32Array,
+  ) {
+    this.a = new Int32Array(capacity);
+  }
+  push(x: number): void {
+    const a = this.a;
+    const key = this.key;
+    let i = this.size++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (key[a[p]] <= key[x]) break;
+      a[i] = a[p];
+      i = p;
+    }
+    a[i] = x;
+  }
+  pop(): number {
+    const a = this.a;
+    const key = this.key;
+    const top = a[0];
+    const x = a[--this.size];
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= this.size) break;
+      if (c + 1 < this.size && key[a[c + 1]] < key[a[c]]) c++;
+      if (key[x] <= key[a[c]]) break;
+      a[i] = a[c];
+      i = c;
+    }
+    a[i] = x;
+    return top;
+  }
+}

@@ -1,0 +1,89 @@
+import { makespanBound } from './bounds/makespan';
+import { evaluatePlan } from './evaluate/evaluate';
+import { Model } from './model/model';
+import { toPlanDoc } from './model/plan';
+import { PlanDoc } from './model/types';
+import { placeChunks } from './placement/placement';
+import { Random } from './random';
+import { getStrategy } from './strategies';
+import { Progress, SolveOptions, StrategyContext } from './strategies/strategy';
+
+export const DEFAULT_TIME_BUDGET_MS = 5000;
+
+/** Raised when a strategy produced a plan the evaluator rejects: always a bug in the engine. */
+export class InfeasiblePlanError extends Error {
+  constructor(
+    readonly strategy: string,
+    readonly violations: string[],
+  ) {
+    super(`strategy "${strategy}" produced an infeasible plan: ${violations.slice(0, 5).join('; ')}`);
+  }
+}
+
+/**
+ * The engine's one entry point: runs a strategy within its budget and returns a checked plan with its
+ * objective, placement, lower bound and gap. Every plan passes the evaluator before it leaves.
+ */
+export async function solve(model: Model, options: SolveOptions = {}): Promise<PlanDoc> {
+  const name = options.strategy ?? 'auto';
+  const strategy = getStrategy(name);
+  const startedAt = Date.now();
+  const budget = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
+  const seed = options.seed ?? 1;
+  const fullBound = makespanBound(model);
+  let lastReport = 0;
+  const ctx: StrategyContext = {
+    model,
+    rng: new Random(seed),
+    startedAt,
+    // Leave room for bounds, placement and the final evaluation inside the budget.
+    deadline: startedAt + Math.max(1, budget * 0.97 - finishingCostMs(model)),
+    maxIterations: options.maxIterations ?? Number.POSITIVE_INFINITY,
+    signal: options.signal,
+    lowerBound: fullBound.makespanSlots,
+    report(iterations, scheduledTasks, makespanSlots) {
+      if (!options.onProgress) return;
+      const now = Date.now();
+      if (now - lastReport < 50 && iterations > 1) return; // throttle: at most ~20 reports a second
+      lastReport = now;
+      const p: Progress = { strategy: name, elapsedMs: now - startedAt, iterations, scheduledTasks, makespanSlots };
+      options.onProgress(p);
+    },
+  };
+  const result = await strategy.run(ctx);
+  const schedule = result.schedule;
+  const plan = toPlanDoc(model, schedule, name);
+  const makespan = plan.objective.makespanSlots;
+  const allAccepted = plan.rejected.length === 0;
+  const accBound = allAccepted ? fullBound : makespanBound(model, schedule.accepted);
+  let bound = Math.max(accBound.makespanSlots, result.bound ?? 0);
+  if (plan.objective.scheduledTasks === 0) bound = 0;
+  bound = Math.min(bound, makespan); // a bound above the plan can only come from a budget-cut proof
+  plan.placement = placeChunks(model, schedule);
+  plan.bound = { makespanSlots: bound };
+  plan.optimal = result.optimal === true || (allAccepted && makespan === bound);
+  plan.gap = bound > 0 ? (makespan - bound) / bound : 0;
+  plan.stats = {
+    elapsedMs: Date.now() - startedAt,
+    iterations: result.iterations,
+    seed,
+    timeBudgetMs: budget,
+    bounds: { criticalPath: accBound.criticalPath, energy: accBound.energy, taskSlots: accBound.taskSlots, strategy: result.bound ?? null },
+    ...result.stats,
+  };
+  const check = evaluatePlan(model, plan);
+  if (!check.ok) throw new InfeasiblePlanError(name, check.violations);
+  options.onProgress?.({
+    strategy: name,
+    elapsedMs: Date.now() - startedAt,
+    iterations: result.iterations,
+    scheduledTasks: plan.objective.scheduledTasks,
+    makespanSlots: makespan,
+  });
+  return plan;
+}
+
+/** Rough cost of bounds + placement + evaluation, so the whole solve stays inside its budget. */
+function finishingCostMs(model: Model): number {
+  return Math.min(500, 2 + (model.nTasks * model.K) / 20000 + (model.K * model.T * model.M) / 200000);
+}

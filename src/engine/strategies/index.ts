@@ -1,0 +1,21 @@
+import { ValidationError } from '../model/errors';
+import { rffd } from './rffd/rffd';
+import { Strategy } from './strategy';
+
+const registry = new Map<string, Strategy>();
+for (const s of [rffd]) registry.set(s.name, s);
+
+export function registerStrategy(s: Strategy): void {
+  registry.set(s.name, s);
+}
+
+export function strategyNames(): string[] {
+  return [...registry.keys()];
+}
+
+export function getStrategy(name: string): Strategy {
+  const s = registry.get(name);
+  if (!s)
+    throw new ValidationError('options', [{ path: 'strategy', message: `unknown strategy "${name}" (one of ${strategyNames().join(', ')})` }]);
+  return s;
+}
