@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+/**
+ * Offline command line: solves and checks `fallow.instance/v1` files with no database or Redis.
+ *   fallow solve INSTANCE.json [--strategy auto] [--budget-ms 5000] [--seed 1] [--iterations N] [--out FILE]
+ *   fallow check INSTANCE.json PLAN.json [--json]
+ *   fallow bench [options]      (see bench/README in the repository)
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { evaluatePlan } from './engine/evaluate/evaluate';
+import { ValidationError } from './engine/model/errors';
+import { loadInstance } from './engine/model/model';
+import { solve } from './engine/solve';
+import { strategyNames } from './engine/strategies';
+
+const USAGE = `usage:
+  fallow solve INSTANCE.json [--strategy NAME] [--budget-ms MS] [--seed N] [--iterations N] [--out FILE] [--quiet]
+  fallow check INSTANCE.json PLAN.json [--json]
+  fallow bench [--help]
+strategies: ${strategyNames().join(', ')}`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'solve') return solveCommand(rest);
+  if (command === 'check') return checkCommand(rest);
+  if (command === 'bench') {
+    // The benchmark lives outside src/ (it is not part of the service); load it only when asked for.
+    const bench = require('../bench/run') as { main(argv: string[]): Promise<number> };
+    return bench.main(rest);
+  }
+  process.stderr.write(USAGE + '\n');
+  return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
+}
+
+async function solveCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      strategy: { type: 'string', default: 'auto' },
+      'budget-ms': { type: 'string', default: '5000' },
+      seed: { type: 'string', default: '1' },
+      iterations: { type: 'string' },
+      out: { type: 'string' },
+      quiet: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length !== 1) return usage('solve needs exactly one INSTANCE.json');
+  const budget = Number(values['budget-ms']);
+  const seed = Number(values.seed);
+  const iterations = values.iterations === undefined ? undefined : Number(values.iterations);
+  if (!(budget > 0)) return usage(`--budget-ms must be a positive number, got "${values['budget-ms']}"`);
+  if (!Number.isInteger(seed)) return usage(`--seed must be an integer, got "${values.seed}"`);
+  if (iterations !== undefined && !(Number.isInteger(iterations) && iterations > 0))
+    return usage(`--iterations must be a positive integer, got "${values.iterations}"`);
+  const model = loadInstance(readJson(positionals[0]));
+  const plan = await solve(model, {
+    strategy: values.strategy,
+    timeBudgetMs: budget,
+    seed,
+    maxIterations: iterations,
+    onProgress: values.quiet
+      ? undefined
+      : (p) =>
+          process.stderr.write(
+            `[${p.strategy}] ${p.elapsedMs} ms  iterations ${p.iterations}  tasks ${p.scheduledTasks}  makespan ${p.makespanSlots}\n`,
+          ),
+  });
+  const text = JSON.stringify(plan, null, 1) + '\n';
+  if (values.out) writeFileSync(values.out, text);
+  else process.stdout.write(text);
+  if (!values.quiet)
+    process.stderr.write(
+      `scheduled ${plan.objective.scheduledTasks}/${model.nTasks} tasks, makespan ${plan.objective.makespanSlots}, ` +
+        `bound ${plan.bound?.makespanSlots}, gap ${((plan.gap ?? 0) * 100).toFixed(2)}%${plan.optimal ? ' (optimal)' : ''}\n`,
+    );
+  return 0;
+}
+
+function checkCommand(args: string[]): number {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  if (positionals.length !== 2) return usage('check needs INSTANCE.json and PLAN.json');
+  const model = loadInstance(readJson(positionals[0]));
+  const result = evaluatePlan(model, readJson(positionals[1]));
+  if (values.json) {
+    process.stdout.write(JSON.stringify({ ok: result.ok, violations: result.violations, kpis: result.kpis }, null, 1) + '\n');
+  } else {
+    const k = result.kpis;
+    process.stdout.write(
+      `${result.ok ? 'FEASIBLE' : 'INFEASIBLE'} scheduledTasks=${k.scheduledTasks}/${k.totalTasks} makespanSlots=${k.makespanSlots} ` +
+        `rejectedJobs=${k.rejectedJobs} revenue=${k.revenue} onTimeJobs=${k.onTimeJobs}` +
+        (k.remoteTasks === null ? '' : ` remoteTasks=${k.remoteTasks}`) +
+        '\n',
+    );
+    for (const v of result.violations.slice(0, 50)) process.stdout.write(`  - ${v}\n`);
+    if (result.violationCount > 50) process.stdout.write(`  ... ${result.violationCount} violations in all\n`);
+  }
+  return result.ok ? 0 : 1;
+}
+
+function readJson(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new CliError(`cannot read ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${path} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+class CliError extends Error {}
+
+function usage(message: string): number {
+  process.stderr.write(`fallow: ${message}\n${USAGE}\n`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e) => {
+    if (e instanceof ValidationError) {
+      process.stderr.write(`fallow: ${e.what} is not valid:\n`);
+      for (const i of e.issues) process.stderr.write(`  ${i.path}: ${i.message}\n`);
+    } else if (e instanceof CliError) process.stderr.write(`fallow: ${e.message}\n`);
+    else process.stderr.write(`fallow: ${(e as Error).stack ?? e}\n`);
+    process.exit(2);
+  },
+);
