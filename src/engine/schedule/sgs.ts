@@ -15,9 +15,15 @@ export class Builder {
   readonly stageEnd: Int32Array;
   private nodeOrder: number[];
 
+  /**
+   * `earliestStart` follows Alg. 1 literally (first slot at which some node fits); `earliestFinish`
+   * picks the node on which the task ends first, which matters on heterogeneous nodes where waiting for
+   * a fast node beats starting at once on a slow one.
+   */
   constructor(
     readonly model: Model,
     private readonly rng: Random | null,
+    private readonly rule: 'earliestStart' | 'earliestFinish' = 'earliestFinish',
   ) {
     this.profile = new Profile(model);
     this.schedule = new Schedule(model);
@@ -45,12 +51,13 @@ export class Builder {
     let bestK = -1;
     let bestT = latest + 1;
     let bestEnd = Infinity;
+    const byFinish = this.rule === 'earliestFinish';
     for (const k of order) {
-      const t = this.profile.earliestFit(k, g, est, bestT);
+      const t = this.profile.earliestFit(k, g, est, byFinish ? Math.min(latest, bestEnd - s.dur[k] - 1) : bestT);
       if (t < 0) continue;
-      // Ties on the start slot go to the node that finishes first, so fast nodes are used well.
+      // Ties go to the node that finishes first (earliestStart) or starts first (earliestFinish).
       const end = t + s.dur[k];
-      if (t < bestT || (t === bestT && end < bestEnd)) {
+      if (byFinish ? end < bestEnd || (end === bestEnd && t < bestT) : t < bestT || (t === bestT && end < bestEnd)) {
         bestK = k;
         bestT = t;
         bestEnd = end;
@@ -91,8 +98,13 @@ export class Builder {
 }
 
 /** Builds a schedule by placing whole jobs in the given order (Alg. 1). */
-export function buildFromJobOrder(model: Model, jobOrder: readonly number[], rng: Random | null): Schedule {
-  const b = new Builder(model, rng);
+export function buildFromJobOrder(
+  model: Model,
+  jobOrder: readonly number[],
+  rng: Random | null,
+  rule: 'earliestStart' | 'earliestFinish' = 'earliestFinish',
+): Schedule {
+  const b = new Builder(model, rng, rule);
   for (const j of jobOrder) b.placeJob(j);
   return b.schedule;
 }

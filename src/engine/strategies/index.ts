@@ -1,9 +1,10 @@
 import { ValidationError } from '../model/errors';
+import { ls } from './ls/ls';
 import { rffd } from './rffd/rffd';
 import { Strategy } from './strategy';
 
 const registry = new Map<string, Strategy>();
-for (const s of [rffd]) registry.set(s.name, s);
+for (const s of [rffd, ls]) registry.set(s.name, s);
 
 export function registerStrategy(s: Strategy): void {
   registry.set(s.name, s);

@@ -21,7 +21,8 @@ export function decreasingJobOrder(model: Model, rng: Random): number[] {
 }
 
 export function rffdOnce(model: Model, rng: Random): Schedule {
-  return buildFromJobOrder(model, decreasingJobOrder(model, rng), rng);
+  // Alg. 1 as published: the first slot at which a randomly chosen node can take the task.
+  return buildFromJobOrder(model, decreasingJobOrder(model, rng), rng, 'earliestStart');
 }
 
 /**

@@ -1,0 +1,77 @@
+import { CAPACITY_EPS, Model } from '../../model/model';
+import { Random } from '../../random';
+import { Profile } from '../../schedule/profile';
+import { buildFromTaskOrder } from '../../schedule/sgs';
+import { Schedule, better } from '../../schedule/schedule';
+
+/**
+ * Forward-backward improvement (double justification, Valls et al. 2005): shift every task as late as
+ * possible in decreasing order of end, then as early as possible in increasing order of the new starts.
+ * It never loses a job and often shortens the makespan; returns the better of the input and the result.
+ */
+export function justify(model: Model, schedule: Schedule, rng: Random): Schedule {
+  const right = rightJustify(model, schedule);
+  if (!right) return schedule;
+  const order = tasksBy(model, right, (i) => right.start[i], rng);
+  const skip = new Uint8Array(model.jobs.length);
+  model.jobs.forEach((_, j) => (skip[j] = schedule.accepted[j] ? 0 : 1));
+  const left = buildFromTaskOrder(model, order, null, skip);
+  return better(left.scheduledTasks(), left.makespan(), schedule.scheduledTasks(), schedule.makespan()) ? left : schedule;
+}
+
+function tasksBy(model: Model, s: Schedule, key: (i: number) => number, rng: Random): Int32Array {
+  const tasks: number[] = [];
+  for (let i = 0; i < model.nTasks; i++) if (s.node[i] >= 0) tasks.push(i);
+  rng.shuffle(tasks); // random tie-breaks diversify repeated justifications
+  tasks.sort((a, b) => key(a) - key(b));
+  const out = new Int32Array(model.nTasks);
+  out.set(tasks);
+  let n = tasks.length;
+  for (let i = 0; i < model.nTasks; i++) if (s.node[i] < 0) out[n++] = i;
+  return out;
+}
+
+/** Every task as late as possible before the makespan, latest-ending first; null if one cannot move. */
+function rightJustify(model: Model, s: Schedule): Schedule | null {
+  const { T, M } = model;
+  const ms = s.makespan();
+  const out = new Schedule(model);
+  out.accepted.set(s.accepted);
+  const profile = new Profile(model);
+  const stageMinStart = new Int32Array(model.stages.length).fill(T);
+  const tasks: number[] = [];
+  for (let i = 0; i < model.nTasks; i++) if (s.node[i] >= 0) tasks.push(i);
+  tasks.sort((a, b) => s.end(b) - s.end(a));
+  for (const i of tasks) {
+    const g = model.taskStage[i];
+    const st = model.stages[g];
+    const release = model.jobs[st.job].release;
+    let lft = ms;
+    for (const q of st.succs) lft = Math.min(lft, stageMinStart[q]);
+    let bestK = -1;
+    let bestT = -1;
+    for (let k = 0; k < model.K; k++) {
+      const d = st.dur[k];
+      // Scan backwards for the latest run of d fitting slots ending by lft.
+      let runEnd = lft;
+      for (let t = lft - 1; t >= release && runEnd - d > bestT; t--) {
+        let ok = profile.count[k][t] < model.maxTasks[k];
+        for (let m = 0; m < M && ok; m++) {
+          const q = st.demand[m];
+          if (q !== 0 && profile.used[k][m * T + t] + q > model.avail[k][m * T + t] + CAPACITY_EPS) ok = false;
+        }
+        if (!ok) runEnd = t;
+        else if (runEnd - t >= d) {
+          if (t > bestT) (bestT = t), (bestK = k);
+          break;
+        }
+      }
+    }
+    if (bestK < 0) return null;
+    profile.add(bestK, g, bestT);
+    out.node[i] = bestK;
+    out.start[i] = bestT;
+    if (bestT < stageMinStart[g]) stageMinStart[g] = bestT;
+  }
+  return out;
+}

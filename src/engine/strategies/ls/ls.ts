@@ -1,0 +1,135 @@
+import { Model } from '../../model/model';
+import { Random } from '../../random';
+import { buildFromTaskOrder } from '../../schedule/sgs';
+import { Schedule, better } from '../../schedule/schedule';
+import { rffdOnce } from '../rffd/rffd';
+import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
+import { compareScore, ScoreHistory } from './score';
+import { LsState } from './state';
+import { MoveRunner } from './moves';
+import { justify } from './justify';
+
+/** OptaPlanner defaults used by Salamander (section IV): lateAcceptanceSize = 500, entityTabuRatio = 0.2. */
+const LATE_ACCEPTANCE_SIZE = 500;
+const ENTITY_TABU_RATIO = 0.2;
+/** Without a new best for this many moves, restart from the best with a justification pass. */
+const STALL_MOVES = 20000;
+
+/**
+ * Tabu Search + Late Acceptance over (node, start) of every task (Salamander III-B2), with incremental
+ * scores. Moves: change a task's node and/or start, swap two tasks, shift a task earlier, and swap whole
+ * jobs in or out when not every job fits. A move is accepted when its score is not worse than the
+ * current one or the one LATE_ACCEPTANCE_SIZE steps ago; recently moved tasks are tabu unless the move
+ * gives a new best (aspiration).
+ */
+export const ls: Strategy = {
+  name: 'ls',
+  description: 'Tabu Search + Late Acceptance local search (Salamander III-B2), incremental scores',
+  run(ctx: StrategyContext): StrategyResult {
+    const { model, rng } = ctx;
+    const started = Date.now();
+    const initial = bestConstruction(model, rng);
+    const state = new LsState(model, initial);
+    const tenure = Math.max(1, Math.min(1000, Math.floor(ENTITY_TABU_RATIO * model.nTasks)));
+    const moves = new MoveRunner(state, rng, tenure);
+    const history = new ScoreHistory(LATE_ACCEPTANCE_SIZE);
+    history.fill(state.hard, state.scheduled, state.makespan, state.sumEnds);
+
+    let best = state.toSchedule();
+    let bestTasks = state.scheduled;
+    let bestMs = state.makespan;
+    let bestEnds = state.sumEnds;
+    let lastImprovement = 0;
+    let iterations = 0;
+    let accepted = 0;
+    let restarts = 0;
+    ctx.report(0, bestTasks, bestMs);
+    const done = () => bestTasks === model.nTasks && bestMs <= ctx.lowerBound;
+
+    while (!done()) {
+      // Checking the clock every move would cost more than the move itself.
+      if ((iterations & 1023) === 0 && timeUp(ctx, iterations)) break;
+      if (iterations >= ctx.maxIterations) break;
+      iterations++;
+      const h0 = state.hard, t0 = state.scheduled, m0 = state.makespan, e0 = state.sumEnds;
+      if (!moves.random(iterations)) continue;
+      const slot = iterations % LATE_ACCEPTANCE_SIZE;
+      const h = state.hard, t = state.scheduled, m = state.makespan, e = state.sumEnds;
+      const improvesBest = h === 0 && compareScore(0, t, m, e, 0, bestTasks, bestMs, bestEnds) < 0;
+      const ok =
+        (improvesBest || !moves.touchedTabu(iterations)) &&
+        (compareScore(h, t, m, e, h0, t0, m0, e0) <= 0 || history.notWorseThan(slot, h, t, m, e));
+      if (!ok) {
+        moves.undo();
+        continue;
+      }
+      accepted++;
+      moves.commit(iterations);
+      history.set(slot, h, t, m, e);
+      if (improvesBest) {
+        if (better(t, m, bestTasks, bestMs)) ctx.report(iterations, t, m);
+        best = state.toSchedule();
+        bestTasks = t;
+        bestMs = m;
+        bestEnds = e;
+        lastImprovement = iterations;
+      } else if (iterations - lastImprovement > STALL_MOVES) {
+        // Stalled: justify the best (forward-backward improvement) and continue the search from there.
+        restarts++;
+        const j = justify(model, best, rng);
+        if (compareScore(0, j.scheduledTasks(), j.makespan(), j.sumJobEnds(), 0, bestTasks, bestMs, Infinity) < 0) {
+          best = j;
+          bestTasks = j.scheduledTasks();
+          bestMs = j.makespan();
+          ctx.report(iterations, bestTasks, bestMs);
+        }
+        moves.reset(new LsState(model, best));
+        const s = moves.state;
+        bestEnds = s.sumEnds;
+        history.fill(s.hard, s.scheduled, s.makespan, s.sumEnds);
+        lastImprovement = iterations;
+      }
+    }
+    const elapsed = Math.max(1, Date.now() - started);
+    return {
+      schedule: best,
+      iterations,
+      stats: {
+        acceptedMoves: accepted,
+        movesPerSecond: Math.round((iterations / elapsed) * 1000),
+        restarts,
+        tabuTenure: tenure,
+        lateAcceptanceSize: LATE_ACCEPTANCE_SIZE,
+      },
+    };
+  },
+};
+
+/** Initial solution: the better of Alg. 1 (RFFD) and a serial SGS by latest-finish priority. */
+function bestConstruction(model: Model, rng: Random): Schedule {
+  const candidates = [rffdOnce(model, rng), buildFromTaskOrder(model, latestFinishOrder(model), null)];
+  let best = candidates[0];
+  for (const c of candidates)
+    if (better(c.scheduledTasks(), c.makespan(), best.scheduledTasks(), best.makespan())) best = c;
+  return best;
+}
+
+/**
+ * Tasks by increasing latest finish time (the LFT priority rule, strong for makespan): a stage's LFT is
+ * the horizon minus the longest chain of shortest durations after it.
+ */
+export function latestFinishOrder(model: Model): Int32Array {
+  const tail = new Float64Array(model.stages.length);
+  for (let j = 0; j < model.jobs.length; j++) {
+    const stages = model.jobs[j].stages;
+    for (let x = stages.length - 1; x >= 0; x--) {
+      const g = stages[x];
+      let t = 0;
+      for (const q of model.stages[g].succs) t = Math.max(t, tail[q] + model.stages[q].minDur);
+      tail[g] = t;
+    }
+  }
+  const order = Array.from({ length: model.nTasks }, (_, i) => i);
+  order.sort((a, b) => tail[model.taskStage[b]] - tail[model.taskStage[a]] || a - b);
+  return Int32Array.from(order);
+}
