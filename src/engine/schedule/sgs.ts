@@ -14,6 +14,12 @@ export class Builder {
   /** Latest end of the placed tasks of each stage. */
   readonly stageEnd: Int32Array;
   private nodeOrder: number[];
+  /**
+   * hint[g * K + k]: no task of stage g fits on node k before this slot. Valid because the builder only
+   * adds load (until a job is undone, which clears it), so identical tasks of a big stage do not rescan
+   * the slots their siblings already filled.
+   */
+  private readonly hint: Int32Array;
 
   /**
    * `earliestStart` follows Alg. 1 literally (first slot at which some node fits); `earliestFinish`
@@ -29,6 +35,7 @@ export class Builder {
     this.schedule = new Schedule(model);
     this.stageEnd = new Int32Array(model.stages.length);
     this.nodeOrder = Array.from({ length: model.K }, (_, k) => k);
+    this.hint = new Int32Array(model.stages.length * model.K);
   }
 
   /** Earliest start of a task of stage g given its job's release and the ends of its predecessor stages. */
@@ -52,9 +59,12 @@ export class Builder {
     let bestT = latest + 1;
     let bestEnd = Infinity;
     const byFinish = this.rule === 'earliestFinish';
+    const K = this.model.K;
     for (const k of order) {
-      const t = this.profile.earliestFit(k, g, est, byFinish ? Math.min(latest, bestEnd - s.dur[k] - 1) : bestT);
+      const from = Math.max(est, this.hint[g * K + k]);
+      const t = this.profile.earliestFit(k, g, from, byFinish ? Math.min(latest, bestEnd - s.dur[k] - 1) : bestT);
       if (t < 0) continue;
+      if (from === est || t >= 0) this.hint[g * K + k] = t;
       // Ties go to the node that finishes first (earliestStart) or starts first (earliestFinish).
       const end = t + s.dur[k];
       if (byFinish ? end < bestEnd || (end === bestEnd && t < bestT) : t < bestT || (t === bestT && end < bestEnd)) {
@@ -93,6 +103,7 @@ export class Builder {
     for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++)
       if (node[i] >= 0) this.profile.remove(node[i], this.model.taskStage[i], start[i]);
     for (const g of job.stages) this.stageEnd[g] = 0;
+    this.hint.fill(0);
     this.schedule.reject(j);
   }
 }
