@@ -68,7 +68,7 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
     iterations: result.iterations,
     seed,
     timeBudgetMs: budget,
-    bounds: { criticalPath: accBound.criticalPath, energy: accBound.energy, taskSlots: accBound.taskSlots, strategy: result.bound ?? null },
+    bounds: { criticalPath: accBound.criticalPath, energy: accBound.energy, taskSlots: accBound.taskSlots, throughput: accBound.throughput, strategy: result.bound ?? null },
     ...result.stats,
   };
   const check = evaluatePlan(model, plan);

@@ -6,6 +6,7 @@ export interface MakespanBound {
   criticalPath: number;
   energy: number;
   taskSlots: number;
+  throughput: number;
 }
 
 /**
@@ -17,7 +18,8 @@ export function makespanBound(model: Model, accepted?: ArrayLike<number>): Makes
   const criticalPath = criticalPathBound(model, isIn);
   const energy = energyBound(model, isIn);
   const taskSlots = taskSlotBound(model, isIn);
-  return { makespanSlots: Math.max(criticalPath, energy, taskSlots), criticalPath, energy, taskSlots };
+  const throughput = throughputBound(model, isIn);
+  return { makespanSlots: Math.max(criticalPath, energy, taskSlots, throughput), criticalPath, energy, taskSlots, throughput };
 }
 
 /**
@@ -97,6 +99,47 @@ function taskSlotBound(model: Model, isIn: (j: number) => boolean): number {
     for (const g of job.stages) e += model.stages[g].minDur * model.stages[g].tasks;
     needFrom.set(job.release, (needFrom.get(job.release) ?? 0) + e);
   });
+  return cumulativeBound(perSlot, needFrom, T);
+}
+
+/**
+ * Work throughput on heterogeneous nodes (the energy bound above charges every task its fastest
+ * duration, which is far too kind when most nodes are slow). Each running task of a `work` stage on
+ * node k processes at most r_k = max_g work_g / (dur_gk * slotSeconds) GFLOP per second, and node k
+ * runs at most conc_k(t) such tasks at slot t: maxTasks, and per metric floor(available / smallest
+ * demand of any such task). The GFLOP of the tasks released at or after r must fit in the throughput
+ * from r on. Tasks given by durationSeconds are left out, which keeps it a valid bound.
+ */
+function throughputBound(model: Model, isIn: (j: number) => boolean): number {
+  const { T, M, K, slotSeconds } = model;
+  const minDemand = new Float64Array(M).fill(Infinity);
+  const rate = new Float64Array(K);
+  const needFrom = new Map<number, number>();
+  model.jobs.forEach((job, j) => {
+    if (!isIn(j)) return;
+    let w = 0;
+    for (const g of job.stages) {
+      const st = model.stages[g];
+      const spec = model.doc.jobs[j].stages.find((x) => x.id === st.id)!;
+      if (spec.work === undefined || spec.work === null) continue;
+      w += spec.work * st.tasks;
+      for (let m = 0; m < M; m++) minDemand[m] = Math.min(minDemand[m], st.demand[m]);
+      for (let k = 0; k < K; k++) rate[k] = Math.max(rate[k], spec.work / (st.dur[k] * slotSeconds));
+    }
+    if (w > 0) needFrom.set(job.release, (needFrom.get(job.release) ?? 0) + w);
+  });
+  if (needFrom.size === 0) return 0;
+  const perSlot = new Float64Array(T);
+  for (let k = 0; k < K; k++) {
+    for (let t = 0; t < T; t++) {
+      let conc = model.maxTasks[k] === NO_TASK_LIMIT ? Infinity : model.maxTasks[k];
+      for (let m = 0; m < M; m++)
+        if (minDemand[m] > 0 && minDemand[m] !== Infinity)
+          conc = Math.min(conc, Math.floor(model.avail[k][m * T + t] / minDemand[m] + CAPACITY_EPS));
+      if (conc === Infinity) return 0; // nothing limits concurrency: no bound from throughput
+      perSlot[t] += conc * rate[k] * slotSeconds;
+    }
+  }
   return cumulativeBound(perSlot, needFrom, T);
 }
 
