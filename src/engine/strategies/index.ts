@@ -1,10 +1,13 @@
 import { ValidationError } from '../model/errors';
+import { makeAuto } from './auto/auto';
 import { ls } from './ls/ls';
 import { rffd } from './rffd/rffd';
 import { Strategy } from './strategy';
 
 const registry = new Map<string, Strategy>();
 for (const s of [rffd, ls]) registry.set(s.name, s);
+
+registry.set('auto', makeAuto((name) => registry.get(name)));
 
 export function registerStrategy(s: Strategy): void {
   registry.set(s.name, s);
