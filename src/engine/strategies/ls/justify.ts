@@ -75,3 +75,25 @@ function rightJustify(model: Model, s: Schedule): Schedule | null {
   }
   return out;
 }
+
+/**
+ * The schedule's start order with a few random adjacent swaps, decoded and justified: a kick for the
+ * local search that keeps every job of the schedule (falls back to the schedule itself otherwise).
+ */
+export function perturb(model: Model, schedule: Schedule, rng: Random): Schedule {
+  const order = tasksBy(model, schedule, (i) => schedule.start[i], rng);
+  const n = schedule.scheduledTasks();
+  if (n < 2) return schedule;
+  const swaps = 1 + rng.int(Math.max(1, Math.ceil(n / 20)));
+  for (let x = 0; x < swaps; x++) {
+    const p = rng.int(n - 1);
+    const t = order[p];
+    order[p] = order[p + 1];
+    order[p + 1] = t;
+  }
+  const skip = new Uint8Array(model.jobs.length);
+  model.jobs.forEach((_, j) => (skip[j] = schedule.accepted[j] ? 0 : 1));
+  const decoded = buildFromTaskOrder(model, order, null, skip);
+  if (decoded.scheduledTasks() < n) return schedule;
+  return justify(model, decoded, rng);
+}

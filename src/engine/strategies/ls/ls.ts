@@ -7,7 +7,7 @@ import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
 import { compareScore, ScoreHistory } from './score';
 import { LsState } from './state';
 import { MoveRunner } from './moves';
-import { justify } from './justify';
+import { justify, perturb } from './justify';
 
 /** OptaPlanner defaults used by Salamander (section IV): lateAcceptanceSize = 500, entityTabuRatio = 0.2. */
 const LATE_ACCEPTANCE_SIZE = 500;
@@ -29,7 +29,7 @@ export const ls: Strategy = {
     const { model, rng } = ctx;
     const started = Date.now();
     const initial = bestConstruction(model, rng);
-    const state = new LsState(model, initial);
+    let state = new LsState(model, initial);
     const tenure = Math.max(1, Math.min(1000, Math.floor(ENTITY_TABU_RATIO * model.nTasks)));
     const moves = new MoveRunner(state, rng, tenure);
     const history = new ScoreHistory(LATE_ACCEPTANCE_SIZE);
@@ -50,6 +50,23 @@ export const ls: Strategy = {
       // Checking the clock every move would cost more than the move itself.
       if ((iterations & 1023) === 0 && timeUp(ctx, iterations)) break;
       if (iterations >= ctx.maxIterations) break;
+      if (iterations - lastImprovement > STALL_MOVES) {
+        // Stalled: justify the best (forward-backward improvement) and continue the search from there.
+        restarts++;
+        const j = justify(model, best, rng);
+        if (compareScore(0, j.scheduledTasks(), j.makespan(), j.sumJobEnds(), 0, bestTasks, bestMs, Infinity) < 0) {
+          best = j;
+          bestTasks = j.scheduledTasks();
+          bestMs = j.makespan();
+          ctx.report(iterations, bestTasks, bestMs);
+        }
+        // Continue from a perturbed copy of the best (iterated local search): re-decode its start
+        // order with a few random swaps and justify it, so the search leaves the basin it stalled in.
+        state = new LsState(model, perturb(model, best, rng));
+        moves.reset(state);
+        history.fill(state.hard, state.scheduled, state.makespan, state.sumEnds);
+        lastImprovement = iterations;
+      }
       iterations++;
       const h0 = state.hard, t0 = state.scheduled, m0 = state.makespan, e0 = state.sumEnds;
       if (!moves.random(iterations)) continue;
@@ -67,27 +84,14 @@ export const ls: Strategy = {
       moves.commit(iterations);
       history.set(slot, h, t, m, e);
       if (improvesBest) {
-        if (better(t, m, bestTasks, bestMs)) ctx.report(iterations, t, m);
+        if (better(t, m, bestTasks, bestMs)) {
+          ctx.report(iterations, t, m);
+          lastImprovement = iterations; // only real objective gains reset the stall counter
+        }
         best = state.toSchedule();
         bestTasks = t;
         bestMs = m;
         bestEnds = e;
-        lastImprovement = iterations;
-      } else if (iterations - lastImprovement > STALL_MOVES) {
-        // Stalled: justify the best (forward-backward improvement) and continue the search from there.
-        restarts++;
-        const j = justify(model, best, rng);
-        if (compareScore(0, j.scheduledTasks(), j.makespan(), j.sumJobEnds(), 0, bestTasks, bestMs, Infinity) < 0) {
-          best = j;
-          bestTasks = j.scheduledTasks();
-          bestMs = j.makespan();
-          ctx.report(iterations, bestTasks, bestMs);
-        }
-        moves.reset(new LsState(model, best));
-        const s = moves.state;
-        bestEnds = s.sumEnds;
-        history.fill(s.hard, s.scheduled, s.makespan, s.sumEnds);
-        lastImprovement = iterations;
       }
     }
     const elapsed = Math.max(1, Date.now() - started);
