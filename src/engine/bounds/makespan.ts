@@ -135,7 +135,8 @@ function throughputBound(model: Model, isIn: (j: number) => boolean): number {
       let conc = model.maxTasks[k] === NO_TASK_LIMIT ? Infinity : model.maxTasks[k];
       for (let m = 0; m < M; m++)
         if (minDemand[m] > 0 && minDemand[m] !== Infinity)
-          conc = Math.min(conc, Math.floor(model.avail[k][m * T + t] / minDemand[m] + CAPACITY_EPS));
+          // n tasks fit when n * demand <= available + 1e-9 (FORMAT.md); rounding up keeps the bound valid.
+          conc = Math.min(conc, Math.floor((model.avail[k][m * T + t] + CAPACITY_EPS) / minDemand[m] + 1e-9));
       if (conc === Infinity) return 0; // nothing limits concurrency: no bound from throughput
       perSlot[t] += conc * rate[k] * slotSeconds;
     }

@@ -6,6 +6,9 @@ import { isObject, show } from '../model/validate';
 const TOLERANCE_ABS = 1e-9;
 const TOLERANCE_REL = 1e-6;
 const MAX_LISTED = 200;
+/** node[] marks: task not assigned / assigned to a node the instance does not have. */
+const UNASSIGNED = -1;
+const UNKNOWN_NODE = -2;
 
 export interface JobOutcome {
   id: string;
@@ -22,6 +25,10 @@ export interface Kpis {
   makespanSlots: number;
   acceptedJobs: number;
   rejectedJobs: number;
+  /**
+   * Accepted jobs with a revenue function that ended by their deadline (or have none) / after it: the jobs
+   * the revenue is earned on, counted as check-plan.py counts them. Every job's own outcome is in `jobs`.
+   */
   onTimeJobs: number;
   lateJobs: number;
   /** Two-stage paper Eq. 2-3: onTime when the job ends by its deadline, late otherwise, 0 when rejected. */
@@ -72,8 +79,9 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
     else rejected.add(j);
   });
 
-  const node = new Int32Array(nTasks).fill(-1);
-  const start = new Int32Array(nTasks);
+  const node = new Int32Array(nTasks).fill(UNASSIGNED);
+  // Float64, not Int32: a start of 2^32 must stay 2^32 (outside the window), not wrap to slot 0.
+  const start = new Float64Array(nTasks);
   const assignments = Array.isArray(plan.assignments) ? plan.assignments : null;
   if (!assignments) bad('assignments: must be an array');
   (assignments ?? []).forEach((a: any, n: number) => {
@@ -85,31 +93,34 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
     const s = model.stages[g];
     if (!Number.isInteger(a.task) || a.task < 0 || a.task >= s.tasks)
       return bad(`${p}.task: must be an integer in [0, ${s.tasks - 1}], got ${show(a.task)}`);
-    const k = model.nodeIndex.get(a.node);
-    if (k === undefined) return bad(`${p}.node: unknown node ${show(a.node)}`);
     if (!Number.isInteger(a.start)) return bad(`${p}.start: must be an integer slot, got ${show(a.start)}`);
     const i = s.firstTask + a.task;
-    if (node[i] >= 0) return bad(`${p}: task ${a.job}/${a.stage}/${a.task} is assigned twice`);
+    // As in check-plan.py: a duplicate is reported and the later assignment is the one that counts; a task
+    // on an unknown node is reported, still makes its job complete, and is left out of every sum.
+    if (node[i] !== UNASSIGNED) bad(`${p}: task ${a.job}/${a.stage}/${a.task} is assigned twice`);
+    const k = model.nodeIndex.get(a.node);
+    if (k === undefined) bad(`${p}.node: unknown node ${show(a.node)}`);
     if (rejected.has(s.job)) bad(`${p}: job "${a.job}" is both rejected and assigned`);
-    node[i] = k;
+    node[i] = k ?? UNKNOWN_NODE;
     start[i] = a.start;
   });
 
   // Completeness (Eq. 5 all or nothing), release, window and stage precedence, job by job.
-  const end = new Int32Array(nTasks);
+  const end = new Float64Array(nTasks);
   const counted = new Uint8Array(nTasks);
-  const jobEnd = new Int32Array(model.jobs.length).fill(-1);
+  const jobEnd = new Float64Array(model.jobs.length).fill(-1);
   let scheduled = 0;
   let makespan = 0;
   model.jobs.forEach((job, j) => {
     let present = 0;
-    for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) if (node[i] >= 0) present++;
+    for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) if (node[i] !== UNASSIGNED) present++;
     if (rejected.has(j)) return;
     if (present !== job.taskCount)
       return bad(`job "${job.id}" is neither rejected nor complete: ${present}/${job.taskCount} tasks assigned`);
     for (const g of job.stages) {
       const s = model.stages[g];
       for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) {
+        if (node[i] === UNKNOWN_NODE) continue;
         const d = s.dur[node[i]];
         end[i] = start[i] + d;
         counted[i] = 1;
@@ -124,11 +135,11 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
     for (const g of job.stages) {
       const s = model.stages[g];
       let first = Infinity;
-      for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) first = Math.min(first, start[i]);
+      for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) if (counted[i]) first = Math.min(first, start[i]);
       for (const p of s.preds) {
         const ps = model.stages[p];
         let last = -Infinity;
-        for (let i = ps.firstTask; i < ps.firstTask + ps.tasks; i++) last = Math.max(last, end[i]);
+        for (let i = ps.firstTask; i < ps.firstTask + ps.tasks; i++) if (counted[i]) last = Math.max(last, end[i]);
         if (first < last) bad(`job "${job.id}": stage "${s.id}" starts at ${first} before stage "${ps.id}" ends at ${last}`);
       }
     }
@@ -173,7 +184,8 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
           bad(`node "${model.nodeIds[k]}" metric "${model.metrics[m]}" slot ${t}: demand ${fmt(load[m])} > available ${fmt(avail)}`);
         if (t < horizonForKpis) {
           availArea[m] += avail;
-          ru *= avail > 0 ? Math.min(1, load[m] / avail) : 0;
+          // max(0, ...): the running sum of a difference array can end a hair below zero (float residue)
+          ru *= avail > 0 ? Math.min(1, Math.max(0, load[m]) / avail) : 0;
         }
       }
       if (t < horizonForKpis) ruSum += ru;
@@ -211,8 +223,8 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
     const deadlineSlot = job.deadline >= 0 ? job.deadline : null;
     const onTime = accepted ? deadlineSlot === null || endSlot! <= deadlineSlot : null;
     const r = !accepted || !job.hasRevenue ? 0 : onTime ? job.revenueOnTime : job.revenueLate;
-    if (accepted && onTime) onTimeJobs++;
-    if (accepted && !onTime) lateJobs++;
+    if (accepted && job.hasRevenue && onTime) onTimeJobs++;
+    if (accepted && job.hasRevenue && !onTime) lateJobs++;
     revenue += r;
     jobs.push({ id: job.id, accepted, endSlot, deadlineSlot, onTime, revenue: r });
   });

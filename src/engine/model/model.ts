@@ -95,15 +95,15 @@ export function compile(doc: InstanceDoc): Model {
   const maxTasks = new Int32Array(K);
   const capacity: Float64Array[] = [];
   const avail: Float64Array[] = [];
-  const margin = metrics.map((m) => doc.safetyMargin?.[m] ?? 0);
+  const margin = metrics.map((m) => own(doc.safetyMargin, m) ?? 0);
   doc.nodes.forEach((n, k) => {
     speed[k] = n.speed ?? 1;
     maxTasks[k] = n.maxTasks ?? NO_TASK_LIMIT;
     const cap = new Float64Array(M);
     const av = new Float64Array(M * T);
     metrics.forEach((m, mi) => {
-      cap[mi] = n.capacity[m] ?? 0;
-      const series = doc.usage?.[n.id]?.[m];
+      cap[mi] = own(n.capacity, m) ?? 0;
+      const series = own(own(doc.usage, n.id), m);
       for (let t = 0; t < T; t++) {
         const u = series && t < series.length ? series[t] : 0;
         av[mi * T + t] = cap[mi] * Math.max(0, 1 - u - margin[mi]);
@@ -129,7 +129,7 @@ export function compile(doc: InstanceDoc): Model {
     for (const si of order) {
       const s = j.stages[si];
       const demand = new Float64Array(M);
-      metrics.forEach((m, mi) => (demand[mi] = s.demand[m] ?? 0));
+      metrics.forEach((m, mi) => (demand[mi] = own(s.demand, m) ?? 0));
       const dur = new Int32Array(K);
       let minDur = Infinity;
       const isWork = s.work !== undefined && s.work !== null;
@@ -216,4 +216,9 @@ function topoOrder(preds: number[][]): number[] {
   for (let i = 0; i < n; i++) if (indeg[i] === 0) out.push(i);
   for (let h = 0; h < out.length; h++) for (const s of succs[out[h]]) if (--indeg[s] === 0) out.push(s);
   return out;
+}
+
+/** obj[key] only when obj has it as its own property: a metric named "constructor" must not hit Object.prototype. */
+function own<V>(obj: Record<string, V> | undefined, key: string): V | undefined {
+  return obj !== undefined && Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
 }

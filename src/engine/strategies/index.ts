@@ -1,11 +1,13 @@
 import { ValidationError } from '../model/errors';
 import { makeAuto } from './auto/auto';
+import { exact } from './exact/exact';
+import { ga } from './ga/ga';
 import { ls } from './ls/ls';
 import { rffd } from './rffd/rffd';
 import { Strategy } from './strategy';
 
 const registry = new Map<string, Strategy>();
-for (const s of [rffd, ls]) registry.set(s.name, s);
+for (const s of [rffd, ls, exact, ga]) registry.set(s.name, s);
 
 registry.set('auto', makeAuto((name) => registry.get(name)));
 

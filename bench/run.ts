@@ -1,0 +1,383 @@
+/**
+ * The benchmark harness: `npm run bench -- [options]`, `npx fallow bench [options]` or
+ * `node dist/bench/run.js [options]`. See bench/README.md.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { getStrategy, strategyNames } from '../src/engine/strategies';
+import { checkPlans } from './checkplan';
+import { SolveJob } from './child';
+import {
+  ALL_SUITES,
+  BenchInstance,
+  cacheDir,
+  machineInfo,
+  Measurement,
+  RESULTS_FORMAT,
+  ResultsFile,
+  resultsDir,
+  RunRecord,
+  SolveOutcome,
+  SuiteName,
+  sharedDir,
+  timestamp,
+} from './common';
+import { largeInstanceFile, measureLoad } from './measure';
+import { writeReport } from './report';
+import { RunnerOptions, runSolve } from './runner';
+import { loadSuite } from './suites';
+
+export const USAGE = `usage: npm run bench -- [options]     (or: npx fallow bench [options], node dist/bench/run.js [options])
+
+  --suite S[,S]          shared | ephemeral | j30 | j120 | measure | all   (default all)
+  --strategies A,B       strategies to run (default: every registered strategy, plus auto when available)
+  --budget-ms N          budget of every main run, or per strategy: --budget-ms ls=2000,exact=20000
+                         (defaults: j30 exact 10000, others 1000; j120 5000; shared and ephemeral exact 60000,
+                         others 10000)
+  --ref-budget-ms N      budget of the "best of all" reference runs on shared and ephemeral (default 60000)
+  --no-ref               skip the reference runs;  --only-ref: run only them
+  --limit N              the first N instances of each suite (after --sample)
+  --sample N             N evenly spaced instances of each suite (j120 default 60: every 10th file)
+  --filter A,B           only instances whose name contains A or B
+  --seed N               seed of every solve (default 1)
+  --jobs N               solves run in parallel child processes (default 1: parallel runs disturb timing)
+  --in-process           run solves in this process instead of one child process per solve
+  --timeout-factor F     a child is killed after budget * F + 30 s (default 2)
+  --out FILE             results file (default bench/results/<suite>-<date>.json)
+  --shared DIR           the shared directory (default ../shared or $FALLOW_SHARED)
+  --cache DIR            where generated instances and plans go (default .tmp/bench, outside git)
+  --note TEXT            a remark stored in the results file and printed in RESULTS.md (repeatable)
+  --dry-run              list the runs and the total budget, run nothing
+  --no-report            do not regenerate bench/RESULTS.md after the run
+  --report-only          only regenerate bench/RESULTS.md from bench/results/*.json
+  --help`;
+
+interface PlannedRun {
+  inst: BenchInstance;
+  strategy: string;
+  kind: 'main' | 'ref';
+  budgetMs: number;
+}
+
+function defaultBudget(suite: SuiteName, strategy: string): number {
+  if (suite === 'j30') return strategy === 'exact' ? 10000 : 1000;
+  if (suite === 'j120') return 5000;
+  return strategy === 'exact' ? 60000 : 10000;
+}
+
+function parseBudget(spec: string | undefined): { all?: number; per: Map<string, number> } {
+  const per = new Map<string, number>();
+  if (spec === undefined) return { per };
+  if (/^\d+(\.\d+)?$/.test(spec)) return { all: Number(spec), per };
+  for (const part of spec.split(',')) {
+    const [k, v] = part.split('=');
+    if (!k || !(Number(v) > 0)) throw new Error(`--budget-ms: cannot read "${part}" (want N or name=N,...)`);
+    per.set(k.trim(), Number(v));
+  }
+  return { per };
+}
+
+export function availableStrategies(): string[] {
+  const names = strategyNames();
+  if (!names.includes('auto')) {
+    try {
+      getStrategy('auto');
+      names.push('auto');
+    } catch {
+      /* no auto yet */
+    }
+  }
+  return names;
+}
+
+function intOpt(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${v}"`);
+  return n;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    values = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      options: {
+        suite: { type: 'string', default: 'all' },
+        strategies: { type: 'string' },
+        'budget-ms': { type: 'string' },
+        'ref-budget-ms': { type: 'string', default: '60000' },
+        'no-ref': { type: 'boolean', default: false },
+        'only-ref': { type: 'boolean', default: false },
+        limit: { type: 'string' },
+        sample: { type: 'string' },
+        filter: { type: 'string' },
+        seed: { type: 'string', default: '1' },
+        jobs: { type: 'string', default: '1' },
+        'in-process': { type: 'boolean', default: false },
+        'timeout-factor': { type: 'string', default: '2' },
+        out: { type: 'string' },
+        shared: { type: 'string' },
+        cache: { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
+        'no-report': { type: 'boolean', default: false },
+        'report-only': { type: 'boolean', default: false },
+        note: { type: 'string', multiple: true },
+        help: { type: 'boolean', default: false },
+      },
+    }).values;
+  } catch (e) {
+    process.stderr.write(`fallow bench: ${(e as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  const log = (msg: string) => process.stderr.write(msg + '\n');
+  if (values['report-only']) {
+    const file = writeReport();
+    log(`wrote ${file}`);
+    return 0;
+  }
+
+  let suites: SuiteName[];
+  let budget: ReturnType<typeof parseBudget>;
+  let limit: number | undefined;
+  let sample: number | undefined;
+  let seed: number;
+  let jobs: number;
+  let refBudget: number;
+  let timeoutFactor: number;
+  try {
+    const s = String(values.suite);
+    suites = s === 'all' ? ALL_SUITES : (s.split(',').map((x) => x.trim()) as SuiteName[]);
+    for (const x of suites) if (!ALL_SUITES.includes(x)) throw new Error(`unknown suite "${x}" (one of ${ALL_SUITES.join(', ')}, all)`);
+    budget = parseBudget(values['budget-ms'] as string | undefined);
+    limit = intOpt(values.limit as string | undefined, '--limit');
+    sample = intOpt(values.sample as string | undefined, '--sample');
+    seed = intOpt(values.seed as string, '--seed')!;
+    jobs = Math.max(1, intOpt(values.jobs as string, '--jobs')!);
+    refBudget = Number(values['ref-budget-ms']);
+    timeoutFactor = Number(values['timeout-factor']);
+    if (!(refBudget > 0)) throw new Error('--ref-budget-ms must be positive');
+    if (!(timeoutFactor >= 1)) throw new Error('--timeout-factor must be >= 1');
+  } catch (e) {
+    process.stderr.write(`fallow bench: ${(e as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+
+  const shared = sharedDir(values.shared as string | undefined);
+  const cache = cacheDir(values.cache as string | undefined);
+  if (!existsSync(shared)) {
+    log(`fallow bench: the shared directory ${shared} is absent; skipped every suite (${suites.join(', ')}): nothing to run.`);
+    return 0;
+  }
+
+  const registered = availableStrategies();
+  const strategies = values.strategies ? String(values.strategies).split(',').map((x) => x.trim()).filter(Boolean) : registered;
+  for (const s of strategies) if (!registered.includes(s)) log(`warning: strategy "${s}" is not registered (have ${registered.join(', ')}); its runs will record the error`);
+
+  // Plan every run first (instances are generated / converted here, before any timing starts).
+  const skipped: string[] = [];
+  const mainRuns: PlannedRun[] = [];
+  const refs: PlannedRun[] = [];
+  const filter = values.filter ? String(values.filter).split(',') : undefined;
+  for (const suite of suites) {
+    if (suite === 'measure') continue;
+    const r = loadSuite(suite, { shared, cache, limit, sample, filter, log });
+    skipped.push(...r.skipped);
+    for (const inst of r.instances) {
+      for (const strategy of strategies) {
+        const b = budget.per.get(strategy) ?? budget.all ?? defaultBudget(suite, strategy);
+        mainRuns.push({ inst, strategy, kind: 'main', budgetMs: b });
+        const isRefSuite = suite === 'shared' || suite === 'ephemeral';
+        // exact's main run already has the reference budget on these suites (unless overridden).
+        if (isRefSuite && !values['no-ref'] && b < refBudget) refs.push({ inst, strategy, kind: 'ref', budgetMs: refBudget });
+      }
+    }
+  }
+  const planned = values['only-ref'] ? refs : [...mainRuns, ...refs];
+  for (const s of skipped) log(`skipped: ${s}`);
+  const totalBudget = planned.reduce((a, p) => a + p.budgetMs, 0);
+  log(
+    `fallow bench: ${planned.length} solves (${mainRuns.length} main, ${refs.length} reference) of ${strategies.join(', ')} on ` +
+      `${suites.join(', ')}; at most ${totalBudget >= 120000 ? `${(totalBudget / 60000).toFixed(1)} min` : `${(totalBudget / 1000).toFixed(1)} s`} of budgets, ${jobs} at a time`,
+  );
+  if (values['dry-run']) {
+    for (const p of planned) process.stdout.write(`${p.inst.suite}\t${p.inst.name}\t${p.strategy}\t${p.kind}\t${p.budgetMs}\n`);
+    return 0;
+  }
+
+  const outFile = path.resolve(
+    (values.out as string | undefined) ?? path.join(resultsDir(), `${suites.length === ALL_SUITES.length ? 'all' : suites.join('+')}-${timestamp()}.json`),
+  );
+  mkdirSync(path.dirname(outFile), { recursive: true });
+  const session = path.basename(outFile).replace(/\.json$/, '');
+  const results: ResultsFile = {
+    format: RESULTS_FORMAT,
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    machine: machineInfo(),
+    argv,
+    options: {
+      suites,
+      strategies,
+      budgetMs: values['budget-ms'] ?? 'defaults',
+      refBudgetMs: values['no-ref'] || !suites.some((x) => x === 'shared' || x === 'ephemeral') ? null : refBudget,
+      limit: limit ?? null,
+      sample: sample ?? null,
+      filter: filter ?? null,
+      seed,
+      jobs,
+      inProcess: values['in-process'],
+    },
+    strategies: registered,
+    runs: [],
+    measurements: [],
+    skipped,
+    notes: (values.note as string[] | undefined) ?? [],
+  };
+  const save = () => writeFileSync(outFile, JSON.stringify(results, null, 1) + '\n');
+  save();
+
+  const runner: RunnerOptions = { inProcess: values['in-process'] === true, timeoutFactor, timeoutSlackMs: 30000 };
+  const unchecked: RunRecord[] = [];
+  const flushChecks = () => {
+    const todo = unchecked.splice(0).filter((r) => r.planFile);
+    const verdicts = checkPlans(
+      shared,
+      todo.map((r) => [r.file, r.planFile!]),
+    );
+    todo.forEach((r, i) => {
+      r.feasibleCheckPlan = verdicts[i].feasible;
+      r.checkPlanErrors = verdicts[i].errors;
+      if (verdicts[i].feasible === false) log(`  check-plan.py rejects ${r.suite} ${r.instance} ${r.strategy}: ${verdicts[i].errors.slice(0, 2).join('; ')}`);
+    });
+    save();
+  };
+
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < planned.length) {
+      const p = planned[next++];
+      const planFile = path.join(cache, 'plans', session, p.inst.suite, `${p.inst.name}.${p.strategy}.${p.kind}.${p.budgetMs}.plan.json`);
+      const job: SolveJob = { file: p.inst.file, strategy: p.strategy, budgetMs: p.budgetMs, seed, planFile };
+      const out = await runSolve(job, runner);
+      const rec = toRecord(p, seed, out);
+      results.runs.push(rec);
+      done++;
+      log(`[${done}/${planned.length}] ${describe(rec)}`);
+      if (rec.planFile) unchecked.push(rec);
+      else save();
+      if (unchecked.length >= 100) flushChecks();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, Math.max(1, planned.length)) }, worker));
+  flushChecks();
+
+  if (suites.includes('measure')) {
+    results.measurements.push(...(await measurements(shared, cache, strategies, runner, log)));
+    save();
+  }
+  results.finishedAt = new Date().toISOString();
+  save();
+  log(`wrote ${outFile}`);
+  if (!values['no-report']) log(`wrote ${writeReport()}`);
+  return 0;
+}
+
+function toRecord(p: PlannedRun, seed: number, o: SolveOutcome): RunRecord {
+  const ref = o.reference ?? null;
+  const known = ref?.optimum ?? ref?.upperBound ?? null;
+  const complete = o.ok && o.scheduledTasks !== undefined && o.scheduledTasks === o.totalTasks;
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    suite: p.inst.suite,
+    instance: p.inst.name,
+    file: p.inst.file,
+    strategy: p.strategy,
+    kind: p.kind,
+    budgetMs: p.budgetMs,
+    seed,
+    ok: o.ok,
+    error: o.ok ? null : `${o.errorKind ? o.errorKind + ': ' : ''}${o.error ?? 'unknown error'}`,
+    totalTasks: o.totalTasks ?? null,
+    scheduledTasks: o.scheduledTasks ?? null,
+    makespan: o.makespan ?? null,
+    bound: o.bound ?? null,
+    gapPct: o.ok && o.bound ? round((100 * (o.makespan! - o.bound)) / o.bound) : null,
+    optimal: o.ok ? o.optimal === true : null,
+    reference: ref,
+    known,
+    knownIsOptimum: ref?.optimum !== undefined,
+    devPct: complete && known ? round((100 * (o.makespan! - known)) / known) : null,
+    criticalPath: o.criticalPath ?? null,
+    devCpPct: complete && o.criticalPath ? round((100 * (o.makespan! - o.criticalPath)) / o.criticalPath) : null,
+    elapsedMs: o.elapsedMs ?? null,
+    planElapsedMs: o.planElapsedMs ?? null,
+    iterations: o.iterations ?? null,
+    movesPerSecond: o.movesPerSecond ?? null,
+    feasibleOurs: o.feasibleOurs ?? null,
+    feasibleCheckPlan: null,
+    checkPlanErrors: [],
+    planFile: o.planFile ?? null,
+    finishedAt: new Date().toISOString(),
+  };
+}
+
+function describe(r: RunRecord): string {
+  const head = `${r.suite} ${r.instance} ${r.strategy}${r.kind === 'ref' ? ' (ref)' : ''} ${r.budgetMs} ms:`;
+  if (!r.ok) return `${head} ERROR ${r.error}`;
+  const parts = [`${r.scheduledTasks}/${r.totalTasks} tasks`, `makespan ${r.makespan}`, `bound ${r.bound}`, `gap ${r.gapPct?.toFixed(1)}%`];
+  if (r.known !== null) parts.push(`${r.knownIsOptimum ? 'opt' : 'best-known'} ${r.known} (${r.devPct?.toFixed(1)}%)`);
+  if (r.optimal) parts.push('proven optimal');
+  parts.push(`${r.elapsedMs} ms`);
+  if (r.feasibleOurs === false) parts.push('INFEASIBLE (evaluator)');
+  return `${head} ${parts.join(', ')}`;
+}
+
+async function measurements(shared: string, cache: string, strategies: string[], runner: RunnerOptions, log: (m: string) => void): Promise<Measurement[]> {
+  const out: Measurement[] = [];
+  const large = largeInstanceFile(cache);
+  log('measuring loadInstance on the 10k-task instance (5 runs)');
+  out.push(...measureLoad(large));
+  if (!strategies.includes('ls')) {
+    out.push({ name: 'ls moves/second', value: null, unit: 'moves/s', detail: 'not measured: ls not among the strategies run' });
+    return out;
+  }
+  const targets = [
+    { file: path.join(shared, 'instances', 'ephemeral-pc1-680.json'), budgetMs: 5000 },
+    { file: path.join(shared, 'instances', 'psplib-j1201_1.json'), budgetMs: 5000 },
+    { file: large, budgetMs: 10000 },
+  ];
+  for (const t of targets) {
+    if (!existsSync(t.file)) continue;
+    log(`measuring ls moves/second on ${path.basename(t.file)} (${t.budgetMs} ms)`);
+    const o = await runSolve({ file: t.file, strategy: 'ls', budgetMs: t.budgetMs, seed: 1, planFile: path.join(cache, 'plans', 'measure', `${path.basename(t.file)}.ls.plan.json`) }, runner);
+    out.push({
+      name: `ls moves/second on ${path.basename(t.file, '.json')}`,
+      value: o.ok ? (o.movesPerSecond ?? null) : null,
+      unit: 'moves/s',
+      detail: !o.ok
+        ? `ls failed: ${o.error}`
+        : o.movesPerSecond == null
+          ? `ls does not report stats.movesPerSecond (iterations ${o.iterations} in ${o.elapsedMs} ms)`
+          : `budget ${t.budgetMs} ms, ${o.scheduledTasks}/${o.totalTasks} tasks, makespan ${o.makespan}, iterations ${o.iterations}`,
+    });
+  }
+  return out;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`fallow bench: ${(e as Error).stack ?? e}\n`);
+      process.exit(2);
+    },
+  );
+}

@@ -1,0 +1,168 @@
+import { evaluatePlan } from '../../evaluate/evaluate';
+import { Model } from '../../model/model';
+import { toPlanDoc } from '../../model/plan';
+import { Schedule, better } from '../../schedule/schedule';
+import { Strategy, StrategyContext, StrategyResult } from '../strategy';
+import { decodeSolution, encodeStart } from './decode';
+import { RunOutcome, runHighs } from './highs-runner';
+import { findIncumbent } from './incumbent';
+import { MilpLayout, buildMilp } from './model-builder';
+
+export interface ExactLimits {
+  /** Above these sizes the MILP is not attempted (HiGHS in WASM would not get far in a request budget). */
+  maxColumns: number;
+  maxNonzeros: number;
+  /** Optional clique rows stop here: past it their LP cost outweighs the tighter bound (j120 scale). */
+  maxCliqueNonzeros: number;
+}
+
+export const DEFAULT_EXACT_LIMITS: ExactLimits = { maxColumns: 300_000, maxNonzeros: 300_000, maxCliqueNonzeros: 60_000 };
+
+const NO_BOUND_STATUS = new Set([1, 2, 3, 4, 5, 8, 9, 10]);
+
+/** Loading the WASM module and passing the model to HiGHS, measured at ~100 ms on small models. */
+const SOLVER_STARTUP_MS = 150;
+
+/**
+ * Exact strategy: a time-indexed MILP (see model-builder.ts) solved by HiGHS on a worker thread,
+ * warm-started and bounded in time by a quick heuristic schedule. Returns the better of the MILP's
+ * solution and the incumbent, with HiGHS's dual bound turned into a makespan bound when it is one.
+ */
+export function makeExact(limits: ExactLimits = DEFAULT_EXACT_LIMITS, name = 'exact'): Strategy {
+  return {
+    name,
+    description: 'Time-indexed MILP (aggregated step formulation) solved by HiGHS, warm-started by a heuristic schedule',
+    run: (ctx) => runExact(ctx, limits),
+  };
+}
+
+export const exact: Strategy = makeExact();
+
+async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<StrategyResult> {
+  const { model, rng } = ctx;
+  const began = Date.now();
+  const total = Math.max(0, ctx.deadline - began);
+  const reproducible = Number.isFinite(ctx.maxIterations);
+  const { schedule: incumbent, builds } = findIncumbent(model, rng, {
+    until: began + Math.min(0.1 * total, 1000),
+    maxBuilds: reproducible ? 200 : Infinity,
+    lowerBound: ctx.lowerBound,
+    signal: ctx.signal,
+  });
+  const incTasks = incumbent.scheduledTasks();
+  const incMakespan = incumbent.makespan();
+  ctx.report(1, incTasks, incMakespan);
+  const allIn = incTasks === model.nTasks;
+  const base = { incumbent: { makespan: incMakespan, scheduledTasks: incTasks, builds, ms: Date.now() - began } };
+  const skip = (status: string, extra: Record<string, unknown> = {}): StrategyResult => ({
+    schedule: incumbent,
+    iterations: 1,
+    stats: { milp: { status, ...extra, ...base } },
+  });
+  if (model.nTasks === 0 || (allIn && incMakespan <= ctx.lowerBound))
+    return { ...skip('not needed: the heuristic schedule meets the lower bound'), optimal: allIn };
+
+  if (ctx.signal?.aborted) return skip('skipped: aborted');
+
+  const buildStarted = Date.now();
+  const built = buildMilp(model, {
+    horizon: allIn ? incMakespan : model.T,
+    weighted: !allIn,
+    makespanLower: allIn ? ctx.lowerBound : 0,
+    ...limits,
+  });
+  if (!built.ok) return skip(`skipped: model too large (${built.reason})`, { columns: built.columns, nonzeros: built.nonzeros });
+  const { problem, layout } = built;
+  const size = { variables: problem.numCols, constraints: problem.numRows, nonzeros: built.nonzeros, horizon: layout.horizon, weighted: layout.weighted };
+  const start = encodeStart(model, layout, problem.numCols, incumbent);
+  const buildMs = Date.now() - buildStarted;
+
+  // Keep room after the solve for decoding and the engine's own evaluation of the plan. HiGHS checks
+  // its clock only between steps and in WASM one step (a root cut round, a sub-MIP) can take a second
+  // or more, so its own limit is set earlier; at the deadline it is asked to stop, and shortly before
+  // the solve's hard limit (budget + 5%) the thread is terminated, keeping the last streamed results.
+  const finishMs = 20 + model.nTasks / 500 + (model.K * model.T * model.M) / 50_000;
+  const budget = (ctx.deadline - ctx.startedAt) / 0.97;
+  const overshoot = Math.min(800, 0.06 * budget);
+  const timeLimit = (ctx.deadline - Date.now() - finishMs - SOLVER_STARTUP_MS - overshoot) / 1000;
+  if (timeLimit < 0.05) return skip('skipped: no time left for the MILP', { ...size, buildMs });
+  const options: Record<string, number | string | boolean> = {
+    time_limit: timeLimit,
+    // The objective is integral (integer C and task weights), so a gap below 1 proves optimality;
+    // the default relative gap (1e-4) would stop early on the large weighted objective.
+    mip_rel_gap: 0,
+    mip_abs_gap: 0.999,
+    random_seed: rng.int(1 << 30),
+  };
+  if (reproducible) options.mip_max_nodes = Math.max(1, Math.floor(ctx.maxIterations));
+  const outcome = await runHighs(problem, {
+    options,
+    start,
+    softStopAt: ctx.deadline - finishMs,
+    hardStopAt: Math.max(ctx.deadline, ctx.startedAt + 1.03 * budget - finishMs),
+    signal: ctx.signal,
+    onIncumbent: (x) => {
+      let tasks = 0;
+      model.jobs.forEach((job, j) => (tasks += Math.round(x[layout.colY[j]]) * job.taskCount));
+      ctx.report(1, tasks, Math.round(x[layout.colC]));
+    },
+  });
+
+  let decodeNote = 'no solution from the solver';
+  let found: Schedule | null = null;
+  if (outcome.colValue) {
+    found = decodeSolution(model, layout, outcome.colValue);
+    decodeNote = found ? 'decoded' : 'decoding failed (rounded solution infeasible)';
+    if (found && !evaluatePlan(model, toPlanDoc(model, found, 'exact')).ok) {
+      found = null;
+      decodeNote = 'decoded plan rejected by the evaluator';
+    }
+  }
+  const useFound = found !== null && better(found.scheduledTasks(), found.makespan(), incTasks, incMakespan);
+  const best = useFound ? found! : incumbent;
+  const proof = boundFor(model, layout, outcome, best);
+  return {
+    schedule: best,
+    iterations: Math.max(1, outcome.nodes),
+    bound: proof.bound,
+    optimal: proof.optimal,
+    stats: {
+      milp: {
+        status: outcome.status,
+        ...size,
+        nodes: outcome.nodes,
+        mipGap: outcome.gap,
+        dualBound: outcome.dualBound,
+        objective: outcome.objective,
+        timeMs: outcome.wallMs,
+        solverMs: Math.round(outcome.solverSeconds * 1000),
+        buildMs,
+        warmStart: start !== null,
+        solution: decodeNote,
+        source: useFound ? 'milp' : 'incumbent',
+        ...base,
+      },
+    },
+  };
+}
+
+/**
+ * Makespan bound and optimality from HiGHS's dual bound D on min C - W * tasks (W = 0 when all jobs are
+ * in). Every feasible schedule with the best schedule's task count N satisfies C - W*N >= D, so
+ * ceil(D + W*N) bounds the makespan of any schedule of that accepted set. The task count is proven
+ * maximal when every schedule with more tasks (objective at most H - W*(N+1)) would lie below D.
+ */
+function boundFor(model: Model, layout: MilpLayout, o: RunOutcome, best: Schedule): { bound?: number; optimal: boolean } {
+  // Errors and infeasible/unbounded verdicts carry no bound (infeasible cannot happen: the incumbent
+  // is feasible; it would mean numerical trouble). A killed run keeps the last bound it reported.
+  const usable = o.dualBound !== null && !NO_BOUND_STATUS.has(o.modelStatus);
+  if (!usable) return { optimal: false };
+  const D = o.dualBound!;
+  const tol = 1e-6 * Math.max(1, Math.abs(D));
+  const N = best.scheduledTasks();
+  const W = layout.weighted ? layout.taskWeight : 0;
+  const makespan = best.makespan();
+  const bound = Math.min(makespan, Math.max(0, Math.ceil(D + W * N - tol)));
+  const tasksProven = !layout.weighted ? N === model.nTasks : D > layout.horizon - W * (N + 1) + tol;
+  return { bound, optimal: tasksProven && bound >= makespan };
+}

@@ -1,0 +1,78 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import loadHighs from 'highs';
+import { HighsOutcome, STATUS_NAMES, WorkerInput, WorkerMessage } from './protocol';
+
+/**
+ * Solver thread: HiGHS (WebAssembly) blocks its thread for the whole solve, so it runs here and the
+ * strategy's event loop stays free. The WASM instance lives and dies with this thread: the parent
+ * terminates the worker after every solve, which returns all of its memory.
+ */
+async function main(): Promise<void> {
+  const input = workerData as WorkerInput;
+  const post = (m: WorkerMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
+  const stop = new Int32Array(input.stopFlag);
+  const highs = await loadHighs();
+  const p = input.problem;
+  const model = highs.createModel({
+    numCols: p.numCols,
+    numRows: p.numRows,
+    sense: highs.constants.objectiveSense.minimize,
+    colCost: p.colCost,
+    colLower: p.colLower,
+    colUpper: p.colUpper,
+    rowLower: p.rowLower,
+    rowUpper: p.rowUpper,
+    matrix: { format: 'csr', numRows: p.numRows, numCols: p.numCols, starts: p.starts, indices: p.indices, values: p.values },
+    integrality: p.integrality,
+  });
+  try {
+    model.options.set({ output_flag: false, ...input.options });
+    if (input.start) model.setSolution({ colValue: input.start });
+    const finite = (v: number | undefined) => (v !== undefined && Number.isFinite(v) ? v : null);
+    let lastBound = -Infinity;
+    const checkStop = (event: { interrupt(): void; data: { mip_dual_bound?: number; mip_node_count?: bigint } }): undefined => {
+      const b = event.data.mip_dual_bound;
+      if (b !== undefined && Number.isFinite(b) && b > lastBound) {
+        lastBound = b;
+        post({ type: 'bound', dualBound: b, nodes: Number(event.data.mip_node_count ?? 0) });
+      }
+      if (Atomics.load(stop, 0) !== 0) event.interrupt();
+      return undefined;
+    };
+    model.run({
+      [highs.constants.callbackType.mipImprovingSolution](event) {
+        const x = event.data.mip_solution;
+        if (x) post({ type: 'incumbent', colValue: x, objective: event.data.objective_function_value ?? NaN, dualBound: finite(event.data.mip_dual_bound) });
+      },
+      [highs.constants.callbackType.mipInterrupt]: checkStop,
+      [highs.constants.callbackType.simplexInterrupt]: checkStop,
+    });
+    const modelStatus = model.getModelStatus();
+    const info = (name: string): number | null => {
+      try {
+        const v = Number(model.info.get(name));
+        return Number.isFinite(v) ? v : null;
+      } catch {
+        return null;
+      }
+    };
+    // primal_solution_status 2 = feasible: only then is the column vector a solution.
+    const hasPrimal = info('primal_solution_status') === 2;
+    const colValue = hasPrimal ? model.getSolution().colValue : null;
+    const result: HighsOutcome = {
+      modelStatus,
+      status: STATUS_NAMES[modelStatus] ?? `status-${modelStatus}`,
+      colValue,
+      objective: hasPrimal ? model.getObjectiveValue() : null,
+      dualBound: info('mip_dual_bound'),
+      gap: info('mip_gap'),
+      nodes: info('mip_node_count') ?? 0,
+      solverSeconds: model.getRunTime(),
+    };
+    post({ type: 'done', result }, colValue ? [colValue.buffer as ArrayBuffer] : []);
+  } finally {
+    model.dispose();
+  }
+}
+
+main().catch((e: unknown) => parentPort!.postMessage({ type: 'error', message: e instanceof Error ? (e.stack ?? e.message) : String(e) }));

@@ -1,0 +1,363 @@
+import { CAPACITY_EPS, Model, NO_TASK_LIMIT } from '../../model/model';
+import { disjunctiveCliques } from './cliques';
+import { Windows, computeWindows } from './windows';
+
+/** Enough to cover the conflict graph of PSPLIB-size projects; each clique adds one row per slot. */
+const MAX_CLIQUES_PER_NODE = 200;
+
+/**
+ * The time-indexed MILP of a model, as sparse arrays HiGHS takes directly (no LP text to print and
+ * parse, and the arrays can be moved to the solver thread without copying).
+ *
+ * Formulation ("step" variables, aggregated over the identical tasks of a stage):
+ *   Y[g,k,t] = number of tasks of stage g started on node k at or before slot t (integer, nondecreasing
+ *              in t, defined only at the slots where a task of g fits alone on k inside g's window);
+ *   running on k at t = Y[g,k,t] - Y[g,k,t-dur] and finished by t = sum_k Y[g,k,t-dur_gk], so every
+ *   capacity and precedence row has two entries per stage and node instead of `dur`;
+ *   done[g,t] in {0,1}: all tasks of g have ended by t (n_g * done <= finished); for single-task stages
+ *   it is the finished count itself, so no extra variable;
+ *   precedence a -> b: started_b(t) <= n_b * done_a(t) (the disaggregated form, tighter than comparing
+ *   mean start times); makespan C >= end of each sink stage = sum_t (y_j - done[g,t]).
+ * Jobs are all or nothing: sum_k Y[g,k,last] = n_g * y_j.
+ */
+export interface MilpProblem {
+  numCols: number;
+  numRows: number;
+  colCost: Float64Array;
+  colLower: Float64Array;
+  colUpper: Float64Array;
+  integrality: Int32Array;
+  rowLower: Float64Array;
+  rowUpper: Float64Array;
+  /** CSR matrix. */
+  starts: Int32Array;
+  indices: Int32Array;
+  values: Float64Array;
+}
+
+/** Where each quantity of the schedule lives among the columns (for the MIP start and decoding). */
+export interface MilpLayout {
+  /** Weighted single objective C - W * scheduledTasks (jobs may be rejected); otherwise min C with all jobs in. */
+  weighted: boolean;
+  taskWeight: number;
+  horizon: number;
+  windows: Windows;
+  colC: number;
+  colY: Int32Array;
+  /** colStart[g][k]: column of Y at windows.slots[g][k][0]; the slots of (g,k) use consecutive columns. */
+  colStart: Int32Array[];
+  /** Column of done[g, ef[g]] (consecutive up to lf[g] - 1), or -1 for single-task stages. */
+  doneCol: Int32Array;
+}
+
+export interface BuildOptions {
+  /** Every task ends by this slot (the incumbent's makespan when all jobs are in, else T). */
+  horizon: number;
+  weighted: boolean;
+  /** A valid lower bound on C (only used when not weighted). */
+  makespanLower: number;
+  maxColumns: number;
+  maxNonzeros: number;
+  /** Clique rows are added only while the matrix has fewer nonzeros than this. */
+  maxCliqueNonzeros: number;
+}
+
+export type BuildResult =
+  | { ok: true; problem: MilpProblem; layout: MilpLayout; nonzeros: number }
+  | { ok: false; reason: string; columns: number; nonzeros: number };
+
+class TooBig extends Error {}
+
+export function buildMilp(model: Model, opt: BuildOptions): BuildResult {
+  const w = computeWindows(model, opt.horizon);
+  const H = w.horizon;
+  const { K } = model;
+  if (!opt.weighted && w.jobFeasible.some((f) => f === 0))
+    return { ok: false, reason: 'some job cannot run within the horizon', columns: 0, nonzeros: 0 };
+
+  // Columns: C, y per job, Y per usable (stage, node, slot), done per multi-task stage and slot.
+  const taskWeight = H + 1; // C <= H, so one more task always outweighs any makespan difference
+  let n = 1 + model.jobs.length;
+  const colY = Int32Array.from(model.jobs, (_, j) => 1 + j);
+  const colStart: Int32Array[] = [];
+  const doneCol = new Int32Array(model.stages.length).fill(-1);
+  model.stages.forEach((s, g) => {
+    const cs = new Int32Array(K).fill(-1);
+    if (w.jobFeasible[s.job])
+      for (let k = 0; k < K; k++) {
+        if (w.slots[g][k].length === 0) continue;
+        cs[k] = n;
+        n += w.slots[g][k].length;
+      }
+    colStart.push(cs);
+  });
+  model.stages.forEach((s, g) => {
+    if (!w.jobFeasible[s.job] || s.tasks === 1 || w.lf[g] <= w.ef[g]) return;
+    doneCol[g] = n;
+    n += w.lf[g] - w.ef[g];
+  });
+  if (n > opt.maxColumns) return { ok: false, reason: `${n} columns > ${opt.maxColumns}`, columns: n, nonzeros: 0 };
+
+  const colCost = new Float64Array(n);
+  const colLower = new Float64Array(n);
+  const colUpper = new Float64Array(n);
+  const integrality = new Int32Array(n).fill(1);
+  let lowC = 0;
+  if (!opt.weighted) {
+    lowC = opt.makespanLower;
+    model.stages.forEach((s, g) => {
+      if (s.succs.length === 0) lowC = Math.max(lowC, w.ef[g]);
+    });
+  }
+  colCost[0] = 1;
+  colLower[0] = Math.min(lowC, H);
+  colUpper[0] = H;
+  model.jobs.forEach((job, j) => {
+    const c = colY[j];
+    colLower[c] = opt.weighted ? 0 : 1;
+    colUpper[c] = w.jobFeasible[j] ? 1 : 0;
+    colCost[c] = opt.weighted ? -taskWeight * job.taskCount : 0;
+  });
+  model.stages.forEach((s, g) => {
+    for (let k = 0; k < K; k++) {
+      const c0 = colStart[g][k];
+      if (c0 >= 0) colUpper.fill(s.tasks, c0, c0 + w.slots[g][k].length);
+    }
+    if (doneCol[g] >= 0) colUpper.fill(1, doneCol[g], doneCol[g] + w.lf[g] - w.ef[g]);
+  });
+
+  const rows = new RowWriter(n, opt.maxNonzeros);
+  /** Column of Y[g,k,·] at the last usable slot <= t, or -1 when nothing can have started by t. */
+  const startedCol = (g: number, k: number, t: number): number => {
+    const c0 = colStart[g][k];
+    if (c0 < 0) return -1;
+    const i = lastIndexAtMost(w.slots[g][k], t);
+    return i < 0 ? -1 : c0 + i;
+  };
+  const addStarted = (g: number, t: number, coef: number) => {
+    for (let k = 0; k < K; k++) rows.add(startedCol(g, k, t), coef);
+  };
+  const addFinished = (g: number, t: number, coef: number) => {
+    for (let k = 0; k < K; k++) rows.add(startedCol(g, k, t - model.stages[g].dur[k]), coef);
+  };
+  /** done[g,t] for t in [ef, lf): a binary column, or the finished count of a single-task stage. */
+  const addDone = (g: number, t: number, coef: number) => {
+    if (t < w.ef[g]) return;
+    if (t >= w.lf[g]) return rows.add(colY[model.stages[g].job], coef);
+    if (doneCol[g] >= 0) rows.add(doneCol[g] + t - w.ef[g], coef);
+    else addFinished(g, t, coef);
+  };
+
+  try {
+    model.stages.forEach((s, g) => {
+      const j = s.job;
+      if (!w.jobFeasible[j]) return;
+      for (let k = 0; k < K; k++) {
+        const c0 = colStart[g][k];
+        for (let i = 1; c0 >= 0 && i < w.slots[g][k].length; i++) {
+          rows.add(c0 + i - 1, 1);
+          rows.add(c0 + i, -1);
+          rows.commit(-Infinity, 0);
+        }
+      }
+      for (let k = 0; k < K; k++) if (colStart[g][k] >= 0) rows.add(colStart[g][k] + w.slots[g][k].length - 1, 1);
+      rows.add(colY[j], -s.tasks);
+      rows.commit(0, 0);
+      if (doneCol[g] >= 0)
+        for (let t = w.ef[g]; t < w.lf[g]; t++) {
+          rows.add(doneCol[g] + t - w.ef[g], s.tasks);
+          addFinished(g, t, -1);
+          rows.commit(-Infinity, 0);
+        }
+      for (const a of s.preds)
+        for (let t = w.es[g]; t < w.lf[a]; t++) {
+          addStarted(g, t, 1);
+          if (rows.empty()) continue;
+          addDone(a, t, -s.tasks);
+          rows.commit(-Infinity, 0);
+        }
+      if (s.succs.length === 0) {
+        rows.add(0, 1);
+        rows.add(colY[j], -w.lf[g]);
+        for (let t = w.ef[g]; t < w.lf[g]; t++) addDone(g, t, 1);
+        rows.commit(0, Infinity);
+      }
+    });
+    const terms = Array.from({ length: K }, (_, k) => runningTerms(model, w, colStart, k));
+    for (let k = 0; k < K; k++) capacityRows(model, w, k, terms[k], rows);
+    for (let k = 0; k < K && rows.nonzeros < opt.maxCliqueNonzeros; k++) cliqueRows(model, w, k, terms[k], rows, opt.maxCliqueNonzeros);
+  } catch (e) {
+    if (e instanceof TooBig)
+      return { ok: false, reason: `more than ${opt.maxNonzeros} nonzeros`, columns: n, nonzeros: rows.nonzeros };
+    throw e;
+  }
+  const problem: MilpProblem = {
+    numCols: n,
+    colCost,
+    colLower,
+    colUpper,
+    integrality,
+    ...rows.finish(),
+  };
+  const layout: MilpLayout = { weighted: opt.weighted, taskWeight, horizon: H, windows: w, colC: 0, colY, colStart, doneCol };
+  return { ok: true, problem, layout, nonzeros: rows.nonzeros };
+}
+
+/**
+ * The stages that may run on node k at each slot t, as triples (stage, column of Y at t, column of Y
+ * at t - dur or -1): the tasks running at t are those started in (t - dur, t], i.e. the difference.
+ */
+function runningTerms(model: Model, w: Windows, colStart: Int32Array[], k: number): number[][] {
+  const H = w.horizon;
+  const terms: number[][] = Array.from({ length: H }, () => []);
+  model.stages.forEach((s, g) => {
+    const slots = w.slots[g][k];
+    const c0 = colStart[g][k];
+    if (c0 < 0) return;
+    const d = s.dur[k];
+    let hi = -1;
+    let lo = -1;
+    for (let t = slots[0]; t < Math.min(H, slots[slots.length - 1] + d); t++) {
+      while (hi + 1 < slots.length && slots[hi + 1] <= t) hi++;
+      while (lo + 1 < slots.length && slots[lo + 1] <= t - d) lo++;
+      if (hi !== lo) terms[t].push(g, c0 + hi, lo < 0 ? -1 : c0 + lo);
+    }
+  });
+  return terms;
+}
+
+/** Capacity (every metric) and task-slot rows of node k; rows no combination of tasks could violate are left out. */
+function capacityRows(model: Model, w: Windows, k: number, terms: number[][], rows: RowWriter): void {
+  const { M, T } = model;
+  const av = model.avail[k];
+  const limit = model.maxTasks[k];
+  for (let t = 0; t < w.horizon; t++) {
+    const tt = terms[t];
+    if (tt.length === 0) continue;
+    for (let m = 0; m < M; m++) {
+      let worst = 0;
+      for (let i = 0; i < tt.length; i += 3) worst += model.stages[tt[i]].demand[m] * model.stages[tt[i]].tasks;
+      const cap = av[m * T + t] + CAPACITY_EPS;
+      if (worst <= cap) continue;
+      for (let i = 0; i < tt.length; i += 3) {
+        const q = model.stages[tt[i]].demand[m];
+        if (q === 0) continue;
+        rows.add(tt[i + 1], q);
+        rows.add(tt[i + 2], -q);
+      }
+      rows.commit(-Infinity, cap);
+    }
+    if (limit !== NO_TASK_LIMIT) {
+      let worst = 0;
+      for (let i = 0; i < tt.length; i += 3) worst += model.stages[tt[i]].tasks;
+      if (worst <= limit) continue;
+      for (let i = 0; i < tt.length; i += 3) {
+        rows.add(tt[i + 1], 1);
+        rows.add(tt[i + 2], -1);
+      }
+      rows.commit(-Infinity, limit);
+    }
+  }
+}
+
+/**
+ * "At most one of these runs at t" for the disjunctive cliques of node k (see cliques.ts), while the
+ * matrix stays under `maxNonzeros`: they tighten the LP a lot but also slow every LP solve down.
+ */
+function cliqueRows(model: Model, w: Windows, k: number, terms: number[][], rows: RowWriter, maxNonzeros: number): void {
+  const cliques = disjunctiveCliques(model, w, k, MAX_CLIQUES_PER_NODE);
+  const at = new Int32Array(model.stages.length).fill(-1);
+  for (const q of cliques) {
+    if (rows.nonzeros >= maxNonzeros) return;
+    for (let t = 0; t < w.horizon; t++) {
+      const tt = terms[t];
+      for (let i = 0; i < tt.length; i += 3) at[tt[i]] = i;
+      let present = 0;
+      for (const g of q) if (at[g] >= 0) present++;
+      if (present >= 2) {
+        for (const g of q) {
+          if (at[g] < 0) continue;
+          rows.add(tt[at[g] + 1], 1);
+          rows.add(tt[at[g] + 2], -1);
+        }
+        rows.commit(-Infinity, 1);
+      }
+      for (let i = 0; i < tt.length; i += 3) at[tt[i]] = -1;
+    }
+  }
+}
+
+/** Accumulates one row at a time (merging repeated columns) into CSR arrays, with a size limit. */
+class RowWriter {
+  private readonly scratch: Float64Array;
+  private readonly touched: number[] = [];
+  private readonly idx: number[] = [];
+  private readonly val: number[] = [];
+  private readonly lower: number[] = [];
+  private readonly upper: number[] = [];
+  private readonly rowStart: number[] = [0];
+
+  constructor(
+    numCols: number,
+    private readonly maxNonzeros: number,
+  ) {
+    this.scratch = new Float64Array(numCols);
+  }
+
+  get count(): number {
+    return this.lower.length;
+  }
+
+  get nonzeros(): number {
+    return this.idx.length;
+  }
+
+  add(col: number, coef: number): void {
+    if (col < 0 || coef === 0) return;
+    if (this.scratch[col] === 0) this.touched.push(col);
+    this.scratch[col] += coef;
+    // A coefficient that cancels to exactly 0 stays in `touched`; commit() skips it.
+    if (this.scratch[col] === 0) this.scratch[col] = Number.MIN_VALUE;
+  }
+
+  empty(): boolean {
+    return this.touched.length === 0;
+  }
+
+  commit(lower: number, upper: number): void {
+    for (const c of this.touched) {
+      const v = this.scratch[c];
+      this.scratch[c] = 0;
+      if (Math.abs(v) < 1e-12) continue;
+      this.idx.push(c);
+      this.val.push(v);
+    }
+    this.touched.length = 0;
+    if (this.idx.length > this.maxNonzeros) throw new TooBig();
+    this.lower.push(lower);
+    this.upper.push(upper);
+    this.rowStart.push(this.idx.length);
+  }
+
+  finish(): Pick<MilpProblem, 'numRows' | 'rowLower' | 'rowUpper' | 'starts' | 'indices' | 'values'> {
+    return {
+      numRows: this.lower.length,
+      rowLower: Float64Array.from(this.lower),
+      rowUpper: Float64Array.from(this.upper),
+      starts: Int32Array.from(this.rowStart),
+      indices: Int32Array.from(this.idx),
+      values: Float64Array.from(this.val),
+    };
+  }
+}
+
+export function lastIndexAtMost(xs: Int32Array, v: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}

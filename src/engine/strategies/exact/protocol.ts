@@ -1,0 +1,55 @@
+import { MilpProblem } from './model-builder';
+
+/** What the solver thread receives (workerData). */
+export interface WorkerInput {
+  problem: MilpProblem;
+  /** HiGHS options (snake_case names), applied before the solve. */
+  options: Record<string, number | string | boolean>;
+  /** A complete column vector to start from (the incumbent), or null. */
+  start: Float64Array | null;
+  /** Int32[0] != 0 asks the solver to stop at its next checkpoint (abort or deadline). */
+  stopFlag: SharedArrayBuffer;
+}
+
+/** What the solver thread posts back. */
+export type WorkerMessage =
+  /** A new best solution found during the search, so a hard stop still leaves something to decode. */
+  | { type: 'incumbent'; colValue: Float64Array; objective: number; dualBound: number | null }
+  /** The proven bound rose (also what a terminated run keeps). */
+  | { type: 'bound'; dualBound: number; nodes: number }
+  | { type: 'done'; result: HighsOutcome }
+  | { type: 'error'; message: string };
+
+export interface HighsOutcome {
+  /** highs.constants.modelStatus code (7 optimal, 8 infeasible, 13 time limit, 17 interrupted ...). */
+  modelStatus: number;
+  status: string;
+  colValue: Float64Array | null;
+  objective: number | null;
+  /** Proven lower bound on the (minimised) objective, when HiGHS has one. */
+  dualBound: number | null;
+  gap: number | null;
+  nodes: number;
+  solverSeconds: number;
+}
+
+export const STATUS_NAMES: Record<number, string> = {
+  0: 'not-set',
+  1: 'load-error',
+  2: 'model-error',
+  3: 'presolve-error',
+  4: 'solve-error',
+  5: 'postsolve-error',
+  6: 'empty',
+  7: 'optimal',
+  8: 'infeasible',
+  9: 'unbounded-or-infeasible',
+  10: 'unbounded',
+  11: 'objective-bound',
+  12: 'objective-target',
+  13: 'time-limit',
+  14: 'iteration-limit',
+  15: 'unknown',
+  16: 'solution-limit',
+  17: 'interrupted',
+};

@@ -1,0 +1,301 @@
+import { CAPACITY_EPS, Model } from '../../model/model';
+import { Random } from '../../random';
+import { Profile } from '../../schedule/profile';
+import { Schedule } from '../../schedule/schedule';
+
+/**
+ * The serial schedule generation scheme of `buildFromTaskOrder` (earliest-finish node choice, eligible
+ * task of highest priority first, a job that does not fit is rejected whole), rebuilt for a GA that
+ * decodes thousands of chromosomes:
+ * - buffers (profile, heap, counters) are allocated once and reused;
+ * - per (stage, node) it remembers the earliest start still possible. A stage's earliest start is fixed
+ *   once its predecessors are done and usage only grows while decoding, so a node's next fit for that
+ *   stage can never be earlier than its last one: each node's timeline is scanned about once per stage
+ *   instead of once per task. Unplacing a failed job frees capacity, so the memory is cleared then.
+ * Without a generator it gives exactly `buildFromTaskOrder(model, order, null, skip)`'s schedule.
+ */
+export class Decoder {
+  readonly profile: Profile;
+  private readonly stageEnd: Int32Array;
+  private readonly from: Int32Array;
+  /** nodeVersion[k] changes whenever node k's usage does; fitVersion[g*K+k] is its value when from[] was found to fit. */
+  private readonly nodeVersion: Int32Array;
+  private readonly fitVersion: Int32Array;
+  private readonly touched: Uint8Array;
+  private readonly pos: Int32Array;
+  private readonly heap: Int32Array;
+  private heapSize = 0;
+  private readonly waiting: Int32Array;
+  private readonly left: Int32Array;
+  private readonly placed: Int32Array;
+  private readonly failed: Uint8Array;
+  private readonly seq: Int32Array;
+
+  constructor(readonly model: Model) {
+    const S = model.stages.length;
+    this.profile = new Profile(model);
+    this.stageEnd = new Int32Array(S);
+    this.from = new Int32Array(S * model.K);
+    this.nodeVersion = new Int32Array(model.K);
+    this.fitVersion = new Int32Array(S * model.K);
+    this.touched = new Uint8Array(model.K);
+    this.pos = new Int32Array(model.nTasks);
+    this.heap = new Int32Array(model.nTasks);
+    this.waiting = new Int32Array(S);
+    this.left = new Int32Array(S);
+    this.placed = new Int32Array(S);
+    this.failed = new Uint8Array(model.jobs.length);
+    this.seq = new Int32Array(model.nTasks);
+  }
+
+  /**
+   * Decodes `order` (a permutation of all task ids) into `out`, skipping jobs with skip[j] = 1.
+   * With a generator, ties between nodes go to a random one (Alg. 1's random valid node).
+   * Tasks of one stage are interchangeable, so the q-th placed task of stage g is stored as task
+   * firstTask + q: `outOrder` (if given) receives the canonical chromosome of the result, accepted tasks
+   * in placement order (decoding it again without a generator and with the rejected jobs skipped
+   * reproduces `out`, unless a failed job pushed others around before it was removed) and then the tasks of
+   * rejected jobs in their order in `order`. With `retry`, a job that did not fit at its place in the
+   * list is tried once more after all the others: its partial placement, removed, may have been what
+   * blocked it (the GA uses this; it is not part of buildFromTaskOrder).
+   */
+  decode(order: ArrayLike<number>, skip: Uint8Array | null, rng: Random | null, out: Schedule, outOrder?: Int32Array, retry = false): void {
+    const { model, pos, waiting, left, placed, failed, stageEnd } = this;
+    const stages = model.stages;
+    const S = stages.length;
+    this.resetProfile();
+    this.forget();
+    stageEnd.fill(0);
+    failed.fill(0);
+    out.node.fill(-1);
+    out.start.fill(-1);
+    for (let j = 0; j < model.jobs.length; j++) out.accepted[j] = skip && skip[j] ? 0 : 1;
+    for (let p = 0; p < order.length; p++) pos[order[p]] = p;
+    this.heapSize = 0;
+    for (let g = 0; g < S; g++) {
+      waiting[g] = stages[g].preds.length;
+      left[g] = stages[g].tasks;
+      placed[g] = 0;
+      if (waiting[g] === 0 && out.accepted[stages[g].job]) this.pushStage(g);
+    }
+    let nSeq = 0;
+    while (this.heapSize > 0) {
+      const i = this.pop();
+      const g = model.taskStage[i];
+      const j = stages[g].job;
+      if (failed[j]) continue;
+      const c = stages[g].firstTask + placed[g];
+      if (!this.place(c, g, rng, out)) {
+        failed[j] = 1;
+        this.unplaceJob(j, out);
+        continue;
+      }
+      placed[g]++;
+      this.seq[nSeq++] = c;
+      if (--left[g] === 0) for (const h of stages[g].succs) if (--waiting[h] === 0) this.pushStage(h);
+    }
+    const mainEnd = nSeq;
+    if (retry) for (let j = 0; j < model.jobs.length; j++) if (failed[j]) nSeq = this.retryJob(j, rng, out, nSeq);
+    if (!outOrder) return;
+    let p = 0;
+    // Before mainEnd, placements of jobs that failed there were undone (a retry placed them again later).
+    for (let q = 0; q < nSeq; q++) {
+      const j = model.taskJob[this.seq[q]];
+      if (out.accepted[j] && (q >= mainEnd || !failed[j])) outOrder[p++] = this.seq[q];
+    }
+    for (let q = 0; q < order.length; q++) if (!out.accepted[model.taskJob[order[q]]]) outOrder[p++] = order[q];
+  }
+
+  /** Places job j whole, stage by stage, after everything else; returns the new length of `seq`. */
+  private retryJob(j: number, rng: Random | null, out: Schedule, nSeq: number): number {
+    const model = this.model;
+    const job = model.jobs[j];
+    const start = nSeq;
+    for (const g of job.stages) {
+      const s = model.stages[g];
+      for (let c = s.firstTask; c < s.firstTask + s.tasks; c++) {
+        if (!this.place(c, g, rng, out)) {
+          this.unplaceJob(j, out);
+          return start;
+        }
+        this.seq[nSeq++] = c;
+      }
+    }
+    out.accepted[j] = 1;
+    return nSeq;
+  }
+
+  private resetProfile(): void {
+    for (let k = 0; k < this.model.K; k++) {
+      this.profile.used[k].fill(0);
+      this.profile.count[k].fill(0);
+    }
+  }
+
+  /** Earliest-finish placement of canonical task c of stage g (Builder.placeTask, 'earliestFinish'). */
+  private place(c: number, g: number, rng: Random | null, out: Schedule): boolean {
+    const model = this.model;
+    const K = model.K;
+    const T = model.T;
+    const s = model.stages[g];
+    const dur = s.dur;
+    let est = model.jobs[s.job].release;
+    for (const p of s.preds) if (this.stageEnd[p] > est) est = this.stageEnd[p];
+    const base = g * K;
+    const { from, fitVersion, nodeVersion } = this;
+    const rot = rng && K > 1 ? rng.int(K) : 0;
+    let bestK = -1;
+    let bestT = 0;
+    let bestEnd = T + 1;
+    for (let q = 0; q < K; q++) {
+      const k = q + rot < K ? q + rot : q + rot - K;
+      const d = dur[k];
+      // Only a strictly earlier finish can win, so the scan stops at bestEnd - d - 1.
+      const last = Math.min(T - d, bestEnd - d - 1);
+      const f = from[base + k] > est ? from[base + k] : est;
+      if (f > last) continue;
+      // A fit found earlier on a node whose usage has not changed since is still the earliest one.
+      let t = f;
+      if (fitVersion[base + k] !== nodeVersion[k]) {
+        t = this.scan(k, g, f, last, d);
+        if (t < 0) {
+          from[base + k] = last + 1;
+          continue;
+        }
+        from[base + k] = t;
+        fitVersion[base + k] = nodeVersion[k];
+      }
+      bestK = k;
+      bestT = t;
+      bestEnd = t + d;
+    }
+    if (bestK < 0) return false;
+    this.commit(c, g, bestK, bestT, out);
+    return true;
+  }
+
+  private commit(c: number, g: number, k: number, t: number, out: Schedule): void {
+    this.profile.add(k, g, t);
+    this.nodeVersion[k]++;
+    out.node[c] = k;
+    out.start[c] = t;
+    const end = t + this.model.stages[g].dur[k];
+    if (end > this.stageEnd[g]) this.stageEnd[g] = end;
+  }
+
+  /** First t in [f, last] such that slots t .. t+d-1 of node k all fit a task of stage g, or -1. */
+  private scan(k: number, g: number, f: number, last: number, d: number): number {
+    const model = this.model;
+    const M = model.M;
+    const T = model.T;
+    const dem = model.stages[g].demand;
+    const used = this.profile.used[k];
+    const count = this.profile.count[k];
+    const av = model.avail[k];
+    const maxTasks = model.maxTasks[k];
+    const eps = CAPACITY_EPS; // a local: the imported binding is a property load on every use
+    let runStart = f;
+    for (let t = f; runStart <= last; t++) {
+      let ok = count[t] < maxTasks;
+      for (let m = 0; ok && m < M; m++) {
+        const dm = dem[m];
+        if (dm > 0 && used[m * T + t] + dm > av[m * T + t] + eps) ok = false;
+      }
+      if (!ok) runStart = t + 1;
+      else if (t - runStart + 1 >= d) return runStart;
+    }
+    return -1;
+  }
+
+  /**
+   * Removes a job that did not fit. The nodes it used have room again, so what is remembered about
+   * them (for every stage) is dropped; so is everything about the job's own stages, whose earliest
+   * start may differ if the job is retried. Other nodes' memory stays valid.
+   */
+  private unplaceJob(j: number, out: Schedule): void {
+    const model = this.model;
+    const { K } = model;
+    const S = model.stages.length;
+    const job = model.jobs[j];
+    const touched = this.touched;
+    for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
+      const k = out.node[i];
+      if (k < 0) continue;
+      this.profile.remove(k, model.taskStage[i], out.start[i]);
+      touched[k] = 1;
+    }
+    for (let k = 0; k < K; k++) {
+      if (!touched[k]) continue;
+      touched[k] = 0;
+      this.nodeVersion[k]++;
+      for (let g = 0; g < S; g++) this.from[g * K + k] = 0;
+    }
+    for (const g of job.stages) {
+      this.stageEnd[g] = 0;
+      this.from.fill(0, g * K, g * K + K);
+      this.fitVersion.fill(-1, g * K, g * K + K);
+    }
+    out.reject(j);
+  }
+
+  private forget(): void {
+    this.from.fill(0);
+    this.fitVersion.fill(-1);
+  }
+
+  private pushStage(g: number): void {
+    const s = this.model.stages[g];
+    for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) this.push(i);
+  }
+
+  private push(x: number): void {
+    const a = this.heap;
+    const key = this.pos;
+    let i = this.heapSize++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (key[a[p]] <= key[x]) break;
+      a[i] = a[p];
+      i = p;
+    }
+    a[i] = x;
+  }
+
+  private pop(): number {
+    const a = this.heap;
+    const key = this.pos;
+    const top = a[0];
+    const x = a[--this.heapSize];
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= this.heapSize) break;
+      if (c + 1 < this.heapSize && key[a[c + 1]] < key[a[c]]) c++;
+      if (key[x] <= key[a[c]]) break;
+      a[i] = a[c];
+      i = c;
+    }
+    a[i] = x;
+    return top;
+  }
+}
+
+/** Objectives of a schedule: scheduled tasks, makespan and the sum of the accepted jobs' ends. */
+export function objectivesOf(model: Model, s: Schedule): { tasks: number; makespan: number; sumEnds: number } {
+  let tasks = 0;
+  let makespan = 0;
+  let sumEnds = 0;
+  for (let j = 0; j < model.jobs.length; j++) {
+    if (!s.accepted[j]) continue;
+    const job = model.jobs[j];
+    tasks += job.taskCount;
+    let e = 0;
+    for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
+      const end = s.start[i] + model.stages[model.taskStage[i]].dur[s.node[i]];
+      if (end > e) e = end;
+    }
+    sumEnds += e;
+    if (e > makespan) makespan = e;
+  }
+  return { tasks, makespan, sumEnds };
+}

@@ -1,0 +1,309 @@
+import { Model } from '../../model/model';
+import { Random } from '../../random';
+import { decreasingJobOrder, jobLength, rffdOnce } from '../rffd/rffd';
+import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
+import { MakespanMutation } from './alg2';
+import { Decoder } from './decoder';
+import { Individual } from './individual';
+import { Justifier } from './justify';
+import { crowdedBetter, selectSurvivors } from './nsga2';
+import { advanceTasks, encodeByStart, moveJobToEnd, moveRandomTasks, ox2 } from './operators';
+
+export interface GaParams {
+  /** Population size when the budget allows (Salamander: 50); smaller budgets get at least minPopulation. */
+  population: number;
+  minPopulation: number;
+  /** Generations the budget should allow at least; the population shrinks to make room for them. */
+  targetGenerations: number;
+  /** Probability that a child is made by OX2 rather than copied from its first parent. */
+  crossoverRate: number;
+  /** Probability that a crossover child is also mutated (a copied child always is). */
+  mutationRate: number;
+  /** Probability that a child also gets Salamander's Alg. 2 makespan mutation on its schedule. */
+  alg2Rate: number;
+  /** Probability that a child gets forward-backward improvement (the best always does). */
+  fbiRate: number;
+  /** Third NSGA objective: sum of job ends. */
+  sumEnds: boolean;
+  /** Makespan and sum of ends penalised per missing task, so fewer tasks never look Pareto-optimal. */
+  lexObjectives: boolean;
+  /** Initial members whose job order is by increasing work per task (for overloaded instances). */
+  densitySeeds: number;
+}
+
+export const DEFAULT_GA_PARAMS: GaParams = {
+  population: 50,
+  minPopulation: 10,
+  targetGenerations: 25,
+  crossoverRate: 0.9,
+  mutationRate: 0.3,
+  alg2Rate: 0.1,
+  fbiRate: 0.1,
+  sumEnds: true,
+  lexObjectives: false,
+  densitySeeds: 0,
+};
+
+/** NSGA-II over task priority lists, seeded by Alg. 1, as in Salamander's GA strategy (III-B2). */
+export function makeGa(params: GaParams = DEFAULT_GA_PARAMS, name = 'ga'): Strategy {
+  return {
+    name,
+    description: 'NSGA-II genetic algorithm (Salamander III-B2): rffd-seeded, OX2 crossover, Alg. 2 and list mutations, forward-backward improvement',
+    run: (ctx) => new GaRun(ctx, params).run(),
+  };
+}
+
+export const ga: Strategy = makeGa();
+
+class GaRun {
+  private readonly model: Model;
+  private readonly rng: Random;
+  private readonly decoder: Decoder;
+  private readonly justifier: Justifier;
+  private readonly alg2: MakespanMutation;
+  private readonly spare: Individual[] = [];
+  private pop: Individual[] = [];
+  private readonly best: Individual;
+  private readonly scratch: Individual;
+  private iterations = 0;
+  private hasBest = false;
+  private improvements = 0;
+  private generations = 0;
+  // Reused buffers of the operators.
+  private readonly childOrder: Int32Array;
+  private readonly skip: Uint8Array;
+  private readonly mark: Uint8Array;
+  private readonly buf: Int32Array;
+  private readonly count: Int32Array;
+  /** Alg. 1's job length divided by the job's tasks: what a job costs per scheduled task. */
+  private readonly workPerTask: Float64Array;
+
+  constructor(
+    private readonly ctx: StrategyContext,
+    private readonly params: GaParams,
+  ) {
+    this.model = ctx.model;
+    this.rng = ctx.rng;
+    const n = this.model.nTasks;
+    this.decoder = new Decoder(this.model);
+    this.justifier = new Justifier(this.model);
+    this.alg2 = new MakespanMutation(this.model);
+    this.best = new Individual(this.model);
+    this.scratch = new Individual(this.model);
+    this.childOrder = new Int32Array(n);
+    this.skip = new Uint8Array(this.model.jobs.length);
+    this.mark = new Uint8Array(n);
+    this.buf = new Int32Array(n);
+    this.count = new Int32Array(this.model.T + 2);
+    this.workPerTask = Float64Array.from(this.model.jobs, (job, j) => jobLength(this.model, j) / job.taskCount);
+  }
+
+  run(): StrategyResult {
+    this.initialise();
+    while (!this.stopped()) {
+      const offspring = this.breed();
+      this.survive(offspring);
+      this.generations++;
+    }
+    return {
+      schedule: this.best.sched.clone(),
+      iterations: this.iterations,
+      stats: { population: this.pop.length, generations: this.generations, improvements: this.improvements },
+    };
+  }
+
+  private stopped(): boolean {
+    const b = this.best;
+    return timeUp(this.ctx, this.iterations) || (this.hasBest && b.tasks === this.model.nTasks && b.makespan <= this.ctx.lowerBound);
+  }
+
+  /**
+   * Population from Alg. 1 (rffd): the first member is rffd's own first construction; the others are
+   * Alg. 1 with fresh random draws (decreasing job order, random node among the earliest), every
+   * second one with a random job order instead, so that overloaded instances start with different
+   * sets of accepted jobs.
+   */
+  private initialise(): void {
+    const { model, rng } = this;
+    const first = this.alloc();
+    first.sched.copyFrom(rffdOnce(model, rng));
+    for (let i = 0; i < model.nTasks; i++) this.buf[i] = i;
+    encodeByStart(first.sched, this.buf, first.order, this.count);
+    this.iterations++;
+    this.admit(first);
+    this.pop.push(first);
+    let t0 = 0;
+    let size = this.params.population;
+    for (let m = 1; m < size && !this.stopped(); m++) {
+      // Members 5..9 time the decoder once it is warm (minPopulation is at least 10).
+      if (m === 5) t0 = performance.now();
+      const jobs =
+        m <= 2 * this.params.densitySeeds && m % 2 === 0
+          ? this.densityOrder()
+          : m % 2 === 1
+            ? decreasingJobOrder(model, rng)
+            : rng.shuffle(model.jobs.map((_, j) => j));
+      let p = 0;
+      for (const j of jobs) for (let i = 0; i < model.jobs[j].taskCount; i++) this.childOrder[p++] = model.jobs[j].firstTask + i;
+      const ind = this.alloc();
+      this.decoder.decode(this.childOrder, null, rng, ind.sched, ind.order, true);
+      this.iterations++;
+      ind.evaluate();
+      this.admit(ind);
+      this.pop.push(ind);
+      if (m === 9) size = this.populationSize((performance.now() - t0) / 5);
+    }
+    this.survive([]);
+  }
+
+  /** Jobs by increasing work per task, equal ones in random order. */
+  private densityOrder(): number[] {
+    const w = this.workPerTask;
+    return this.rng.shuffle(this.model.jobs.map((_, j) => j)).sort((a, b) => w[a] - w[b]);
+  }
+
+  /**
+   * Salamander's 50 when the budget allows targetGenerations generations of it, fewer otherwise. With
+   * an iteration limit the size depends only on that limit, so seeded runs stay reproducible.
+   */
+  private populationSize(msPerDecode: number): number {
+    const { population, minPopulation, targetGenerations } = this.params;
+    const ctx = this.ctx;
+    const decodes = Number.isFinite(ctx.maxIterations)
+      ? ctx.maxIterations
+      : (ctx.deadline - Date.now()) / Math.max(msPerDecode, 0.01);
+    return Math.max(minPopulation, Math.min(population, Math.floor(decodes / targetGenerations)));
+  }
+
+  /** One generation of offspring: binary tournaments, OX2, mutations, decoding. */
+  private breed(): Individual[] {
+    const { rng, params } = this;
+    const offspring: Individual[] = [];
+    while (offspring.length < this.pop.length && !this.stopped()) {
+      const p1 = this.tournament();
+      const p2 = this.tournament();
+      for (let j = 0; j < this.model.jobs.length; j++) this.skip[j] = p1.sched.accepted[j] ? 0 : 1;
+      const crossed = rng.next() < params.crossoverRate;
+      // OX2 selection rate drawn per child: small rates make small changes to p1, large ones import
+      // most of p2's order.
+      if (crossed) ox2(p1.order, p2.order, 0.05 + 0.45 * rng.next(), rng, this.childOrder, this.mark, this.buf);
+      else this.childOrder.set(p1.order);
+      if (!crossed || rng.next() < params.mutationRate) this.mutateOrder(p1);
+      const child = this.alloc();
+      this.decoder.decode(this.childOrder, this.skip, null, child.sched, child.order, true);
+      this.iterations++;
+      if (rng.next() < params.alg2Rate && !this.stopped()) {
+        this.alg2.apply(child.sched, 1 + rng.int(3), rng);
+        this.buf.set(child.order);
+        encodeByStart(child.sched, this.buf, child.order, this.count);
+        this.iterations++;
+      }
+      child.evaluate();
+      if (rng.next() < params.fbiRate) this.justify(child);
+      this.admit(child);
+      offspring.push(child);
+    }
+    return offspring;
+  }
+
+  /**
+   * List mutations of the child's chromosome: move random tasks, advance the tasks that end at p1's
+   * makespan (Alg. 2's makespan reduction in list form), or change which jobs are accepted.
+   */
+  private mutateOrder(p1: Individual): void {
+    const { rng, model } = this;
+    const n = model.nTasks;
+    const r = rng.next();
+    const rejected = p1.tasks < n;
+    if (rejected && r < 0.3) this.toggleJobs(p1);
+    else if (r < 0.65) {
+      const critical: number[] = [];
+      for (let i = 0; i < n; i++) if (p1.sched.node[i] >= 0 && p1.sched.end(i) === p1.makespan) critical.push(i);
+      rng.shuffle(critical);
+      advanceTasks(this.childOrder, critical.slice(0, 1 + rng.int(4)), Math.max(1, Math.ceil(n / 4)), rng, this.buf);
+    } else moveRandomTasks(this.childOrder, 1 + rng.int(3), rng.next() < 0.5 ? Math.max(1, Math.ceil(n / 20)) : n, rng);
+  }
+
+  /**
+   * Acceptance mutation: readmit one rejected job, or reject a random accepted job and readmit all the
+   * rejected ones (how two small jobs can replace a big one). Readmitted jobs go to the end of the list
+   * so they take the room the others leave.
+   */
+  private toggleJobs(p1: Individual): void {
+    const { rng, model, workPerTask } = this;
+    const rejected: number[] = [];
+    const accepted: number[] = [];
+    model.jobs.forEach((_, j) => (p1.sched.accepted[j] ? accepted : rejected).push(j));
+    rng.shuffle(rejected);
+    if (rng.next() < 0.5 || accepted.length === 0) rejected.length = 1;
+    else {
+      // Dropping the job with more work per task frees the most room per task lost (binary tournament).
+      const a = rng.pick(accepted);
+      const b = rng.pick(accepted);
+      this.skip[workPerTask[a] >= workPerTask[b] ? a : b] = 1;
+      // Half of the time the cheapest jobs (least work per task) are readmitted first.
+      if (rng.next() < 0.5) rejected.sort((x, y) => workPerTask[x] - workPerTask[y]);
+    }
+    for (const j of rejected) {
+      this.skip[j] = 0;
+      moveJobToEnd(model, this.childOrder, j, this.buf);
+    }
+  }
+
+  /** Forward-backward improvement, repeated while it helps. */
+  private justify(ind: Individual): void {
+    const s = this.scratch;
+    for (let round = 0; round < 4 && !this.stopped(); round++) {
+      this.iterations++;
+      if (!this.justifier.backward(ind.sched, ind.makespan, ind.order, this.childOrder)) return;
+      for (let j = 0; j < this.model.jobs.length; j++) this.skip[j] = ind.sched.accepted[j] ? 0 : 1;
+      this.decoder.decode(this.childOrder, this.skip, null, s.sched, s.order);
+      this.iterations++;
+      s.evaluate();
+      if (!s.betterThan(ind)) return;
+      ind.copyFrom(s);
+    }
+  }
+
+  /** Keeps the best schedule seen; a new best gets forward-backward improvement and is reported. */
+  private admit(ind: Individual): void {
+    if (this.hasBest && !ind.betterThan(this.best)) return;
+    this.justify(ind);
+    this.hasBest = true;
+    this.best.copyFrom(ind);
+    this.improvements++;
+    this.ctx.report(this.iterations, ind.tasks, ind.makespan);
+  }
+
+  private tournament(): Individual {
+    const a = this.pop[this.rng.int(this.pop.length)];
+    const b = this.pop[this.rng.int(this.pop.length)];
+    return crowdedBetter(a.rank, a.crowd, b.rank, b.crowd) ? a : b;
+  }
+
+  /**
+   * NSGA-II survival over parents + offspring. Exact duplicates (same objectives) are pushed behind
+   * everything else so that copies of one schedule cannot take over the population.
+   */
+  private survive(offspring: Individual[]): void {
+    const all = this.pop.concat(offspring);
+    const size = this.pop.length;
+    const DUP = 1e9;
+    const points = all.map((ind, q) => {
+      const dup = all.some((o, r) => r < q && o.sameObjectives(ind));
+      const o = this.params.lexObjectives ? ind.lexObjectives() : ind.objectives();
+      if (!this.params.sumEnds) o.pop();
+      return dup ? o.map((v) => v + DUP) : o;
+    });
+    const rank = new Float64Array(all.length);
+    const crowd = new Float64Array(all.length);
+    const keep = selectSurvivors(points, size, rank, crowd);
+    const kept = new Uint8Array(all.length);
+    this.pop = keep.map((q) => ((kept[q] = 1), (all[q].rank = rank[q]), (all[q].crowd = crowd[q]), all[q]));
+    all.forEach((ind, q) => kept[q] || this.spare.push(ind));
+  }
+
+  private alloc(): Individual {
+    return this.spare.pop() ?? new Individual(this.model);
+  }
+}

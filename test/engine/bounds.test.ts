@@ -1,0 +1,210 @@
+/**
+ * Makespan lower bounds (src/engine/bounds/makespan.ts): never above the makespan of a feasible plan that
+ * runs the same jobs, and tight on hand-made cases where the critical path, the energy or the task-slot
+ * argument decides.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import * as fc from 'fast-check';
+import { makespanBound, MakespanBound } from '../../src/engine/bounds/makespan';
+import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
+import { loadInstance, Model } from '../../src/engine/model/model';
+import { InstanceDoc, JobSpec, NodeSpec, PlanDoc } from '../../src/engine/model/types';
+import { solve } from '../../src/engine/solve';
+import { assertProperty } from '../support/fixtures';
+import { instanceArb, plausiblePlan } from '../support/random-instance';
+
+const SEED = 0xb0d;
+
+/** The individual arguments (criticalPath, energy, taskSlots, and whatever else makespan.ts adds). */
+function components(b: MakespanBound): [string, number][] {
+  return Object.entries(b).filter(([k, v]) => k !== 'makespanSlots' && typeof v === 'number');
+}
+
+/** Asserts the named components (others are free, but none may exceed makespanSlots = their max). */
+function expectBound(b: MakespanBound, expected: Partial<MakespanBound>) {
+  assert.equal(b.makespanSlots, Math.max(...components(b).map(([, v]) => v)), 'makespanSlots is the best of the arguments');
+  for (const [k, v] of Object.entries(expected)) assert.equal((b as any)[k], v, `${k} in ${JSON.stringify(b)}`);
+}
+
+function acceptedOf(model: Model, plan: PlanDoc): Uint8Array {
+  const rejected = new Set(plan.rejected);
+  return Uint8Array.from(model.jobs.map((j) => (rejected.has(j.id) ? 0 : 1)));
+}
+
+function instance(T: number, nodes: NodeSpec[], jobs: JobSpec[], extra: Partial<InstanceDoc> = {}): InstanceDoc {
+  return { format: 'fallow.instance/v1', name: 'b', horizon: { slots: T, slotSeconds: 60 }, metrics: ['cpu'], nodes, jobs, ...extra };
+}
+
+/** One stage of `tasks` tasks of `slots` slots (at speed 1) each. */
+const stage = (id: string, tasks: number, slots: number, cpu: number, after?: string[]) => ({
+  id,
+  tasks,
+  demand: { cpu },
+  durationSeconds: slots * 60,
+  ...(after ? { after } : {}),
+});
+
+/** The bound, and what rffd reaches on the instance (with the bound solve() reports). */
+async function boundAndBest(inst: InstanceDoc) {
+  const model = loadInstance(inst);
+  const plan = await solve(model, { strategy: 'rffd', maxIterations: 20, seed: 3 });
+  assert.ok(evaluatePlan(model, plan).ok);
+  return { model, bound: makespanBound(model), plan };
+}
+
+describe('makespanBound', () => {
+  test('never exceeds the makespan of a feasible plan of the same jobs (rffd, several seeds, and first-fit plans)', async () => {
+    let compared = 0;
+    let tight = 0;
+    await assertProperty(
+      fc.asyncProperty(instanceArb(), async (inst) => {
+        const model = loadInstance(inst);
+        const plans: PlanDoc[] = [];
+        for (const seed of [1, 2, 3, 4]) plans.push(await solve(model, { strategy: 'rffd', maxIterations: 1, seed, timeBudgetMs: 60_000 }));
+        for (const seed of [5, 6]) {
+          const p = plausiblePlan(inst, { seed, rejectRate: 0.3, chaos: 0, shuffleAssignments: false, packing: 'first-fit' });
+          if (evaluatePlan(model, p).ok) plans.push(p);
+        }
+        for (const plan of plans) {
+          assert.ok(evaluatePlan(model, plan).ok);
+          const accepted = acceptedOf(model, plan);
+          const b = makespanBound(model, accepted);
+          const makespan = plan.objective.makespanSlots;
+          assert.equal(b.makespanSlots, Math.max(...components(b).map(([, v]) => v)));
+          if (plan.objective.scheduledTasks === 0) {
+            assert.equal(b.makespanSlots, 0, 'nothing accepted, nothing to bound');
+            continue;
+          }
+          compared++;
+          if (b.makespanSlots === makespan) tight++;
+          for (const [name, v] of Object.entries(b)) assert.ok(v <= makespan, `${name} = ${v} > makespan ${makespan} of ${JSON.stringify(plan.assignments)}`);
+          if (plan.rejected.length === 0) assert.deepEqual(makespanBound(model), b, 'no accepted set = every job');
+        }
+      }),
+      { seed: SEED, numRuns: 80 },
+    );
+    assert.ok(compared >= 200, `${compared} plans compared`);
+    assert.ok(tight >= compared / 10, `the bound is rarely tight (${tight} of ${compared}): is it computing anything?`);
+  });
+
+  test('the critical-path, energy and task-slot arguments only grow when more jobs are accepted', () => {
+    assertProperty(
+      fc.property(instanceArb(), fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }), (inst, pick) => {
+        const model = loadInstance(inst);
+        const some = Uint8Array.from(model.jobs.map((_, j) => (pick[j] ? 1 : 0)));
+        const all = makespanBound(model);
+        const part = makespanBound(model, some);
+        // (not every valid argument is monotone: throughput, for one, weakens as more small tasks join)
+        for (const k of ['criticalPath', 'energy', 'taskSlots'] as const) assert.ok(part[k] <= all[k], `${k}: ${part[k]} > ${all[k]}`);
+        assert.equal(makespanBound(model, new Uint8Array(model.jobs.length)).makespanSlots, 0);
+      }),
+      { seed: SEED, numRuns: 150 },
+    );
+  });
+
+  test('critical path: a chain of stages is tight', async () => {
+    const inst = instance(20, [{ id: 'n', capacity: { cpu: 10 } }], [{ id: 'j', stages: [stage('a', 1, 2, 1), stage('c', 1, 1, 1, ['b']), stage('b', 1, 3, 1, ['a'])] }]);
+    const { bound, plan } = await boundAndBest(inst);
+    expectBound(bound, { makespanSlots: 6, criticalPath: 6, energy: 1, taskSlots: 0 });
+    assert.equal(plan.objective.makespanSlots, 6);
+    assert.equal(plan.bound?.makespanSlots, 6);
+    assert.equal(plan.optimal, true);
+  });
+
+  test('critical path: the longest of parallel branches, from the job release', async () => {
+    const inst = instance(30, [{ id: 'n', capacity: { cpu: 10 } }], [
+      { id: 'j', releaseSlot: 4, stages: [stage('a', 1, 1, 1), stage('short', 2, 1, 1, ['a']), stage('long', 1, 5, 1, ['a']), stage('z', 1, 2, 1, ['short', 'long'])] },
+      { id: 'k', stages: [stage('x', 1, 3, 1)] },
+    ]);
+    const { bound, plan } = await boundAndBest(inst);
+    expectBound(bound, { criticalPath: 4 + 1 + 5 + 2, makespanSlots: 12 });
+    assert.equal(plan.objective.makespanSlots, 12);
+  });
+
+  test('critical path: on the fastest node, waiting for the forecast usage to leave room', async () => {
+    const nodes: NodeSpec[] = [
+      { id: 'slow', capacity: { cpu: 4 } },
+      { id: 'fast', capacity: { cpu: 4 }, speed: 3 },
+    ];
+    // work 180 = 3 slots on slow, 1 slot on fast; fast is fully used by others in slots 0-2
+    const usage = { fast: { cpu: [1, 1, 1, 0, 0, 0, 0, 0, 0, 0] } };
+    const inst = instance(10, nodes, [{ id: 'j', stages: [{ id: 'a', tasks: 1, demand: { cpu: 1 }, work: 180 }, { id: 'b', tasks: 1, after: ['a'], demand: { cpu: 1 }, work: 180 }] }], { usage });
+    const { bound, plan } = await boundAndBest(inst);
+    // a: on slow [0,3) or on fast [3,4) -> 3; b: on fast [3,4) -> 4
+    expectBound(bound, { criticalPath: 4, makespanSlots: 4 });
+    assert.equal(plan.objective.makespanSlots, 4);
+  });
+
+  test('energy: identical tasks that only fit one at a time', async () => {
+    const inst = instance(20, [{ id: 'n', capacity: { cpu: 2 } }], [{ id: 'j', stages: [stage('a', 4, 1, 2)] }, { id: 'k', stages: [stage('b', 1, 2, 2)] }]);
+    const { bound, plan } = await boundAndBest(inst);
+    expectBound(bound, { makespanSlots: 6, criticalPath: 2, energy: 6, taskSlots: 0 });
+    assert.equal(plan.objective.makespanSlots, 6);
+    assert.equal(plan.optimal, true);
+  });
+
+  test('energy: work released late must fit after its release', async () => {
+    // 1 task-slot of work released at 0, 2 released at 3, capacity one task at a time: 3 + 2 = 5
+    const inst = instance(20, [{ id: 'n', capacity: { cpu: 2 } }], [
+      { id: 'early', stages: [stage('a', 1, 1, 2)] },
+      { id: 'late', releaseSlot: 3, stages: [stage('b', 2, 1, 2)] },
+    ]);
+    const { bound, plan } = await boundAndBest(inst);
+    expectBound(bound, { energy: 5, makespanSlots: 5 });
+    assert.equal(plan.objective.makespanSlots, 5);
+  });
+
+  test('energy: counts only what is available after usage and the safety margin', async () => {
+    // cpu 4, margin 0.25 -> 3; usage 2/3 in slots 0-1 -> 4 * (1 - 2/3 - 0.25) = 1/3: nothing fits until slot 2
+    const u = 2 / 3;
+    const inst = instance(
+      12,
+      [{ id: 'n', capacity: { cpu: 4 } }],
+      [{ id: 'j', stages: [stage('a', 3, 1, 3)] }],
+      { safetyMargin: { cpu: 0.25 }, usage: { n: { cpu: [u, u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] } } },
+    );
+    const { bound, plan } = await boundAndBest(inst);
+    // 9 cpu-slots needed; available 1/3 + 1/3 + 3 + 3 + 3 ... reaches 9 at the end of slot 4
+    expectBound(bound, { energy: 5, criticalPath: 3, makespanSlots: 5 });
+    assert.equal(plan.objective.makespanSlots, 5);
+  });
+
+  test('task slots: maxTasks limits how many run at once', async () => {
+    const inst = instance(20, [{ id: 'n', capacity: { cpu: 100 }, maxTasks: 1 }, { id: 'm', capacity: { cpu: 100 }, maxTasks: 1 }], [
+      { id: 'j', stages: [stage('a', 5, 2, 0)] },
+    ]);
+    const { bound, plan } = await boundAndBest(inst);
+    expectBound(bound, { makespanSlots: 5, criticalPath: 2, energy: 0, taskSlots: 5 });
+    assert.equal(plan.objective.makespanSlots, 6, 'five 2-slot tasks on 2 slots at a time: the bound is 5, the optimum 6');
+    assert.equal(plan.optimal, false);
+    // one node without a limit: the argument does not apply
+    const free = instance(20, [{ id: 'n', capacity: { cpu: 100 }, maxTasks: 1 }, { id: 'm', capacity: { cpu: 100 } }], [{ id: 'j', stages: [stage('a', 5, 2, 0)] }]);
+    assert.equal(makespanBound(loadInstance(free)).taskSlots, 0);
+  });
+
+  test('a task whose demand is within the 1e-9 tolerance of nothing available still runs', async () => {
+    // FORMAT.md: demands may sum to available + 1e-9, so a 1e-10 cpu task fits on a node without cpu.
+    const inst = instance(10, [{ id: 'n', capacity: {} }], [{ id: 'j', stages: [{ id: 'a', tasks: 1, demand: { cpu: 1e-10 }, work: 60 }] }]);
+    const { bound, plan } = await boundAndBest(inst);
+    assert.equal(plan.objective.makespanSlots, 1);
+    for (const [k, v] of components(bound)) assert.ok(v <= 1, `${k} = ${v} > 1, the makespan of a feasible plan`);
+  });
+
+  test('a task that cannot run anywhere makes the bound T + 1; leaving its job out removes it', async () => {
+    const inst = instance(10, [{ id: 'n', capacity: { cpu: 2 } }], [
+      { id: 'big', stages: [stage('a', 1, 1, 3)] },
+      { id: 'ok', stages: [stage('b', 1, 2, 1)] },
+      { id: 'long', stages: [stage('c', 1, 11, 1)] },
+    ]);
+    const model = loadInstance(inst);
+    assert.equal(makespanBound(model).makespanSlots, 11);
+    assert.equal(makespanBound(model).criticalPath, 11);
+    expectBound(makespanBound(model, Uint8Array.from([0, 1, 0])), { makespanSlots: 2, criticalPath: 2, energy: 1, taskSlots: 0 });
+    const plan = await solve(model, { strategy: 'rffd', maxIterations: 5 });
+    assert.deepEqual([...plan.rejected].sort(), ['big', 'long']);
+    assert.equal(plan.bound?.makespanSlots, 2);
+    assert.equal(plan.objective.makespanSlots, 2);
+    assert.equal(plan.optimal, false, 'not proven: rejections are not covered by the makespan bound');
+  });
+});

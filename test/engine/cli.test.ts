@@ -1,0 +1,195 @@
+/**
+ * The compiled command line (dist/src/cli.js) end to end: `solve` writes a plan, `check` exits 0 on it,
+ * 1 on a corrupted plan (printing the violation) and 2 on an invalid instance (naming the JSON path).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
+import { loadInstance } from '../../src/engine/model/model';
+import { InstanceDoc, PlanDoc } from '../../src/engine/model/types';
+import { CHECKER_PATH, checkerAvailable, SKIP_MESSAGE } from '../support/check-plan';
+import { clone, withTempDir } from '../support/fixtures';
+import { randomInstance } from '../support/random-instance';
+
+/** This file compiles to dist/test/engine/cli.test.js; the CLI to dist/src/cli.js. */
+const CLI = path.resolve(__dirname, '../../src/cli.js');
+
+function fallow(...args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
+  assert.equal(r.error, undefined, `could not run the CLI: ${r.error}`);
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const INSTANCE: InstanceDoc = {
+  format: 'fallow.instance/v1',
+  name: 'cli-demo',
+  horizon: { slots: 30, slotSeconds: 60 },
+  metrics: ['cpu', 'ram'],
+  nodes: [
+    { id: 'h1', capacity: { cpu: 4, ram: 16 }, speed: 2, maxTasks: 3 },
+    { id: 'h2', capacity: { cpu: 2, ram: 8 } },
+  ],
+  usage: { h2: { cpu: Array(30).fill(0.25) } },
+  jobs: [
+    {
+      id: 'wordcount',
+      releaseSlot: 1,
+      deadlineSlot: 20,
+      revenue: { onTime: 5, late: -1 },
+      stages: [
+        { id: 'map', tasks: 4, demand: { cpu: 1, ram: 2 }, work: 240 },
+        { id: 'reduce', tasks: 2, after: ['map'], demand: { cpu: 1, ram: 4 }, durationSeconds: 90 },
+      ],
+    },
+    { id: 'etl', stages: [{ id: 'load', tasks: 3, demand: { cpu: 1 }, durationSeconds: 180 }] },
+  ],
+};
+
+describe('fallow CLI', () => {
+  test('the CLI is built', () => {
+    assert.ok(existsSync(CLI), `${CLI} missing: run tsc first`);
+  });
+
+  test('solve --out writes a feasible plan; check exits 0 on it', async () => {
+    await withTempDir(async (dir, write) => {
+      const inst = write('instance.json', INSTANCE);
+      const out = path.join(dir, 'plan.json');
+      const s = fallow('solve', inst, '--strategy', 'rffd', '--budget-ms', '200', '--out', out);
+      assert.equal(s.code, 0, s.stderr);
+      assert.equal(s.stdout, '', 'with --out the plan goes to the file only');
+      assert.match(s.stderr, /^scheduled 9\/9 tasks, makespan \d+, bound \d+, gap [\d.]+%/m);
+      const plan: PlanDoc = JSON.parse(readFileSync(out, 'utf8'));
+      assert.equal(plan.format, 'fallow.plan/v1');
+      assert.equal(plan.strategy, 'rffd');
+      assert.equal(plan.instance, 'cli-demo');
+      assert.ok(evaluatePlan(loadInstance(INSTANCE), plan).ok);
+
+      const c = fallow('check', inst, out);
+      assert.equal(c.code, 0, c.stdout + c.stderr);
+      assert.match(c.stdout, new RegExp(`^FEASIBLE scheduledTasks=9/9 makespanSlots=${plan.objective.makespanSlots} rejectedJobs=0 revenue=-?\\d+ onTimeJobs=[01] remoteTasks=0\\n$`));
+
+      const j = fallow('check', inst, out, '--json');
+      assert.equal(j.code, 0);
+      const report = JSON.parse(j.stdout);
+      assert.equal(report.ok, true);
+      assert.deepEqual(report.violations, []);
+      assert.equal(report.kpis.scheduledTasks, 9);
+      assert.equal(report.kpis.makespanSlots, plan.objective.makespanSlots);
+    });
+  });
+
+  test('check exits 1 on a corrupted plan and prints the violations', async () => {
+    await withTempDir(async (dir, write) => {
+      const inst = write('instance.json', INSTANCE);
+      const out = path.join(dir, 'plan.json');
+      assert.equal(fallow('solve', inst, '--strategy', 'rffd', '--budget-ms', '200', '--out', out, '--quiet').code, 0);
+      const plan: PlanDoc = JSON.parse(readFileSync(out, 'utf8'));
+
+      const dropped = clone(plan);
+      const gone = dropped.assignments.findIndex((a) => a.job === 'wordcount');
+      dropped.assignments.splice(gone, 1);
+      let c = fallow('check', inst, write('dropped.json', dropped));
+      assert.equal(c.code, 1);
+      assert.match(c.stdout, /^INFEASIBLE /);
+      assert.match(c.stdout, /^ {2}- job "wordcount" is neither rejected nor complete: 5\/6 tasks assigned$/m);
+      assert.match(c.stdout, /^ {2}- objective\.scheduledTasks=9 but the assignments give 3$/m);
+
+      const early = clone(plan);
+      const a = early.assignments.find((x) => x.job === 'wordcount' && x.stage === 'map')!;
+      a.start = 0;
+      c = fallow('check', inst, write('early.json', early));
+      assert.equal(c.code, 1);
+      assert.match(c.stdout, /^ {2}- task wordcount\/map\/\d starts at 0 before the job's release 1$/m);
+
+      const j = fallow('check', inst, write('dropped.json', dropped), '--json');
+      assert.equal(j.code, 1);
+      assert.equal(JSON.parse(j.stdout).ok, false);
+    });
+  });
+
+  test('an invalid instance exits 2 naming the JSON path, for solve and check', async () => {
+    await withTempDir(async (dir, write) => {
+      const bad = clone(INSTANCE) as any;
+      bad.jobs[0].stages[1].after = ['mapp'];
+      bad.nodes[1].capacity.cpu = -2;
+      const inst = write('bad.json', bad);
+      const plan = write('plan.json', { format: 'fallow.plan/v1', assignments: [], rejected: [] });
+      for (const args of [['solve', inst, '--strategy', 'rffd', '--budget-ms', '200'], ['check', inst, plan]]) {
+        const r = fallow(...args);
+        assert.equal(r.code, 2, r.stderr);
+        assert.equal(r.stdout, '');
+        assert.equal(
+          r.stderr,
+          'fallow: instance is not valid:\n' +
+            '  nodes[1].capacity.cpu: must be a number >= 0, got -2\n' +
+            '  jobs[0].stages[1].after[0]: unknown stage "mapp"\n',
+        );
+      }
+    });
+  });
+
+  test('unreadable files, bad options and unknown strategies exit 2 with a message', async () => {
+    await withTempDir(async (dir, write) => {
+      const inst = write('instance.json', INSTANCE);
+      const notJson = write('broken.json', '{"format": ');
+      let r = fallow('check', notJson, inst);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /^fallow: .*broken\.json is not valid JSON: /);
+      r = fallow('solve', path.join(dir, 'missing.json'));
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /^fallow: cannot read .*missing\.json: /);
+      r = fallow('solve', inst, '--budget-ms', 'soon');
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /^fallow: --budget-ms must be a positive number, got "soon"\nusage:/);
+      r = fallow('solve', inst, '--strategy', 'magic', '--budget-ms', '100');
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /^fallow: options is not valid:\n {2}strategy: unknown strategy "magic" \(one of .*rffd.*\)\n$/);
+      r = fallow('check', inst);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /^fallow: check needs INSTANCE\.json and PLAN\.json\n/);
+      r = fallow('frobnicate');
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /^usage:/);
+      r = fallow('--help');
+      assert.equal(r.code, 0);
+      assert.match(r.stderr, /^usage:\n {2}fallow solve/);
+    });
+  });
+
+  test('solve prints the plan on stdout without --out, reproducibly for a seed and iteration limit', async () => {
+    await withTempDir(async (_dir, write) => {
+      const inst = write('random.json', randomInstance(20240917));
+      const run = () => {
+        const r = fallow('solve', inst, '--strategy', 'rffd', '--iterations', '2', '--seed', '7', '--quiet');
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stderr, '', '--quiet prints nothing else');
+        const { stats, ...plan } = JSON.parse(r.stdout) as PlanDoc;
+        assert.equal(stats?.seed, 7);
+        return plan;
+      };
+      assert.deepEqual(run(), run());
+    });
+  });
+
+  test('check-plan.py accepts the plan the CLI writes', async (t) => {
+    if (!checkerAvailable()) return t.skip(SKIP_MESSAGE);
+    await withTempDir(async (dir, write) => {
+      const inst = write('instance.json', INSTANCE);
+      const out = path.join(dir, 'plan.json');
+      assert.equal(fallow('solve', inst, '--strategy', 'rffd', '--budget-ms', '200', '--out', out, '--quiet').code, 0);
+      const r = spawnSync('python3', [CHECKER_PATH, inst, out], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.match(r.stdout, /^FEASIBLE scheduledTasks=9 totalTasks=9 /);
+      // and both report the same summary line fields
+      const ours = fallow('check', inst, out).stdout;
+      for (const field of ['makespanSlots', 'rejectedJobs', 'onTimeJobs']) {
+        const pick = (s: string) => new RegExp(`${field}=(\\S+)`).exec(s)?.[1];
+        assert.equal(pick(ours), pick(r.stdout), field);
+      }
+      assert.equal(Number(/revenue=(\S+)/.exec(ours)![1]), Number(/revenue=(\S+)/.exec(r.stdout)![1]));
+    });
+  });
+});
