@@ -25,6 +25,7 @@ import {
   materializePlan,
   objectiveOf,
   PlanCase,
+  planArb,
   planRecipeArb,
   instanceArb,
 } from '../support/random-instance';
@@ -406,6 +407,18 @@ describe('evaluatePlan: properties', () => {
         assert.deepEqual([e.ok, e.feasible, e.truthful], [false, true, false], JSON.stringify(e.violations));
       }),
       { seed: SEED, numRuns: 50 },
+    );
+  });
+
+  test('the synchronous plan arbitrary: breaks are rejected, the evaluator is deterministic', () => {
+    assertProperty(
+      fc.property(instanceArb().chain((instance) => fc.tuple(fc.constant(instance), planArb(instance))), ([instance, c]) => {
+        const model = loadInstance(instance);
+        const e = evaluatePlan(model, c.plan);
+        assert.deepEqual(evaluatePlan(model, clone(c.plan)), e);
+        if (c.broken) assert.ok(!e.ok && e.violations.some((v) => EXPECTED_MESSAGE[c.broken!].test(v)), `${c.broken}: ${JSON.stringify(e.violations)}`);
+      }),
+      { seed: SEED, numRuns: RUNS },
     );
   });
 

@@ -390,6 +390,19 @@ export async function materializePlan(inst: InstanceDoc, recipe: PlanRecipe, mod
   return broken ? { plan: broken, recipe, broken: recipe.broken } : { plan, recipe, broken: null };
 }
 
+/**
+ * A synchronous arbitrary of plans for one instance: plausible plans, some with a deliberate break. (Plans
+ * from rffd need solve(), which is async: use planRecipeArb() with materializePlan() for those.)
+ */
+export function planArb(inst: InstanceDoc): fc.Arbitrary<PlanCase> {
+  return planRecipeArb().map((r) => {
+    const recipe = { ...r, base: 'plausible' as const };
+    const plan = plausiblePlan(inst, recipe);
+    const broken = recipe.broken ? breakPlan(inst, plan, recipe.broken, new Random(recipe.seed ^ 0x5bd1e995)) : null;
+    return broken ? { plan: broken, recipe, broken: recipe.broken } : { plan, recipe, broken: null };
+  });
+}
+
 /** Both at once: a random instance and a recipe for a plan on it. */
 export function instanceWithPlanArb(options: InstanceArbOptions = {}): fc.Arbitrary<{ instance: InstanceDoc; recipe: PlanRecipe }> {
   return fc.record({ instance: instanceArb(options), recipe: planRecipeArb() });

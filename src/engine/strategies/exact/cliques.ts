@@ -51,7 +51,7 @@ export function disjunctiveCliques(model: Model, w: Windows, k: number, maxCliqu
       const members = [v, u];
       for (const x of byDegree) if (x !== v && x !== u && members.every((y) => adj[x][y])) members.push(x);
       for (const a of members) for (const b of members) covered[a][b] = 1;
-      if (members.length >= Number(process.env.CLQMIN ?? 3)) cliques.push(members.map((i) => cand[i]));
+      if (members.length >= 3) cliques.push(members.map((i) => cand[i]));
     }
   }
   return cliques;
