@@ -428,7 +428,6 @@ describe('derived quantities (FORMAT.md)', () => {
 
   test(
     'metric names that are Object.prototype keys (e.g. "constructor") get capacity 0 when a node does not list them',
-    { todo: 'model.ts reads capacity[m] / demand[m] through the prototype chain: "constructor" compiles to NaN' },
     () => {
       const d = base() as any;
       d.metrics = ['cpu', 'ram', 'constructor'];
