@@ -203,7 +203,7 @@ export async function main(argv: string[]): Promise<number> {
   for (const s of skipped) log(`skipped: ${s}`);
   const totalBudget = planned.reduce((a, p) => a + p.budgetMs, 0);
   log(
-    `fallow bench: ${planned.length} solves (${mainRuns.length} main, ${refs.length} reference) of ${strategies.join(', ')} on ` +
+    `fallow bench: ${planned.length} solves (${values['only-ref'] ? 0 : mainRuns.length} main, ${refs.length} reference) of ${strategies.join(', ')} on ` +
       `${suites.join(', ')}; at most ${totalBudget >= 120000 ? `${(totalBudget / 60000).toFixed(1)} min` : `${(totalBudget / 1000).toFixed(1)} s`} of budgets, ${jobs} at a time`,
   );
   if (values['dry-run']) {
@@ -332,7 +332,7 @@ function toRecord(p: PlannedRun, seed: number, o: SolveOutcome): RunRecord {
 function describe(r: RunRecord): string {
   const head = `${r.suite} ${r.instance} ${r.strategy}${r.kind === 'ref' ? ' (ref)' : ''} ${r.budgetMs} ms:`;
   if (!r.ok) return `${head} ERROR ${r.error}`;
-  const parts = [`${r.scheduledTasks}/${r.totalTasks} tasks`, `makespan ${r.makespan}`, `bound ${r.bound}`, `gap ${r.gapPct?.toFixed(1)}%`];
+  const parts = [`${r.scheduledTasks}/${r.totalTasks} tasks`, `makespan ${r.makespan}`, `bound ${r.bound}`, `gap ${r.gapPct === null ? '–' : r.gapPct.toFixed(1) + '%'}`];
   if (r.known !== null) parts.push(`${r.knownIsOptimum ? 'opt' : 'best-known'} ${r.known} (${r.devPct?.toFixed(1)}%)`);
   if (r.optimal) parts.push('proven optimal');
   parts.push(`${r.elapsedMs} ms`);

@@ -1,7 +1,8 @@
 import { Model } from '../../model/model';
 import { Profile } from '../../schedule/profile';
 import { Schedule } from '../../schedule/schedule';
-import { MilpLayout, lastIndexAtMost } from './model-builder';
+import { MilpLayout } from './model-builder';
+import { lastIndexAtMost } from './windows';
 
 /**
  * Column values of a schedule (a MIP start), or null when some task sits outside the columns

@@ -1,9 +1,7 @@
-import { CAPACITY_EPS, Model, NO_TASK_LIMIT } from '../../model/model';
-import { disjunctiveCliques } from './cliques';
-import { Windows, computeWindows } from './windows';
-
-/** Enough to cover the conflict graph of PSPLIB-size projects; each clique adds one row per slot. */
-const MAX_CLIQUES_PER_NODE = 200;
+import { Model } from '../../model/model';
+import { capacityRows, cliqueRows, runningTerms } from './resource-rows';
+import { RowWriter, TooBig } from './row-writer';
+import { Windows, computeWindows, lastIndexAtMost } from './windows';
 
 /**
  * The time-indexed MILP of a model, as sparse arrays HiGHS takes directly (no LP text to print and
@@ -18,7 +16,10 @@ const MAX_CLIQUES_PER_NODE = 200;
  *   it is the finished count itself, so no extra variable;
  *   precedence a -> b: started_b(t) <= n_b * done_a(t) (the disaggregated form, tighter than comparing
  *   mean start times); makespan C >= end of each sink stage = sum_t (y_j - done[g,t]).
- * Jobs are all or nothing: sum_k Y[g,k,last] = n_g * y_j.
+ * Jobs are all or nothing: sum_k Y[g,k,last] = n_g * y_j. Resource rows (capacity, maxTasks and
+ * disjunctive cliques) are in resource-rows.ts.
+ * Objective: min C when every job is in (the horizon is then the incumbent's makespan), otherwise
+ * min C - W * scheduledTasks with W = horizon + 1, which keeps the lexicographic order exactly.
  */
 export interface MilpProblem {
   numCols: number;
@@ -65,8 +66,6 @@ export interface BuildOptions {
 export type BuildResult =
   | { ok: true; problem: MilpProblem; layout: MilpLayout; nonzeros: number }
   | { ok: false; reason: string; columns: number; nonzeros: number };
-
-class TooBig extends Error {}
 
 export function buildMilp(model: Model, opt: BuildOptions): BuildResult {
   const w = computeWindows(model, opt.horizon);
@@ -201,163 +200,4 @@ export function buildMilp(model: Model, opt: BuildOptions): BuildResult {
   };
   const layout: MilpLayout = { weighted: opt.weighted, taskWeight, horizon: H, windows: w, colC: 0, colY, colStart, doneCol };
   return { ok: true, problem, layout, nonzeros: rows.nonzeros };
-}
-
-/**
- * The stages that may run on node k at each slot t, as triples (stage, column of Y at t, column of Y
- * at t - dur or -1): the tasks running at t are those started in (t - dur, t], i.e. the difference.
- */
-function runningTerms(model: Model, w: Windows, colStart: Int32Array[], k: number): number[][] {
-  const H = w.horizon;
-  const terms: number[][] = Array.from({ length: H }, () => []);
-  model.stages.forEach((s, g) => {
-    const slots = w.slots[g][k];
-    const c0 = colStart[g][k];
-    if (c0 < 0) return;
-    const d = s.dur[k];
-    let hi = -1;
-    let lo = -1;
-    for (let t = slots[0]; t < Math.min(H, slots[slots.length - 1] + d); t++) {
-      while (hi + 1 < slots.length && slots[hi + 1] <= t) hi++;
-      while (lo + 1 < slots.length && slots[lo + 1] <= t - d) lo++;
-      if (hi !== lo) terms[t].push(g, c0 + hi, lo < 0 ? -1 : c0 + lo);
-    }
-  });
-  return terms;
-}
-
-/** Capacity (every metric) and task-slot rows of node k; rows no combination of tasks could violate are left out. */
-function capacityRows(model: Model, w: Windows, k: number, terms: number[][], rows: RowWriter): void {
-  const { M, T } = model;
-  const av = model.avail[k];
-  const limit = model.maxTasks[k];
-  for (let t = 0; t < w.horizon; t++) {
-    const tt = terms[t];
-    if (tt.length === 0) continue;
-    for (let m = 0; m < M; m++) {
-      let worst = 0;
-      for (let i = 0; i < tt.length; i += 3) worst += model.stages[tt[i]].demand[m] * model.stages[tt[i]].tasks;
-      const cap = av[m * T + t] + CAPACITY_EPS;
-      if (worst <= cap) continue;
-      for (let i = 0; i < tt.length; i += 3) {
-        const q = model.stages[tt[i]].demand[m];
-        if (q === 0) continue;
-        rows.add(tt[i + 1], q);
-        rows.add(tt[i + 2], -q);
-      }
-      rows.commit(-Infinity, cap);
-    }
-    if (limit !== NO_TASK_LIMIT) {
-      let worst = 0;
-      for (let i = 0; i < tt.length; i += 3) worst += model.stages[tt[i]].tasks;
-      if (worst <= limit) continue;
-      for (let i = 0; i < tt.length; i += 3) {
-        rows.add(tt[i + 1], 1);
-        rows.add(tt[i + 2], -1);
-      }
-      rows.commit(-Infinity, limit);
-    }
-  }
-}
-
-/**
- * "At most one of these runs at t" for the disjunctive cliques of node k (see cliques.ts), while the
- * matrix stays under `maxNonzeros`: they tighten the LP a lot but also slow every LP solve down.
- */
-function cliqueRows(model: Model, w: Windows, k: number, terms: number[][], rows: RowWriter, maxNonzeros: number): void {
-  const cliques = disjunctiveCliques(model, w, k, MAX_CLIQUES_PER_NODE);
-  const at = new Int32Array(model.stages.length).fill(-1);
-  for (const q of cliques) {
-    if (rows.nonzeros >= maxNonzeros) return;
-    for (let t = 0; t < w.horizon; t++) {
-      const tt = terms[t];
-      for (let i = 0; i < tt.length; i += 3) at[tt[i]] = i;
-      let present = 0;
-      for (const g of q) if (at[g] >= 0) present++;
-      if (present >= 2) {
-        for (const g of q) {
-          if (at[g] < 0) continue;
-          rows.add(tt[at[g] + 1], 1);
-          rows.add(tt[at[g] + 2], -1);
-        }
-        rows.commit(-Infinity, 1);
-      }
-      for (let i = 0; i < tt.length; i += 3) at[tt[i]] = -1;
-    }
-  }
-}
-
-/** Accumulates one row at a time (merging repeated columns) into CSR arrays, with a size limit. */
-class RowWriter {
-  private readonly scratch: Float64Array;
-  private readonly touched: number[] = [];
-  private readonly idx: number[] = [];
-  private readonly val: number[] = [];
-  private readonly lower: number[] = [];
-  private readonly upper: number[] = [];
-  private readonly rowStart: number[] = [0];
-
-  constructor(
-    numCols: number,
-    private readonly maxNonzeros: number,
-  ) {
-    this.scratch = new Float64Array(numCols);
-  }
-
-  get count(): number {
-    return this.lower.length;
-  }
-
-  get nonzeros(): number {
-    return this.idx.length;
-  }
-
-  add(col: number, coef: number): void {
-    if (col < 0 || coef === 0) return;
-    if (this.scratch[col] === 0) this.touched.push(col);
-    this.scratch[col] += coef;
-    // A coefficient that cancels to exactly 0 stays in `touched`; commit() skips it.
-    if (this.scratch[col] === 0) this.scratch[col] = Number.MIN_VALUE;
-  }
-
-  empty(): boolean {
-    return this.touched.length === 0;
-  }
-
-  commit(lower: number, upper: number): void {
-    for (const c of this.touched) {
-      const v = this.scratch[c];
-      this.scratch[c] = 0;
-      if (Math.abs(v) < 1e-12) continue;
-      this.idx.push(c);
-      this.val.push(v);
-    }
-    this.touched.length = 0;
-    if (this.idx.length > this.maxNonzeros) throw new TooBig();
-    this.lower.push(lower);
-    this.upper.push(upper);
-    this.rowStart.push(this.idx.length);
-  }
-
-  finish(): Pick<MilpProblem, 'numRows' | 'rowLower' | 'rowUpper' | 'starts' | 'indices' | 'values'> {
-    return {
-      numRows: this.lower.length,
-      rowLower: Float64Array.from(this.lower),
-      rowUpper: Float64Array.from(this.upper),
-      starts: Int32Array.from(this.rowStart),
-      indices: Int32Array.from(this.idx),
-      values: Float64Array.from(this.val),
-    };
-  }
-}
-
-export function lastIndexAtMost(xs: Int32Array, v: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid] <= v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
 }

@@ -107,7 +107,8 @@ function firstAtLeast(xs: Int32Array, v: number): number {
   return lo < xs.length ? xs[lo] : -1;
 }
 
-function lastAtMost(xs: Int32Array, v: number): number {
+/** Index of the last element <= v in an increasing array, or -1. */
+export function lastIndexAtMost(xs: Int32Array, v: number): number {
   let lo = 0;
   let hi = xs.length;
   while (lo < hi) {
@@ -115,5 +116,10 @@ function lastAtMost(xs: Int32Array, v: number): number {
     if (xs[mid] <= v) lo = mid + 1;
     else hi = mid;
   }
-  return lo > 0 ? xs[lo - 1] : -1;
+  return lo - 1;
+}
+
+function lastAtMost(xs: Int32Array, v: number): number {
+  const i = lastIndexAtMost(xs, v);
+  return i < 0 ? -1 : xs[i];
 }

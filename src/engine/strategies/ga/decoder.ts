@@ -29,6 +29,7 @@ export class Decoder {
   private readonly left: Int32Array;
   private readonly placed: Int32Array;
   private readonly failed: Uint8Array;
+  private readonly tried: Uint8Array;
   private readonly seq: Int32Array;
 
   constructor(readonly model: Model) {
@@ -45,6 +46,7 @@ export class Decoder {
     this.left = new Int32Array(S);
     this.placed = new Int32Array(S);
     this.failed = new Uint8Array(model.jobs.length);
+    this.tried = new Uint8Array(model.jobs.length);
     this.seq = new Int32Array(model.nTasks);
   }
 
@@ -55,11 +57,12 @@ export class Decoder {
    * firstTask + q: `outOrder` (if given) receives the canonical chromosome of the result, accepted tasks
    * in placement order (decoding it again without a generator and with the rejected jobs skipped
    * reproduces `out`, unless a failed job pushed others around before it was removed) and then the tasks of
-   * rejected jobs in their order in `order`. With `retry`, a job that did not fit at its place in the
-   * list is tried once more after all the others: its partial placement, removed, may have been what
-   * blocked it (the GA uses this; it is not part of buildFromTaskOrder).
+   * rejected jobs in their order in `order`. With `fill` (the GA's repair, not part of
+   * buildFromTaskOrder), every job left out, skipped or failed, is tried once more after all the
+   * others, in the order of its first task in `order`: room may be left at the end, and a failed job's
+   * own partial placement, now removed, may have been what blocked it.
    */
-  decode(order: ArrayLike<number>, skip: Uint8Array | null, rng: Random | null, out: Schedule, outOrder?: Int32Array, retry = false): void {
+  decode(order: ArrayLike<number>, skip: Uint8Array | null, rng: Random | null, out: Schedule, outOrder?: Int32Array, fill = false): void {
     const { model, pos, waiting, left, placed, failed, stageEnd } = this;
     const stages = model.stages;
     const S = stages.length;
@@ -67,6 +70,7 @@ export class Decoder {
     this.forget();
     stageEnd.fill(0);
     failed.fill(0);
+    this.tried.fill(0);
     out.node.fill(-1);
     out.start.fill(-1);
     for (let j = 0; j < model.jobs.length; j++) out.accepted[j] = skip && skip[j] ? 0 : 1;
@@ -95,10 +99,17 @@ export class Decoder {
       if (--left[g] === 0) for (const h of stages[g].succs) if (--waiting[h] === 0) this.pushStage(h);
     }
     const mainEnd = nSeq;
-    if (retry) for (let j = 0; j < model.jobs.length; j++) if (failed[j]) nSeq = this.retryJob(j, rng, out, nSeq);
+    if (fill)
+      for (let p = 0; p < order.length; p++) {
+        const j = model.taskJob[order[p]];
+        if (!out.accepted[j] && !this.tried[j]) {
+          this.tried[j] = 1;
+          nSeq = this.retryJob(j, rng, out, nSeq);
+        }
+      }
     if (!outOrder) return;
     let p = 0;
-    // Before mainEnd, placements of jobs that failed there were undone (a retry placed them again later).
+    // Before mainEnd, placements of jobs that failed there were undone (filling may have placed them later).
     for (let q = 0; q < nSeq; q++) {
       const j = model.taskJob[this.seq[q]];
       if (out.accepted[j] && (q >= mainEnd || !failed[j])) outOrder[p++] = this.seq[q];
@@ -280,22 +291,37 @@ export class Decoder {
   }
 }
 
-/** Objectives of a schedule: scheduled tasks, makespan and the sum of the accepted jobs' ends. */
-export function objectivesOf(model: Model, s: Schedule): { tasks: number; makespan: number; sumEnds: number } {
+/**
+ * Objectives of a schedule: scheduled tasks, makespan, the sum of the accepted jobs' ends and of all
+ * task ends, and a hash of its (stage, node, start) triples that does not depend on which of a stage's
+ * identical tasks got which slot (to recognise copies).
+ */
+export function objectivesOf(
+  model: Model,
+  s: Schedule,
+): { tasks: number; makespan: number; sumEnds: number; taskEnds: number; hash: number } {
   let tasks = 0;
   let makespan = 0;
   let sumEnds = 0;
+  let taskEnds = 0;
+  let hash = 0;
   for (let j = 0; j < model.jobs.length; j++) {
     if (!s.accepted[j]) continue;
     const job = model.jobs[j];
     tasks += job.taskCount;
     let e = 0;
     for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
-      const end = s.start[i] + model.stages[model.taskStage[i]].dur[s.node[i]];
+      const g = model.taskStage[i];
+      const end = s.start[i] + model.stages[g].dur[s.node[i]];
+      taskEnds += end;
       if (end > e) e = end;
+      // A sum of mixed triples: commutative, so the labelling of identical tasks does not matter.
+      let h = Math.imul(g + 1, 0x9e3779b1) ^ Math.imul(s.node[i] + 7, 0x85ebca6b) ^ Math.imul(s.start[i] + 13, 0xc2b2ae35);
+      h ^= h >>> 15;
+      hash = (hash + Math.imul(h, 0x27d4eb2d)) | 0;
     }
     sumEnds += e;
     if (e > makespan) makespan = e;
   }
-  return { tasks, makespan, sumEnds };
+  return { tasks, makespan, sumEnds, taskEnds, hash };
 }

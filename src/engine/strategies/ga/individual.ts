@@ -2,6 +2,8 @@ import { Model } from '../../model/model';
 import { Schedule } from '../../schedule/schedule';
 import { objectivesOf } from './decoder';
 
+export type ThirdObjective = 'jobEnds' | 'taskEnds' | 'none';
+
 /**
  * A member of the population: a feasible schedule (the phenotype Salamander evolves: node and start
  * of every task) and its chromosome, a task priority list that decodes to the same or a similar
@@ -14,6 +16,8 @@ export class Individual {
   tasks = 0;
   makespan = 0;
   sumEnds = 0;
+  taskEnds = 0;
+  hash = 0;
   rank = 0;
   crowd = 0;
 
@@ -27,6 +31,8 @@ export class Individual {
     this.tasks = o.tasks;
     this.makespan = o.makespan;
     this.sumEnds = o.sumEnds;
+    this.taskEnds = o.taskEnds;
+    this.hash = o.hash;
   }
 
   copyFrom(o: Individual): void {
@@ -35,22 +41,20 @@ export class Individual {
     this.tasks = o.tasks;
     this.makespan = o.makespan;
     this.sumEnds = o.sumEnds;
+    this.taskEnds = o.taskEnds;
+    this.hash = o.hash;
   }
 
   /**
-   * NSGA objectives, all minimised: scheduled tasks (negated), makespan, and the sum of job ends, which
-   * tells apart the many schedules that share a makespan and rewards finishing the other jobs early
-   * (room the critical job can later use).
+   * NSGA objectives, all minimised: scheduled tasks (negated), makespan and a third one that tells
+   * apart the many schedules sharing a makespan: the sum of job ends (rewards finishing the other jobs
+   * early, room the critical job can later use) or of all task ends (differs from the makespan on
+   * one-job instances too).
    */
-  objectives(): number[] {
-    return [-this.tasks, this.makespan, this.sumEnds];
-  }
-
-  /** objectives() with every missing task costing more than any makespan (resp. sum of ends) can. */
-  lexObjectives(): number[] {
-    const missing = this.model.nTasks - this.tasks;
-    const T1 = this.model.T + 1;
-    return [-this.tasks, this.makespan + T1 * missing, this.sumEnds + T1 * this.model.jobs.length * missing];
+  objectives(third: ThirdObjective): number[] {
+    const o = [-this.tasks, this.makespan];
+    if (third !== 'none') o.push(third === 'jobEnds' ? this.sumEnds : this.taskEnds);
+    return o;
   }
 
   /** Salamander's final choice, lexicographic: more tasks, then a smaller makespan (sum of ends breaks ties). */
@@ -60,7 +64,8 @@ export class Individual {
     return this.sumEnds < o.sumEnds;
   }
 
-  sameObjectives(o: Individual): boolean {
-    return this.tasks === o.tasks && this.makespan === o.makespan && this.sumEnds === o.sumEnds;
+  /** Same schedule (up to swapping identical tasks), as far as objectives and hash can tell. */
+  sameSchedule(o: Individual): boolean {
+    return this.hash === o.hash && this.tasks === o.tasks && this.makespan === o.makespan && this.taskEnds === o.taskEnds;
   }
 }
