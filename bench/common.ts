@@ -123,6 +123,13 @@ export interface ResultsFile {
   notes: string[];
 }
 
+/** Default budget of a main run: j30 exact 10 s, others 1 s; j120 5 s; shared / ephemeral exact 60 s, others 10 s. */
+export function defaultBudgetMs(suite: SuiteName, strategy: string): number {
+  if (suite === 'j30') return strategy === 'exact' ? 10000 : 1000;
+  if (suite === 'j120') return 5000;
+  return strategy === 'exact' ? 60000 : 10000;
+}
+
 export function machineInfo(): MachineInfo {
   const cpus = os.cpus();
   return {

@@ -7,7 +7,8 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { betterThan, mean, median, Measurement, pct, repoRoot, RESULTS_FORMAT, ResultsFile, resultsDir, RunRecord, SuiteName } from './common';
+import { betterThan, defaultBudgetMs, mean, median, Measurement, pct, repoRoot, RESULTS_FORMAT, ResultsFile, resultsDir, RunRecord, sharedDir, SuiteName } from './common';
+import { EPHEMERAL_SPECS, J120_DEFAULT_SAMPLE } from './suites';
 
 const STRATEGY_ORDER = ['rffd', 'ls', 'ga', 'exact', 'auto'];
 /** The issue's comparison: "ls in 10 s vs the best of any strategy in 60 s". */
@@ -187,6 +188,33 @@ export function renderReport(loaded: LoadedResults): string {
   for (const { data } of files) for (const s of data.strategies ?? []) registered.add(s);
   w(`Strategies registered at the time of the runs: ${[...registered].join(', ') || '–'}.`);
   w('Timings are wall-clock on a shared 2-core machine (other work ran in parallel), so they are noisy.');
+  w();
+
+  // ---------- coverage ----------
+  w('## Coverage compared with the full benchmark');
+  w();
+  w('| suite | full set | instances run | strategies run | budgets run (default) | reference runs at 60 s |');
+  w('|---|---|---|---|---|---|');
+  for (const suite of ['j30', 'j120', 'shared', 'ephemeral'] as SuiteName[]) {
+    const rs = runs.filter((r) => r.suite === suite);
+    const full = fullSetSize(suite);
+    if (rs.length === 0) {
+      w(`| ${suite} | ${full} | 0 (not run) | – | – | – |`);
+      continue;
+    }
+    const insts = new Set(rs.map((r) => r.instance));
+    const strategies = [...new Set(rs.map((r) => r.strategy))].sort((a, b) => strategyRank(a) - strategyRank(b));
+    const budgets = strategies.map((st) => {
+      const b = [...new Set(rs.filter((r) => r.strategy === st && r.kind === 'main').map((r) => r.budgetMs))].map(secs).join('/');
+      return `${st} ${b} (${secs(defaultBudgetMs(suite, st))})`;
+    });
+    const refRuns = rs.filter((r) => r.kind === 'ref');
+    const refCell =
+      suite === 'shared' || suite === 'ephemeral'
+        ? `${refRuns.length} (${[...new Set(refRuns.map((r) => r.strategy))].join(', ') || 'none'} on ${new Set(refRuns.map((r) => r.instance)).size} instances)`
+        : 'n/a';
+    w(`| ${suite} | ${full} | ${insts.size} | ${strategies.join(', ')} | ${budgets.join('; ')} | ${refCell} |`);
+  }
   w();
 
   // ---------- targets ----------
@@ -374,6 +402,11 @@ export function renderReport(loaded: LoadedResults): string {
   // ---------- not run / errors ----------
   w('## Not run, skipped and errors');
   w();
+  for (const row of [...bestComparison(runs, 'ephemeral'), ...bestComparison(runs, 'shared')]) {
+    const all = [...row.cells.values()];
+    if (all.length && all.every((r) => r.ok && r.scheduledTasks === 0) && all.some((r) => r.strategy === 'exact' && r.optimal))
+      w(`- ${row.instance}: no strategy scheduled any task, and exact's plan (0 tasks) is proven optimal: no job fits in the window.`);
+  }
   const ranSuites = new Set(runs.map((r) => r.suite));
   for (const s of ['j30', 'j120', 'shared', 'ephemeral'] as SuiteName[]) {
     if (!ranSuites.has(s)) w(`- suite ${s}: not run.`);
@@ -397,6 +430,17 @@ export function renderReport(loaded: LoadedResults): string {
   }
   w();
   return out.join('\n') + '\n';
+}
+
+function fullSetSize(suite: SuiteName): string {
+  if (suite === 'j30') return '480';
+  if (suite === 'j120') return `${J120_DEFAULT_SAMPLE} (every 10th of 600)`;
+  if (suite === 'ephemeral') return String(EPHEMERAL_SPECS.length);
+  try {
+    return String(readdirSync(path.join(sharedDir(), 'instances')).filter((f) => f.endsWith('.json')).length);
+  } catch {
+    return '?';
+  }
 }
 
 interface BestRow {

@@ -12,6 +12,7 @@ import {
   ALL_SUITES,
   BenchInstance,
   cacheDir,
+  defaultBudgetMs,
   machineInfo,
   Measurement,
   RESULTS_FORMAT,
@@ -58,12 +59,6 @@ interface PlannedRun {
   strategy: string;
   kind: 'main' | 'ref';
   budgetMs: number;
-}
-
-function defaultBudget(suite: SuiteName, strategy: string): number {
-  if (suite === 'j30') return strategy === 'exact' ? 10000 : 1000;
-  if (suite === 'j120') return 5000;
-  return strategy === 'exact' ? 60000 : 10000;
 }
 
 function parseBudget(spec: string | undefined): { all?: number; per: Map<string, number> } {
@@ -191,7 +186,7 @@ export async function main(argv: string[]): Promise<number> {
     skipped.push(...r.skipped);
     for (const inst of r.instances) {
       for (const strategy of strategies) {
-        const b = budget.per.get(strategy) ?? budget.all ?? defaultBudget(suite, strategy);
+        const b = budget.per.get(strategy) ?? budget.all ?? defaultBudgetMs(suite, strategy);
         mainRuns.push({ inst, strategy, kind: 'main', budgetMs: b });
         const isRefSuite = suite === 'shared' || suite === 'ephemeral';
         // exact's main run already has the reference budget on these suites (unless overridden).
