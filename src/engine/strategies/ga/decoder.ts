@@ -1,3 +1,4 @@
+import { MinHeap } from '../../schedule/min-heap';
 import { CAPACITY_EPS, Model } from '../../model/model';
 import { Random } from '../../random';
 import { Profile } from '../../schedule/profile';
@@ -23,8 +24,7 @@ export class Decoder {
   private readonly fitVersion: Int32Array;
   private readonly touched: Uint8Array;
   private readonly pos: Int32Array;
-  private readonly heap: Int32Array;
-  private heapSize = 0;
+  private readonly heap: MinHeap;
   private readonly waiting: Int32Array;
   private readonly left: Int32Array;
   private readonly placed: Int32Array;
@@ -41,7 +41,7 @@ export class Decoder {
     this.fitVersion = new Int32Array(S * model.K);
     this.touched = new Uint8Array(model.K);
     this.pos = new Int32Array(model.nTasks);
-    this.heap = new Int32Array(model.nTasks);
+    this.heap = new MinHeap(model.nTasks, this.pos);
     this.waiting = new Int32Array(S);
     this.left = new Int32Array(S);
     this.placed = new Int32Array(S);
@@ -75,7 +75,7 @@ export class Decoder {
     out.start.fill(-1);
     for (let j = 0; j < model.jobs.length; j++) out.accepted[j] = skip && skip[j] ? 0 : 1;
     for (let p = 0; p < order.length; p++) pos[order[p]] = p;
-    this.heapSize = 0;
+    this.heap.clear();
     for (let g = 0; g < S; g++) {
       waiting[g] = stages[g].preds.length;
       left[g] = stages[g].tasks;
@@ -83,8 +83,8 @@ export class Decoder {
       if (waiting[g] === 0 && out.accepted[stages[g].job]) this.pushStage(g);
     }
     let nSeq = 0;
-    while (this.heapSize > 0) {
-      const i = this.pop();
+    while (this.heap.size > 0) {
+      const i = this.heap.pop();
       const g = model.taskStage[i];
       const j = stages[g].job;
       if (failed[j]) continue;
@@ -256,38 +256,7 @@ export class Decoder {
 
   private pushStage(g: number): void {
     const s = this.model.stages[g];
-    for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) this.push(i);
-  }
-
-  private push(x: number): void {
-    const a = this.heap;
-    const key = this.pos;
-    let i = this.heapSize++;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (key[a[p]] <= key[x]) break;
-      a[i] = a[p];
-      i = p;
-    }
-    a[i] = x;
-  }
-
-  private pop(): number {
-    const a = this.heap;
-    const key = this.pos;
-    const top = a[0];
-    const x = a[--this.heapSize];
-    let i = 0;
-    for (;;) {
-      let c = 2 * i + 1;
-      if (c >= this.heapSize) break;
-      if (c + 1 < this.heapSize && key[a[c + 1]] < key[a[c]]) c++;
-      if (key[x] <= key[a[c]]) break;
-      a[i] = a[c];
-      i = c;
-    }
-    a[i] = x;
-    return top;
+    for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) this.heap.push(i);
   }
 }
 
