@@ -1,0 +1,74 @@
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Queue } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import express, { NextFunction, Request, Response } from 'express';
+import { pinoHttp } from 'pino-http';
+import swaggerUi from 'swagger-ui-express';
+import { AppModule } from '../app.module';
+import { Config } from '../config';
+import { queueBoard, QUEUE_BOARD_PATH } from '../modules/admin/queue-board';
+import { AuthService } from '../modules/auth/auth.service';
+import { createLogger, PinoNestLogger } from '../modules/common/logger';
+import { toProblem } from '../modules/common/problem.filter';
+import { validationPipe } from '../modules/common/validation';
+import { MetricsService } from '../modules/health/metrics.service';
+import { SOLVE_QUEUE } from '../modules/queue/queue.module';
+import { buildOpenApiDocument } from './openapi';
+
+/** Builds the HTTP API (not listening yet): middleware, validation, docs, metrics and the queue board. */
+export async function createApi(config: Config): Promise<NestExpressApplication> {
+  const log = createLogger(config.logLevel, 'fallow-api');
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, logger: new PinoNestLogger(log) });
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      // Only what is needed to follow a request: never headers (they carry the API key) or bodies.
+      serializers: { req: (r) => ({ id: r.id, method: r.method, url: r.url }), res: (r) => ({ statusCode: r.statusCode }) },
+      autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/metrics' },
+    }),
+  );
+  const metrics = app.get(MetricsService);
+  app.use(metrics.middleware());
+  app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  app.use(bodyErrors);
+  app.useGlobalPipes(validationPipe());
+  app.enableShutdownHooks();
+
+  const document = buildOpenApiDocument(app);
+  const http = app.getHttpAdapter().getInstance() as express.Express;
+  http.get('/openapi.json', (_req, res) => res.json(document));
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Fallow API' }));
+  http.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  const board = queueBoard([app.get<Queue>(SOLVE_QUEUE)], app.get(AuthService));
+  app.use(QUEUE_BOARD_PATH, board.guard, board.router);
+  metrics.listen();
+  return app;
+}
+
+/** Malformed JSON and oversized bodies as problem+json (body-parser runs before Nest's filters). */
+function bodyErrors(err: Error & { type?: string; status?: number }, req: Request, res: Response, next: NextFunction): void {
+  if (!err) return next();
+  const tooLarge = err.type === 'entity.too.large';
+  const status = tooLarge ? 413 : err.status && err.status < 500 ? err.status : 400;
+  const body = {
+    ...toProblem(null),
+    title: tooLarge ? 'Payload too large' : 'Malformed body',
+    status,
+    detail: tooLarge ? 'the request body is larger than the configured limit (FALLOW_BODY_LIMIT)' : `the body is not valid JSON: ${err.message}`,
+    instance: req.originalUrl,
+    requestId: (req as Request & { id?: string }).id,
+    problems: [{ path: '$', message: tooLarge ? 'body too large' : 'invalid JSON' }],
+  };
+  res.status(status).type('application/problem+json').send(JSON.stringify(body));
+}

@@ -1,0 +1,48 @@
+import { cpus } from 'node:os';
+
+/** Everything the processes read from the environment, in one place (see the README's table). */
+export interface Config {
+  port: number;
+  databaseUrl: string;
+  redisUrl: string;
+  /** Operator key ensured on start; when unset and no operator exists, one is generated and printed once. */
+  bootstrapKey?: string;
+  workerConcurrency: number;
+  logLevel: string;
+  /** Largest accepted request body (express/body-parser syntax). */
+  bodyLimit: string;
+  /** Requests per minute per API key. */
+  rateLimitPerMinute: number;
+  /** Prefix of every BullMQ key in Redis, so several deployments (or test runs) can share a server. */
+  queuePrefix: string;
+  /** How long a worker's lock on a solve lasts before another worker may take it over. */
+  lockMs: number;
+  /** How often workers look for solves whose worker died. */
+  stalledIntervalMs: number;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: int(env, 'PORT', 3000),
+    databaseUrl: env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/fallow',
+    redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
+    bootstrapKey: env.FALLOW_BOOTSTRAP_KEY || undefined,
+    workerConcurrency: int(env, 'FALLOW_WORKER_CONCURRENCY', Math.max(1, cpus().length)),
+    logLevel: env.FALLOW_LOG_LEVEL || 'info',
+    bodyLimit: env.FALLOW_BODY_LIMIT || '20mb',
+    rateLimitPerMinute: int(env, 'FALLOW_RATE_LIMIT_PER_MINUTE', 600),
+    queuePrefix: env.FALLOW_QUEUE_PREFIX || 'fallow',
+    lockMs: int(env, 'FALLOW_LOCK_MS', 30000),
+    stalledIntervalMs: int(env, 'FALLOW_STALLED_INTERVAL_MS', 30000),
+  };
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name}: expected a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+export const CONFIG = Symbol('CONFIG');

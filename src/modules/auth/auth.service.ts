@@ -1,0 +1,63 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { Config, CONFIG } from '../../config';
+import { ApiKeyEntity, Role } from './api-key.entity';
+import { generateKey, hashKey, keyPrefix } from './keys';
+import { Principal } from './principal';
+import { TenantEntity } from './tenant.entity';
+
+export const OPERATOR_TENANT = 'operator';
+
+@Injectable()
+export class AuthService {
+  private readonly log = new Logger('auth');
+
+  constructor(
+    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  async resolve(key: string): Promise<Principal | undefined> {
+    const row = await this.keys.findOne({ where: { keyHash: hashKey(key), revokedAt: IsNull() } });
+    return row ? { keyId: row.id, tenantId: row.tenantId, role: row.role } : undefined;
+  }
+
+  async issueKey(tenantId: string, role: Role, label = ''): Promise<{ row: ApiKeyEntity; key: string }> {
+    const key = generateKey();
+    const row = await this.keys.save(this.keys.create({ tenantId, role, label, prefix: keyPrefix(key), keyHash: hashKey(key), revokedAt: null }));
+    return { row, key };
+  }
+
+  /** Stores `key` as an operator key of the operator tenant unless it is already there. */
+  async ensureKey(tenantName: string, role: Role, key: string, label: string): Promise<TenantEntity> {
+    const tenant = await this.ensureTenant(tenantName);
+    const hash = hashKey(key);
+    if (!(await this.keys.exists({ where: { keyHash: hash } })))
+      await this.keys.save(this.keys.create({ tenantId: tenant.id, role, label, prefix: keyPrefix(key), keyHash: hash, revokedAt: null }));
+    return tenant;
+  }
+
+  async ensureTenant(name: string): Promise<TenantEntity> {
+    await this.tenants.createQueryBuilder().insert().values({ name }).orIgnore().execute();
+    return this.tenants.findOneByOrFail({ name });
+  }
+
+  /**
+   * First start: the operator key comes from FALLOW_BOOTSTRAP_KEY; without it, and when no operator key
+   * exists yet, one is generated and printed once (it cannot be shown again: only its digest is kept).
+   */
+  async bootstrap(): Promise<void> {
+    if (this.config.bootstrapKey) {
+      await this.ensureKey(OPERATOR_TENANT, 'operator', this.config.bootstrapKey, 'bootstrap');
+      return;
+    }
+    if (await this.keys.exists({ where: { role: 'operator', revokedAt: IsNull() } })) return;
+    const tenant = await this.ensureTenant(OPERATOR_TENANT);
+    const { key } = await this.issueKey(tenant.id, 'operator', 'generated at first start');
+    // Deliberately on stdout and not in the structured log: it is shown once, to whoever started the service.
+    process.stdout.write(`\nFallow operator key (shown once, keep it safe): ${key}\n\n`);
+    this.log.warn('no FALLOW_BOOTSTRAP_KEY: generated an operator key and printed it on stdout');
+  }
+}

@@ -1,0 +1,29 @@
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { Config, CONFIG } from '../../config';
+import { ProblemException } from '../common/problem';
+import { REDIS } from '../queue/queue.module';
+
+/**
+ * Fixed one-minute windows per API key, counted in Redis so every API process shares the count.
+ * Simple and cheap; a burst of twice the limit across a window edge is acceptable for this purpose.
+ */
+@Injectable()
+export class RateLimiter {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  async check(keyId: string): Promise<void> {
+    const limit = this.config.rateLimitPerMinute;
+    if (limit === 0) return;
+    const window = Math.floor(Date.now() / 60000);
+    const counter = `${this.config.queuePrefix}:ratelimit:${keyId}:${window}`;
+    const [[, count]] = (await this.redis.multi().incr(counter).expire(counter, 120).exec()) as [[Error | null, number]];
+    if (count > limit) {
+      const retryAfter = String(60 - (Math.floor(Date.now() / 1000) % 60));
+      throw new ProblemException(HttpStatus.TOO_MANY_REQUESTS, 'Too many requests', `at most ${limit} requests a minute per API key`, [], { 'Retry-After': retryAfter });
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/**
+ * OpenAPI descriptions of fallow.instance/v1 and fallow.plan/v1 (FORMAT.md). They document the shapes for
+ * generated clients; the engine's validator checks the content and names every problem by JSON path.
+ */
+const numberMap = { type: 'object', additionalProperties: { type: 'number' } } as const;
+
+export class NodeDto {
+  @ApiProperty({ example: 'h01' }) id!: string;
+  @ApiPropertyOptional({ example: 'r1' }) rack?: string;
+  @ApiPropertyOptional({ example: 'big' }) flavor?: string;
+  @ApiProperty({ ...numberMap, description: 'C(k,m) per metric', example: { cpu: 32, ram: 128 } }) capacity!: Record<string, number>;
+  @ApiPropertyOptional({ description: 'GFLOP/s one task achieves on this node; default 1' }) speed?: number;
+  @ApiPropertyOptional({ description: 'concurrent task slots' }) maxTasks?: number;
+  @ApiPropertyOptional() bandwidthMbps?: number;
+  @ApiPropertyOptional() costPerHour?: number;
+}
+
+export class StageDto {
+  @ApiProperty({ example: 'map' }) id!: string;
+  @ApiProperty({ example: 64 }) tasks!: number;
+  @ApiPropertyOptional({ type: [String], description: 'stages that must end before this one starts' }) after?: string[];
+  @ApiProperty({ ...numberMap, description: 'Rq(i,m) of each task', example: { cpu: 1, ram: 3 } }) demand!: Record<string, number>;
+  @ApiPropertyOptional({ description: 'GFLOP per task (exactly one of work, durationSeconds)' }) work?: number;
+  @ApiPropertyOptional({ description: 'fixed duration on every node (exactly one of work, durationSeconds)' }) durationSeconds?: number;
+  @ApiPropertyOptional() inputMB?: number;
+}
+
+export class RevenueDto {
+  @ApiPropertyOptional() onTime?: number;
+  @ApiPropertyOptional() late?: number;
+}
+
+export class JobDto {
+  @ApiProperty({ example: 'j1' }) id!: string;
+  @ApiPropertyOptional() customer?: string;
+  @ApiPropertyOptional({ enum: ['batch', 'deadline'] }) class?: 'batch' | 'deadline';
+  @ApiPropertyOptional({ description: 'earliest start slot; default 0' }) releaseSlot?: number;
+  @ApiPropertyOptional({ description: 'due slot of the job\'s last task' }) deadlineSlot?: number;
+  @ApiPropertyOptional({ type: RevenueDto }) revenue?: RevenueDto;
+  @ApiPropertyOptional({ description: 'chunk replicas; default 3' }) replication?: number;
+  @ApiProperty({ type: [StageDto] }) stages!: StageDto[];
+}
+
+export class HorizonDto {
+  @ApiProperty({ example: 480, description: 'T, the number of slots' }) slots!: number;
+  @ApiProperty({ example: 180 }) slotSeconds!: number;
+}
+
+export class InstanceDto {
+  @ApiProperty({ enum: ['fallow.instance/v1'] }) format!: 'fallow.instance/v1';
+  @ApiProperty() name!: string;
+  @ApiProperty({ type: HorizonDto }) horizon!: HorizonDto;
+  @ApiProperty({ type: [String], example: ['cpu', 'ram'] }) metrics!: string[];
+  @ApiPropertyOptional({ ...numberMap, description: 'S(m), fraction of capacity kept free' }) safetyMargin?: Record<string, number>;
+  @ApiProperty({ type: [NodeDto] }) nodes!: NodeDto[];
+  @ApiPropertyOptional({
+    type: 'object',
+    description: 'U(k,m,t): node -> metric -> one utilisation fraction per slot',
+    additionalProperties: { type: 'object', additionalProperties: { type: 'array', items: { type: 'number' } } },
+  })
+  usage?: Record<string, Record<string, number[]>>;
+  @ApiProperty({ type: [JobDto] }) jobs!: JobDto[];
+}
+
+export class AssignmentDto {
+  @ApiProperty() job!: string;
+  @ApiProperty() stage!: string;
+  @ApiProperty() task!: number;
+  @ApiProperty() node!: string;
+  @ApiProperty() start!: number;
+}
+
+export class PlacementDto {
+  @ApiProperty() job!: string;
+  @ApiProperty() stage!: string;
+  @ApiProperty() task!: number;
+  @ApiProperty({ type: [String] }) nodes!: string[];
+}
+
+export class ObjectiveDto {
+  @ApiProperty() scheduledTasks!: number;
+  @ApiProperty() makespanSlots!: number;
+}
+
+export class BoundDto {
+  @ApiProperty() makespanSlots!: number;
+}
+
+export class RejectionDto {
+  @ApiProperty() job!: string;
+  @ApiProperty({ enum: ['demand-exceeds-capacity', 'misses-window', 'capacity-taken'] }) code!: string;
+  @ApiProperty() reason!: string;
+}
+
+export class PlanDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) solveId!: string;
+  @ApiProperty() createdAt!: string;
+  @ApiProperty({ enum: ['fallow.plan/v1'] }) format!: 'fallow.plan/v1';
+  @ApiProperty({ description: 'the instance name' }) instance!: string;
+  @ApiProperty() strategy!: string;
+  @ApiProperty({ type: [AssignmentDto] }) assignments!: AssignmentDto[];
+  @ApiProperty({ type: [String] }) rejected!: string[];
+  @ApiProperty({ type: [RejectionDto], description: 'why each rejected job was left out' }) rejections!: RejectionDto[];
+  @ApiPropertyOptional({ type: [PlacementDto] }) placement?: PlacementDto[];
+  @ApiProperty({ type: ObjectiveDto }) objective!: ObjectiveDto;
+  @ApiPropertyOptional({ type: BoundDto }) bound?: BoundDto;
+  @ApiPropertyOptional() optimal?: boolean;
+  @ApiPropertyOptional({ description: '(makespan - bound) / bound' }) gap?: number;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'evaluator KPIs: revenue, on-time jobs, utilisation' }) kpis?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) stats?: Record<string, unknown>;
+}
+
+export class ProblemItemDto {
+  @ApiProperty({ example: 'instance.jobs[3].stages[1].after[0]' }) path!: string;
+  @ApiProperty({ example: 'unknown stage "mapp"' }) message!: string;
+}
+
+export class ProblemDto {
+  @ApiProperty() type!: string;
+  @ApiProperty() title!: string;
+  @ApiProperty() status!: number;
+  @ApiPropertyOptional() detail?: string;
+  @ApiPropertyOptional() instance?: string;
+  @ApiPropertyOptional() requestId?: string;
+  @ApiProperty({ type: [ProblemItemDto] }) problems!: ProblemItemDto[];
+}

@@ -1,0 +1,21 @@
+import { ApiKeyEntity } from '../auth/api-key.entity';
+import { TenantEntity } from '../auth/tenant.entity';
+import { BatchEntity } from '../batches/batch.entity';
+import { ClusterEntity, ClusterVersionEntity } from '../clusters/cluster.entity';
+import { IdempotencyEntity } from '../common/idempotency.entity';
+import { ForecastEntity } from '../forecasts/forecast.entity';
+import { PlanAssignmentEntity, PlanEntity } from '../plans/plan.entity';
+import { SolveEntity } from '../solves/solve.entity';
+
+export const ENTITIES = [
+  TenantEntity,
+  ApiKeyEntity,
+  ClusterEntity,
+  ClusterVersionEntity,
+  ForecastEntity,
+  BatchEntity,
+  SolveEntity,
+  PlanEntity,
+  PlanAssignmentEntity,
+  IdempotencyEntity,
+];

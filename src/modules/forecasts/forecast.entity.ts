@@ -1,0 +1,17 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/** Forecast utilisation by the regular customers: U(k,m,t) of Salamander Eq. 1, per node, metric and slot. */
+@Entity('forecasts')
+export class ForecastEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Index() @Column({ type: 'uuid', name: 'tenant_id' }) tenantId!: string;
+  @Index() @Column({ type: 'uuid', name: 'cluster_id' }) clusterId!: string;
+  /** The cluster version the forecast was validated against. */
+  @Column({ type: 'int', name: 'cluster_version' }) clusterVersion!: number;
+  @Column({ type: 'double precision', name: 'slot_seconds' }) slotSeconds!: number;
+  @Column({ type: 'int' }) slots!: number;
+  /** Which quantile of the predicted distribution these fractions are (0.5 = median). */
+  @Column({ type: 'double precision' }) quantile!: number;
+  @Column({ type: 'jsonb' }) usage!: Record<string, Record<string, number[]>>;
+  @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
+}

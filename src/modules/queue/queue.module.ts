@@ -1,0 +1,37 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import IORedis, { Redis } from 'ioredis';
+import { Config, CONFIG } from '../../config';
+import { SOLVE_QUEUE_NAME } from './solve-jobs';
+
+export const REDIS = Symbol('REDIS');
+export const SOLVE_QUEUE = Symbol('SOLVE_QUEUE');
+
+export function redisConnection(url: string): Redis {
+  // BullMQ needs maxRetriesPerRequest: null for its blocking commands.
+  return new IORedis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+}
+
+@Global()
+@Module({
+  providers: [
+    { provide: REDIS, inject: [CONFIG], useFactory: (c: Config) => redisConnection(c.redisUrl) },
+    {
+      provide: SOLVE_QUEUE,
+      inject: [CONFIG, REDIS],
+      useFactory: (c: Config, redis: Redis) => new Queue(SOLVE_QUEUE_NAME, { connection: redis, prefix: c.queuePrefix }),
+    },
+  ],
+  exports: [REDIS, SOLVE_QUEUE],
+})
+export class QueueModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(SOLVE_QUEUE) private readonly queue: Queue,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+    await this.redis.quit().catch(() => undefined);
+  }
+}

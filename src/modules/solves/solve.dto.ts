@@ -1,0 +1,85 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { strategyNames } from '../../engine/strategies';
+import { HorizonDto, InstanceDto } from '../common/format.dto';
+import { SOLVE_STATUSES, SolveStatus } from './solve.entity';
+
+export const MAX_TIME_BUDGET_MS = 600_000;
+
+/**
+ * Either a whole `instance`, or references: a (lendable) cluster, a batch of the caller's and optionally a
+ * forecast of that cluster, from which the service assembles the instance.
+ */
+export class CreateSolveDto {
+  @ApiPropertyOptional({ type: InstanceDto, description: 'a whole fallow.instance/v1 problem (instead of clusterId/batchId)' })
+  @IsOptional()
+  @IsObject()
+  instance?: InstanceDto;
+
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() clusterId?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'utilisation forecast of the cluster; none = idle nodes' }) @IsOptional() @IsUUID() forecastId?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() batchId?: string;
+
+  @ApiPropertyOptional({ type: HorizonDto, description: 'scheduling window; required with references when no forecast gives it' })
+  @IsOptional()
+  @IsObject()
+  horizon?: HorizonDto;
+
+  @ApiPropertyOptional({ enum: strategyNames(), default: 'auto' })
+  @IsOptional()
+  @IsIn(strategyNames())
+  strategy?: string;
+
+  @ApiPropertyOptional({ minimum: 100, maximum: MAX_TIME_BUDGET_MS, default: 5000, description: 'wall-clock budget of the search' })
+  @IsOptional()
+  @IsInt()
+  @Min(100)
+  @Max(MAX_TIME_BUDGET_MS)
+  timeBudgetMs?: number;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'number', minimum: 0, maximum: 1 }, { type: 'object', additionalProperties: { type: 'number' } }],
+    description: 'S(m): fraction of capacity kept free, one number for every metric or one per metric; overrides the instance\'s',
+  })
+  @IsOptional()
+  safetyMargin?: number | Record<string, number>;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'random seed (default 1)' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(2 ** 31 - 1)
+  seed?: number;
+}
+
+export class SolveProgressDto {
+  @ApiProperty() elapsedMs!: number;
+  @ApiProperty() iterations!: number;
+  @ApiProperty({ description: 'best objective so far: scheduled tasks (more is better) ...' }) scheduledTasks!: number;
+  @ApiProperty({ description: '... then makespan in slots (less is better)' }) makespanSlots!: number;
+}
+
+export class SolveDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ enum: SOLVE_STATUSES }) status!: SolveStatus;
+  @ApiProperty() strategy!: string;
+  @ApiProperty() timeBudgetMs!: number;
+  @ApiProperty() seed!: number;
+  @ApiProperty({ description: 'name of the instance solved' }) instance!: string;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true }) clusterId!: string | null;
+  @ApiPropertyOptional({ nullable: true }) clusterVersion!: number | null;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true }) forecastId!: string | null;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true }) batchId!: string | null;
+  @ApiPropertyOptional({ type: SolveProgressDto, nullable: true }) progress!: SolveProgressDto | null;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'set once a plan is stored (succeeded, or cancelled with a plan)' }) planId!: string | null;
+  @ApiPropertyOptional({ nullable: true }) error!: string | null;
+  @ApiProperty() attempts!: number;
+  @ApiProperty() createdAt!: string;
+  @ApiPropertyOptional({ nullable: true }) startedAt!: string | null;
+  @ApiPropertyOptional({ nullable: true }) finishedAt!: string | null;
+}
+
+export class SolvePageDto {
+  @ApiProperty({ type: [SolveDto] }) items!: SolveDto[];
+  @ApiPropertyOptional({ nullable: true, description: 'pass as ?cursor= for the next page' }) nextCursor!: string | null;
+}

@@ -1,0 +1,41 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { InstanceDoc } from '../../engine/model/types';
+
+export const SOLVE_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export type SolveStatus = (typeof SOLVE_STATUSES)[number];
+export const TERMINAL_STATUSES: readonly SolveStatus[] = ['succeeded', 'failed', 'cancelled'];
+
+export interface SolveProgress {
+  elapsedMs: number;
+  iterations: number;
+  /** Best objective so far: more scheduled tasks first, then a smaller makespan. */
+  scheduledTasks: number;
+  makespanSlots: number;
+}
+
+/** A solve is a resource: it is created queued, a worker runs it, and it ends with at most one plan. */
+@Entity('solves')
+export class SolveEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Index() @Column({ type: 'uuid', name: 'tenant_id' }) tenantId!: string;
+  @Column({ type: 'text' }) status!: SolveStatus;
+  @Column({ type: 'text' }) strategy!: string;
+  @Column({ type: 'int', name: 'time_budget_ms' }) timeBudgetMs!: number;
+  @Column({ type: 'int' }) seed!: number;
+  @Column({ type: 'uuid', name: 'cluster_id', nullable: true }) clusterId!: string | null;
+  @Column({ type: 'int', name: 'cluster_version', nullable: true }) clusterVersion!: number | null;
+  @Column({ type: 'uuid', name: 'forecast_id', nullable: true }) forecastId!: string | null;
+  @Column({ type: 'uuid', name: 'batch_id', nullable: true }) batchId!: string | null;
+  /** The whole problem as solved, so a plan can always be checked against exactly what produced it. */
+  /** Not loaded by default: it can be megabytes, and listings only need the name. */
+  @Column({ type: 'jsonb', select: false }) instance!: InstanceDoc;
+  @Column({ type: 'text', name: 'instance_name' }) instanceName!: string;
+  @Column({ type: 'jsonb', nullable: true }) progress!: SolveProgress | null;
+  @Column({ type: 'text', nullable: true }) error!: string | null;
+  @Column({ type: 'uuid', name: 'plan_id', nullable: true }) planId!: string | null;
+  @Column({ type: 'int', default: 0 }) attempts!: number;
+  @Column({ type: 'timestamptz', name: 'cancel_requested_at', nullable: true }) cancelRequestedAt!: Date | null;
+  @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
+  @Column({ type: 'timestamptz', name: 'started_at', nullable: true }) startedAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'finished_at', nullable: true }) finishedAt!: Date | null;
+}

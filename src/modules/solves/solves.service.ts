@@ -1,0 +1,201 @@
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { Brackets, In, Repository } from 'typeorm';
+import { Config, CONFIG } from '../../config';
+import { ValidationError } from '../../engine/model/errors';
+import { loadInstance } from '../../engine/model/model';
+import { InstanceDoc, Issue } from '../../engine/model/types';
+import { canSee, Principal, tenantScope } from '../auth/principal';
+import { BatchEntity } from '../batches/batch.entity';
+import { ClusterEntity, ClusterVersionEntity } from '../clusters/cluster.entity';
+import { decodeCursor, encodeCursor } from '../common/cursor';
+import { invalid, notFound, prefixIssues, ProblemException } from '../common/problem';
+import { ForecastEntity } from '../forecasts/forecast.entity';
+import { REDIS, SOLVE_QUEUE } from '../queue/queue.module';
+import { cancelChannel, SolveJobData, solveJobOptions } from '../queue/solve-jobs';
+import { assembleInstance, normaliseSafetyMargin, sourcePath } from './assemble-instance';
+import { CreateSolveDto, SolveDto } from './solve.dto';
+import { SOLVE_STATUSES, SolveEntity, SolveStatus, TERMINAL_STATUSES } from './solve.entity';
+
+interface References {
+  clusterId: string | null;
+  clusterVersion: number | null;
+  forecastId: string | null;
+  batchId: string | null;
+}
+
+@Injectable()
+export class SolvesService {
+  private readonly log = new Logger('solves');
+
+  constructor(
+    @InjectRepository(SolveEntity) private readonly solves: Repository<SolveEntity>,
+    @InjectRepository(ClusterEntity) private readonly clusters: Repository<ClusterEntity>,
+    @InjectRepository(ClusterVersionEntity) private readonly versions: Repository<ClusterVersionEntity>,
+    @InjectRepository(ForecastEntity) private readonly forecasts: Repository<ForecastEntity>,
+    @InjectRepository(BatchEntity) private readonly batches: Repository<BatchEntity>,
+    @Inject(SOLVE_QUEUE) private readonly queue: Queue<SolveJobData>,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  /** Validates everything first (a rejected request writes nothing), then stores the solve and queues it. */
+  async create(p: Principal, dto: CreateSolveDto): Promise<SolveEntity> {
+    const { instance, refs } = dto.instance ? this.inline(dto) : await this.fromReferences(p, dto);
+    try {
+      loadInstance(instance); // the engine's semantic checks: stage graph, usage lengths, demands, ...
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      throw invalid(dto.instance ? prefixIssues('instance', e.issues) : e.issues.map((i) => ({ ...i, path: sourcePath(i.path) })));
+    }
+    const solve = await this.solves.save(
+      this.solves.create({
+        tenantId: p.tenantId,
+        status: 'queued',
+        strategy: dto.strategy ?? 'auto',
+        timeBudgetMs: dto.timeBudgetMs ?? 5000,
+        seed: dto.seed ?? 1,
+        ...refs,
+        instance,
+        instanceName: instance.name,
+        progress: null,
+        error: null,
+        planId: null,
+        cancelRequestedAt: null,
+        startedAt: null,
+        finishedAt: null,
+      }),
+    );
+    try {
+      await this.queue.add('solve', { solveId: solve.id }, solveJobOptions(solve.id));
+    } catch (e) {
+      await this.solves.update(solve.id, { status: 'failed', error: 'could not be queued', finishedAt: new Date() });
+      this.log.error(`queueing solve ${solve.id} failed: ${(e as Error).message}`);
+      throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'Queue unavailable', 'the solve could not be queued; try again');
+    }
+    return solve;
+  }
+
+  private inline(dto: CreateSolveDto): { instance: InstanceDoc; refs: References } {
+    const issues: Issue[] = [];
+    for (const f of ['clusterId', 'forecastId', 'batchId', 'horizon'] as const)
+      if (dto[f] !== undefined) issues.push({ path: f, message: 'not allowed together with instance' });
+    const instance = { ...(dto.instance as unknown as InstanceDoc) };
+    delete instance.reference;
+    delete instance.provenance;
+    const metrics = Array.isArray(instance.metrics) ? instance.metrics : [];
+    const sm = normaliseSafetyMargin(dto.safetyMargin, metrics);
+    issues.push(...sm.issues);
+    if (issues.length) throw invalid(issues);
+    if (sm.margin) instance.safetyMargin = sm.margin;
+    return { instance, refs: { clusterId: null, clusterVersion: null, forecastId: null, batchId: null } };
+  }
+
+  private async fromReferences(p: Principal, dto: CreateSolveDto): Promise<{ instance: InstanceDoc; refs: References }> {
+    const issues: Issue[] = [];
+    if (!dto.clusterId) issues.push({ path: 'clusterId', message: 'required unless a whole instance is given' });
+    if (!dto.batchId) issues.push({ path: 'batchId', message: 'required unless a whole instance is given' });
+    if (issues.length) throw invalid(issues);
+    // A customer solves on any lendable cluster (it is what the operator sells) but only with its own batches.
+    const cluster = await this.clusters.findOneBy({ id: dto.clusterId });
+    if (!cluster || !(cluster.lendable || canSee(p, cluster.tenantId))) throw notFound('cluster', dto.clusterId!);
+    const batch = await this.batches.findOneBy({ id: dto.batchId, ...tenantScope(p) });
+    if (!batch) throw notFound('batch', dto.batchId!);
+    const version = await this.versions.findOneByOrFail({ clusterId: cluster.id, version: cluster.version });
+    let forecast: ForecastEntity | null = null;
+    if (dto.forecastId) {
+      forecast = await this.forecasts.findOneBy({ id: dto.forecastId, clusterId: cluster.id });
+      if (!forecast) throw notFound(`forecast of cluster ${cluster.id}`, dto.forecastId);
+    }
+    const horizon = dto.horizon ?? (forecast ? { slots: forecast.slots, slotSeconds: forecast.slotSeconds } : undefined);
+    if (!horizon) throw invalid([{ path: 'horizon', message: 'required when no forecast is given (the forecast sets the window otherwise)' }]);
+    if (forecast && dto.horizon && (dto.horizon.slots > forecast.slots || dto.horizon.slotSeconds !== forecast.slotSeconds))
+      throw invalid([{ path: 'horizon', message: `must fit the forecast: at most ${forecast.slots} slots of ${forecast.slotSeconds} s` }]);
+    const sm = normaliseSafetyMargin(dto.safetyMargin, version.metrics);
+    if (sm.issues.length) throw invalid(sm.issues);
+    const usage = forecast ? trimUsage(forecast.usage, horizon.slots) : undefined;
+    const instance = assembleInstance({
+      name: `${cluster.name}+${batch.name}`,
+      metrics: version.metrics,
+      nodes: version.nodes,
+      jobs: batch.jobs,
+      horizon,
+      usage,
+      safetyMargin: sm.margin,
+      customer: batch.tenantId,
+    });
+    return { instance, refs: { clusterId: cluster.id, clusterVersion: version.version, forecastId: forecast?.id ?? null, batchId: batch.id } };
+  }
+
+  async get(p: Principal, id: string): Promise<SolveEntity> {
+    const solve = await this.solves.findOneBy({ id, ...tenantScope(p) });
+    if (!solve) throw notFound('solve', id);
+    return solve;
+  }
+
+  async list(p: Principal, limit: number, cursor?: string, status?: string): Promise<{ items: SolveEntity[]; nextCursor: string | null }> {
+    if (status !== undefined && !SOLVE_STATUSES.includes(status as SolveStatus))
+      throw invalid([{ path: 'query:status', message: `must be one of ${SOLVE_STATUSES.join(', ')}` }]);
+    const after = decodeCursor(cursor);
+    const q = this.solves.createQueryBuilder('s').orderBy('s.created_at', 'DESC').addOrderBy('s.id', 'DESC').take(limit + 1);
+    const scope = tenantScope(p);
+    if (scope.tenantId) q.andWhere('s.tenant_id = :t', { t: scope.tenantId });
+    if (status) q.andWhere('s.status = :status', { status });
+    if (after)
+      q.andWhere(new Brackets((b) => b.where('s.created_at < :at', { at: after.createdAt }).orWhere('s.created_at = :at AND s.id < :id', { at: after.createdAt, id: after.id })));
+    const rows = await q.getMany();
+    const items = rows.slice(0, limit);
+    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+  }
+
+  /**
+   * Stops a solve. A queued one is cancelled at once; a running one is asked to stop through Redis and its
+   * worker stores the best plan found so far. The database status decides, so the worker and this race safely.
+   */
+  async cancel(p: Principal, id: string): Promise<SolveEntity> {
+    const solve = await this.get(p, id);
+    if (TERMINAL_STATUSES.includes(solve.status)) return solve;
+    const now = new Date();
+    const queued = await this.solves.update({ id, status: 'queued' }, { status: 'cancelled', cancelRequestedAt: now, finishedAt: now });
+    if (queued.affected) {
+      await this.queue.remove(id).catch(() => undefined); // the worker would skip it anyway
+    } else {
+      await this.solves.update({ id, status: In(['running']) }, { cancelRequestedAt: now });
+      await this.redis.publish(cancelChannel(this.config.queuePrefix), id);
+    }
+    return this.get(p, id);
+  }
+}
+
+function trimUsage(usage: Record<string, Record<string, number[]>>, slots: number): Record<string, Record<string, number[]>> {
+  const out: Record<string, Record<string, number[]>> = {};
+  for (const [node, byMetric] of Object.entries(usage)) {
+    out[node] = {};
+    for (const [m, series] of Object.entries(byMetric)) out[node][m] = series.slice(0, slots);
+  }
+  return out;
+}
+
+export function toSolveDto(s: SolveEntity): SolveDto {
+  return {
+    id: s.id,
+    status: s.status,
+    strategy: s.strategy,
+    timeBudgetMs: s.timeBudgetMs,
+    seed: s.seed,
+    instance: s.instanceName,
+    clusterId: s.clusterId,
+    clusterVersion: s.clusterVersion,
+    forecastId: s.forecastId,
+    batchId: s.batchId,
+    progress: s.progress,
+    planId: s.planId,
+    error: s.error,
+    attempts: s.attempts,
+    createdAt: s.createdAt.toISOString(),
+    startedAt: s.startedAt?.toISOString() ?? null,
+    finishedAt: s.finishedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,44 @@
+import { NestFactory } from '@nestjs/core';
+import { Worker } from 'bullmq';
+import { Config } from '../config';
+import { createLogger, PinoNestLogger } from '../modules/common/logger';
+import { redisConnection } from '../modules/queue/queue.module';
+import { cancelChannel, SOLVE_QUEUE_NAME, SolveJobData } from '../modules/queue/solve-jobs';
+import { SolveJobResult, SolveProcessor } from './solve.processor';
+import { WorkerModule } from './worker.module';
+
+export interface RunningWorker {
+  /** Stops taking new solves, lets the running ones finish, then closes every connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * The worker process: consumes the solve queue with `workerConcurrency` solves at once, each in its own
+ * thread. A worker that dies loses its lock after `lockMs`; another worker then retries the solve.
+ */
+export async function startWorker(config: Config): Promise<RunningWorker> {
+  const log = createLogger(config.logLevel, 'fallow-worker');
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: new PinoNestLogger(log) });
+  const processor = app.get(SolveProcessor);
+  const worker = new Worker<SolveJobData, SolveJobResult>(SOLVE_QUEUE_NAME, (job) => processor.process(job), {
+    connection: redisConnection(config.redisUrl),
+    prefix: config.queuePrefix,
+    concurrency: config.workerConcurrency,
+    lockDuration: config.lockMs,
+    stalledInterval: config.stalledIntervalMs,
+    maxStalledCount: 2,
+  });
+  worker.on('error', (e) => log.error({ err: e }, 'queue error'));
+  const subscriber = redisConnection(config.redisUrl);
+  await subscriber.subscribe(cancelChannel(config.queuePrefix));
+  subscriber.on('message', (_channel, solveId: string) => processor.cancel(solveId));
+  log.info({ concurrency: config.workerConcurrency, prefix: config.queuePrefix }, 'worker ready');
+  return {
+    async close() {
+      log.info({ running: processor.activeCount }, 'worker stopping: finishing running solves');
+      await worker.close();
+      await subscriber.quit().catch(() => undefined);
+      await app.close();
+    },
+  };
+}
