@@ -6,7 +6,7 @@ import { PlanDoc } from './model/types';
 import { placeChunks } from './placement/placement';
 import { Random } from './random';
 import { getStrategy } from './strategies';
-import { Progress, SolveOptions, StrategyContext } from './strategies/strategy';
+import { Progress, SolveOptions, StrategyContext, StrategyResult } from './strategies/strategy';
 
 export const DEFAULT_TIME_BUDGET_MS = 5000;
 
@@ -32,6 +32,7 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
   const seed = options.seed ?? 1;
   const fullBound = makespanBound(model);
   let lastReport = 0;
+  const stop = stopControl(options);
   const ctx: StrategyContext = {
     model,
     rng: new Random(seed),
@@ -39,7 +40,8 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
     // Leave room for bounds, placement and the final evaluation inside the budget.
     deadline: startedAt + Math.max(1, budget * 0.97 - finishingCostMs(model)),
     maxIterations: options.maxIterations ?? Number.POSITIVE_INFINITY,
-    signal: options.signal,
+    signal: stop.signal,
+    stopFlags: options.stopFlag ? [options.stopFlag] : undefined,
     lowerBound: fullBound.makespanSlots,
     report(iterations, scheduledTasks, makespanSlots) {
       if (!options.onProgress) return;
@@ -50,7 +52,12 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
       options.onProgress(p);
     },
   };
-  const result = await strategy.run(ctx);
+  let result: StrategyResult;
+  try {
+    result = await strategy.run(ctx);
+  } finally {
+    stop.dispose();
+  }
   const schedule = result.schedule;
   const plan = toPlanDoc(model, schedule, name);
   const makespan = plan.objective.makespanSlots;
@@ -83,7 +90,41 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
   return plan;
 }
 
+/** How often the stop flag is polled to turn it into an abort for asynchronous waits (the MILP thread). */
+const STOP_POLL_MS = 20;
+
+/**
+ * One signal for the strategy that aborts on options.signal or once options.stopFlag is raised.
+ * Synchronous loops read the flag themselves (timeUp); the poll serves the awaiting ones, and is
+ * unref'd so it never keeps the process alive.
+ */
+function stopControl(options: SolveOptions): { signal: AbortSignal; dispose(): void } {
+  const ctrl = new AbortController();
+  const outer = options.signal;
+  const onAbort = () => ctrl.abort(outer?.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  const flag = options.stopFlag;
+  let poll: NodeJS.Timeout | undefined;
+  if (flag && !ctrl.signal.aborted) {
+    poll = setInterval(() => {
+      if (Atomics.load(flag, 0) === 0) return;
+      clearInterval(poll);
+      ctrl.abort(new Error('stop flag raised'));
+    }, STOP_POLL_MS);
+    poll.unref();
+  }
+  return {
+    signal: ctrl.signal,
+    dispose() {
+      clearInterval(poll);
+      outer?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
 /** Rough cost of bounds + placement + evaluation, so the whole solve stays inside its budget. */
 function finishingCostMs(model: Model): number {
-  return Math.min(500, 2 + (model.nTasks * model.K) / 20000 + (model.K * model.T * model.M) / 200000);
+  // Placement and evaluation cost per task (measured ~40 ms for 7,000-8,500 tasks), bounds per cell.
+  return Math.min(500, 2 + model.nTasks / 250 + (model.nTasks * model.K) / 20000 + (model.K * model.T * model.M) / 200000);
 }

@@ -28,36 +28,46 @@ export function makespanBound(model: Model, accepted?: ArrayLike<number>): Makes
  * task that fits first; its successors cannot start before that).
  */
 function criticalPathBound(model: Model, isIn: (j: number) => boolean): number {
-  const { T, M, K } = model;
   const eft = new Int32Array(model.stages.length);
   let best = 0;
   model.jobs.forEach((job, j) => {
     if (!isIn(j)) return;
-    for (const g of job.stages) {
-      const s = model.stages[g];
-      let est = job.release;
-      for (const p of s.preds) est = Math.max(est, eft[p]);
-      let finish = T + 1;
-      for (let k = 0; k < K; k++) {
-        if (model.maxTasks[k] < 1) continue;
-        const d = s.dur[k];
-        const av = model.avail[k];
-        let run = est;
-        for (let t = est; run + d <= T && run + d < finish; t++) {
-          let ok = true;
-          for (let m = 0; m < M && ok; m++) ok = s.demand[m] <= av[m * T + t] + CAPACITY_EPS;
-          if (!ok) run = t + 1;
-          else if (t - run + 1 >= d) {
-            finish = run + d;
-            break;
-          }
-        }
-      }
-      eft[g] = finish;
-      best = Math.max(best, finish);
-    }
+    earliestFinishAlone(model, j, eft);
+    for (const g of job.stages) best = Math.max(best, eft[g]);
   });
   return best;
+}
+
+/**
+ * Writes into eft[g], for every stage g of job j, the earliest slot by which a task of g can end if
+ * the job ran alone on the empty cluster from its release (the critical-path argument above); T + 1
+ * when it cannot end within the window.
+ */
+export function earliestFinishAlone(model: Model, j: number, eft: Int32Array): void {
+  const { T, M, K } = model;
+  const job = model.jobs[j];
+  for (const g of job.stages) {
+    const s = model.stages[g];
+    let est = job.release;
+    for (const p of s.preds) est = Math.max(est, eft[p]);
+    let finish = T + 1;
+    for (let k = 0; k < K; k++) {
+      if (model.maxTasks[k] < 1) continue;
+      const d = s.dur[k];
+      const av = model.avail[k];
+      let run = est;
+      for (let t = est; run + d <= T && run + d < finish; t++) {
+        let ok = true;
+        for (let m = 0; m < M && ok; m++) ok = s.demand[m] <= av[m * T + t] + CAPACITY_EPS;
+        if (!ok) run = t + 1;
+        else if (t - run + 1 >= d) {
+          finish = run + d;
+          break;
+        }
+      }
+    }
+    eft[g] = finish;
+  }
 }
 
 /**

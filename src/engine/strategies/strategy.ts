@@ -20,6 +20,12 @@ export interface SolveOptions {
   onProgress?: (p: Progress) => void;
   /** Aborting stops the search early; the best plan so far is still returned. */
   signal?: AbortSignal;
+  /**
+   * A shared-memory flag another thread sets to non-zero (Atomics.store(flag, 0, 1)) to stop the solve
+   * early; the best plan so far is still returned. Use it when solving in a worker thread: a
+   * synchronous strategy loop never yields to the event loop, so an AbortSignal alone cannot reach it.
+   */
+  stopFlag?: Int32Array;
 }
 
 /** What a strategy sees: the model, its random generator and when to stop. */
@@ -30,7 +36,19 @@ export interface StrategyContext {
   /** Absolute time (ms since epoch) by which the strategy must return. */
   deadline: number;
   maxIterations: number;
+  /** Aborts on SolveOptions.signal and (polled) SolveOptions.stopFlag: what asynchronous waits listen to. */
   signal?: AbortSignal;
+  /**
+   * Shared-memory flags read by timeUp on every call: non-zero in any of them stops the strategy. Unlike
+   * `signal` they reach synchronous loops. SolveOptions.stopFlag is one; a strategy that runs others
+   * may add its own (auto stops its partner when the MILP proves the optimum).
+   */
+  stopFlags?: readonly Int32Array[];
+  /**
+   * When given, a strategy that proves its result optimal sets it to non-zero as soon as it knows,
+   * possibly from another thread (exact's solver thread), so a strategy racing it can stop.
+   */
+  provenFlag?: Int32Array;
   /** A known lower bound on the makespan when everything is accepted (lets strategies stop early). */
   lowerBound: number;
   report(iterations: number, scheduledTasks: number, makespanSlots: number): void;
@@ -53,5 +71,25 @@ export interface Strategy {
 }
 
 export function timeUp(ctx: StrategyContext, iterations: number): boolean {
-  return iterations >= ctx.maxIterations || Date.now() >= ctx.deadline || ctx.signal?.aborted === true;
+  return iterations >= ctx.maxIterations || Date.now() >= ctx.deadline || stopRequested(ctx);
+}
+
+/** An abort or a raised stop flag (not the clock). */
+export function stopRequested(ctx: StrategyContext): boolean {
+  if (ctx.signal?.aborted === true) return true;
+  if (ctx.stopFlags) for (const f of ctx.stopFlags) if (Atomics.load(f, 0) !== 0) return true;
+  return false;
+}
+
+/**
+ * For the long synchronous phases inside one iteration (a construction, a justification): true once
+ * the strategy must stop, ignoring the iteration limit so that reproducible runs stay reproducible.
+ */
+export function deadlineCheck(ctx: StrategyContext): () => boolean {
+  return () => Date.now() >= ctx.deadline || stopRequested(ctx);
+}
+
+/** A shared-memory stop flag (see SolveOptions.stopFlag). */
+export function newStopFlag(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4));
 }

@@ -37,7 +37,7 @@ export class KeyDto {
   @ApiProperty() label!: string;
   @ApiProperty({ description: 'first characters of the key' }) prefix!: string;
   @ApiProperty() createdAt!: string;
-  @ApiPropertyOptional({ nullable: true }) revokedAt!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) revokedAt!: string | null;
 }
 
 export class CreatedKeyDto extends KeyDto {

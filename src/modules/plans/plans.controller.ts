@@ -17,7 +17,7 @@ export class AssignmentRowDto {
 
 export class AssignmentPageDto {
   @ApiProperty({ type: [AssignmentRowDto] }) items!: AssignmentRowDto[];
-  @ApiPropertyOptional({ nullable: true }) nextCursor!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) nextCursor!: string | null;
 }
 
 @ApiTags('plans')

@@ -66,20 +66,20 @@ export class SolveDto {
   @ApiProperty() timeBudgetMs!: number;
   @ApiProperty() seed!: number;
   @ApiProperty({ description: 'name of the instance solved' }) instance!: string;
-  @ApiPropertyOptional({ format: 'uuid', nullable: true }) clusterId!: string | null;
-  @ApiPropertyOptional({ nullable: true }) clusterVersion!: number | null;
-  @ApiPropertyOptional({ format: 'uuid', nullable: true }) forecastId!: string | null;
-  @ApiPropertyOptional({ format: 'uuid', nullable: true }) batchId!: string | null;
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) clusterId!: string | null;
+  @ApiPropertyOptional({ type: Number, nullable: true }) clusterVersion!: number | null;
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) forecastId!: string | null;
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) batchId!: string | null;
   @ApiPropertyOptional({ type: SolveProgressDto, nullable: true }) progress!: SolveProgressDto | null;
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'set once a plan is stored (succeeded, or cancelled with a plan)' }) planId!: string | null;
-  @ApiPropertyOptional({ nullable: true }) error!: string | null;
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'set once a plan is stored (succeeded, or cancelled with a plan)' }) planId!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) error!: string | null;
   @ApiProperty() attempts!: number;
   @ApiProperty() createdAt!: string;
-  @ApiPropertyOptional({ nullable: true }) startedAt!: string | null;
-  @ApiPropertyOptional({ nullable: true }) finishedAt!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) startedAt!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) finishedAt!: string | null;
 }
 
 export class SolvePageDto {
   @ApiProperty({ type: [SolveDto] }) items!: SolveDto[];
-  @ApiPropertyOptional({ nullable: true, description: 'pass as ?cursor= for the next page' }) nextCursor!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'pass as ?cursor= for the next page' }) nextCursor!: string | null;
 }

@@ -2,7 +2,7 @@ import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { Brackets, In, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { Config, CONFIG } from '../../config';
 import { ValidationError } from '../../engine/model/errors';
 import { loadInstance } from '../../engine/model/model';
@@ -10,7 +10,7 @@ import { InstanceDoc, Issue } from '../../engine/model/types';
 import { canSee, Principal, tenantScope } from '../auth/principal';
 import { BatchEntity } from '../batches/batch.entity';
 import { ClusterEntity, ClusterVersionEntity } from '../clusters/cluster.entity';
-import { decodeCursor, encodeCursor } from '../common/cursor';
+import { newestFirst, pageOf } from '../common/keyset-page';
 import { invalid, notFound, prefixIssues, ProblemException } from '../common/problem';
 import { ForecastEntity } from '../forecasts/forecast.entity';
 import { REDIS, SOLVE_QUEUE } from '../queue/queue.module';
@@ -138,16 +138,11 @@ export class SolvesService {
   async list(p: Principal, limit: number, cursor?: string, status?: string): Promise<{ items: SolveEntity[]; nextCursor: string | null }> {
     if (status !== undefined && !SOLVE_STATUSES.includes(status as SolveStatus))
       throw invalid([{ path: 'query:status', message: `must be one of ${SOLVE_STATUSES.join(', ')}` }]);
-    const after = decodeCursor(cursor);
-    const q = this.solves.createQueryBuilder('s').orderBy('s.created_at', 'DESC').addOrderBy('s.id', 'DESC').take(limit + 1);
+    const q = this.solves.createQueryBuilder('s');
     const scope = tenantScope(p);
     if (scope.tenantId) q.andWhere('s.tenant_id = :t', { t: scope.tenantId });
     if (status) q.andWhere('s.status = :status', { status });
-    if (after)
-      q.andWhere(new Brackets((b) => b.where('s.created_at < :at', { at: after.createdAt }).orWhere('s.created_at = :at AND s.id < :id', { at: after.createdAt, id: after.id })));
-    const rows = await q.getMany();
-    const items = rows.slice(0, limit);
-    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+    return pageOf(await newestFirst(q, 's', limit, cursor).getMany(), limit, (s) => s);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { better } from '../../schedule/schedule';
-import { Strategy, StrategyContext, StrategyResult } from '../strategy';
+import { newStopFlag, Strategy, StrategyContext, StrategyResult } from '../strategy';
 
 /** Salamander (section IV) found the exact approach best below about 1,500 tasks. */
 export const EXACT_TASK_LIMIT = 1500;
@@ -7,7 +7,8 @@ export const EXACT_TASK_LIMIT = 1500;
 /**
  * Picks strategies by size. Small instances race `exact` (HiGHS in a worker thread, on the second
  * core) against `ga` (on this thread: on PSPLIB j30/j120 it beat `ls` in the benchmark, 0.75% vs 3.55%
- * above the optimum at 1 s) and keep the better plan; large ones run `ls` alone.
+ * above the optimum at 1 s) and keep the better plan, stopping the race as soon as one side has proved
+ * the optimum; large ones run `ls` alone.
  */
 export function makeAuto(lookup: (name: string) => Strategy | undefined): Strategy {
   return {
@@ -19,9 +20,29 @@ export function makeAuto(lookup: (name: string) => Strategy | undefined): Strate
       const exact = small ? lookup('exact') : undefined;
       const partner = (small && lookup('ga')) || ls;
       if (!exact) return tagged(await ls.run(ctx), 'ls');
-      // Start exact first: its worker thread runs while ls keeps this thread busy.
-      const exactRun = Promise.resolve(exact.run({ ...ctx, rng: ctx.rng.fork() }));
-      const lsResult = await partner.run({ ...ctx, rng: ctx.rng.fork() });
+      // Once the MILP proves the optimum the partner has nothing left to find. Its synchronous loop
+      // keeps this thread busy, so exact's result cannot reach it through the event loop: the solver
+      // thread raises `proven` itself, which the partner's timeUp reads. The controller is for
+      // partners that do await.
+      const proven = newStopFlag();
+      const stopPartner = new AbortController();
+      const stopExact = new AbortController();
+      // Start exact first: its worker thread runs while the partner keeps this thread busy.
+      const exactRun = Promise.resolve(
+        exact.run({ ...ctx, rng: ctx.rng.fork(), signal: either(ctx.signal, stopExact.signal), provenFlag: proven }),
+      ).then((r) => {
+        if (r.optimal) stopPartner.abort();
+        return r;
+      });
+      const lsResult = await partner.run({
+        ...ctx,
+        rng: ctx.rng.fork(),
+        signal: either(ctx.signal, stopPartner.signal),
+        stopFlags: [...(ctx.stopFlags ?? []), proven],
+      });
+      // And the other way round: a partner that meets the lower bound with every job in is optimal.
+      const p = lsResult.schedule;
+      if (p.scheduledTasks() === ctx.model.nTasks && p.makespan() <= ctx.lowerBound) stopExact.abort();
       const exactResult = await exactRun;
       const e = exactResult.schedule;
       const l = lsResult.schedule;
@@ -43,4 +64,15 @@ export function makeAuto(lookup: (name: string) => Strategy | undefined): Strate
 
 function tagged(r: StrategyResult, chosen: string): StrategyResult {
   return { ...r, stats: { ...r.stats, chosen } };
+}
+
+/** A signal that aborts when either does. */
+function either(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
+  if (!a) return b;
+  const ctrl = new AbortController();
+  const abort = () => ctrl.abort();
+  if (a.aborted || b.aborted) abort();
+  a.addEventListener('abort', abort, { once: true });
+  b.addEventListener('abort', abort, { once: true });
+  return ctrl.signal;
 }

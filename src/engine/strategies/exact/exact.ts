@@ -2,7 +2,7 @@ import { evaluatePlan } from '../../evaluate/evaluate';
 import { Model } from '../../model/model';
 import { toPlanDoc } from '../../model/plan';
 import { Schedule, better } from '../../schedule/schedule';
-import { Strategy, StrategyContext, StrategyResult } from '../strategy';
+import { deadlineCheck, stopRequested, Strategy, StrategyContext, StrategyResult } from '../strategy';
 import { decodeSolution, encodeStart } from './decode';
 import { RunOutcome, runHighs } from './highs-runner';
 import { findIncumbent } from './incumbent';
@@ -48,6 +48,7 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
     maxBuilds: reproducible ? 200 : Infinity,
     lowerBound: ctx.lowerBound,
     signal: ctx.signal,
+    stop: deadlineCheck(ctx),
   });
   const incTasks = incumbent.scheduledTasks();
   const incMakespan = incumbent.makespan();
@@ -59,10 +60,12 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
     iterations: 1,
     stats: { milp: { status, ...extra, ...base } },
   });
-  if (model.nTasks === 0 || (allIn && incMakespan <= ctx.lowerBound))
+  if (model.nTasks === 0 || (allIn && incMakespan <= ctx.lowerBound)) {
+    if (allIn && ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
     return { ...skip('not needed: the heuristic schedule meets the lower bound'), optimal: allIn };
+  }
 
-  if (ctx.signal?.aborted) return skip('skipped: aborted');
+  if (stopRequested(ctx)) return skip('skipped: aborted');
 
   const buildStarted = Date.now();
   const built = buildMilp(model, {
@@ -79,8 +82,9 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
 
   // Keep room after the solve for decoding and the engine's own evaluation of the plan. HiGHS checks
   // its clock only between steps and in WASM one step (a root cut round, a sub-MIP) can take a second
-  // or more, so its own limit is set earlier; at the deadline it is asked to stop, and shortly before
-  // the solve's hard limit (budget + 5%) the thread is terminated, keeping the last streamed results.
+  // or more, so its own limit is set earlier; at the deadline it is asked to stop, and if it has not
+  // stopped when the budget itself is up (less the decoding) the thread is terminated, keeping the
+  // last streamed results: the solve must come back within its budget.
   const finishMs = 20 + model.nTasks / 500 + (model.K * model.T * model.M) / 50_000;
   const budget = (ctx.deadline - ctx.startedAt) / 0.97;
   const overshoot = Math.min(800, 0.06 * budget);
@@ -99,8 +103,9 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
     options,
     start,
     softStopAt: ctx.deadline - finishMs,
-    hardStopAt: Math.max(ctx.deadline, ctx.startedAt + 1.03 * budget - finishMs),
+    hardStopAt: Math.max(ctx.deadline, ctx.startedAt + budget - finishMs),
     signal: ctx.signal,
+    provenFlag: ctx.provenFlag,
     onIncumbent: (x) => {
       let tasks = 0;
       model.jobs.forEach((job, j) => (tasks += Math.round(x[layout.colY[j]]) * job.taskCount));
@@ -121,6 +126,7 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   const useFound = found !== null && better(found.scheduledTasks(), found.makespan(), incTasks, incMakespan);
   const best = useFound ? found! : incumbent;
   const proof = boundFor(model, layout, outcome, best);
+  if (proof.optimal && ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
   return {
     schedule: best,
     iterations: Math.max(1, outcome.nodes),

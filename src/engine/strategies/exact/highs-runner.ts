@@ -13,6 +13,8 @@ export interface RunOptions {
   /** Absolute ms: terminate the thread outright if HiGHS has not returned by then. */
   hardStopAt: number;
   signal?: AbortSignal;
+  /** Set to 1 by the solver thread itself the moment HiGHS proves optimality (see WorkerInput). */
+  provenFlag?: Int32Array;
   onIncumbent?: (colValue: Float64Array, objective: number) => void;
 }
 
@@ -22,8 +24,11 @@ export interface RunOutcome extends HighsOutcome {
   wallMs: number;
 }
 
-/** How long an aborted solve may take to stop by itself before its thread is terminated. */
-const ABORT_GRACE_MS = 500;
+/**
+ * How long an aborted solve may take to stop by itself before its thread is terminated. Short: a
+ * stopped solve should come back at once, and the streamed incumbent and bound survive a termination.
+ */
+const ABORT_GRACE_MS = 100;
 
 /** Compiled next to this file (dist/src/engine/strategies/exact/highs-worker.js). */
 export const WORKER_FILE = path.join(__dirname, 'highs-worker.js');
@@ -50,7 +55,10 @@ export function runHighs(problem: MilpProblem, opt: RunOptions): Promise<RunOutc
   if (!existsSync(WORKER_FILE)) return Promise.resolve(failed(`error: solver thread script missing (${WORKER_FILE})`));
   const stopFlag = new SharedArrayBuffer(4);
   const stop = new Int32Array(stopFlag);
-  const input: WorkerInput = { problem, options: opt.options, start: opt.start, stopFlag };
+  // The thread writes Int32[0] of the buffer: only a flag of its own (strategy.ts newStopFlag) will do.
+  const own = opt.provenFlag && opt.provenFlag.buffer instanceof SharedArrayBuffer && opt.provenFlag.byteOffset === 0;
+  const provenFlag = own ? (opt.provenFlag!.buffer as SharedArrayBuffer) : undefined;
+  const input: WorkerInput = { problem, options: opt.options, start: opt.start, stopFlag, provenFlag };
   return new Promise<RunOutcome>((resolve) => {
     let last: { colValue: Float64Array; objective: number } | null = null;
     let bound: { dualBound: number; nodes: number } | null = null;

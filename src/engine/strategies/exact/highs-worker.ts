@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import loadHighs from 'highs';
-import { HighsOutcome, STATUS_NAMES, WorkerInput, WorkerMessage } from './protocol';
+import { HighsOutcome, OPTIMAL, STATUS_NAMES, WorkerInput, WorkerMessage } from './protocol';
 
 /**
  * Solver thread: HiGHS (WebAssembly) blocks its thread for the whole solve, so it runs here and the
@@ -48,6 +48,9 @@ async function main(): Promise<void> {
       [highs.constants.callbackType.simplexInterrupt]: checkStop,
     });
     const modelStatus = model.getModelStatus();
+    // Before the result is even read back: a strategy racing this one on the parent thread may be in a
+    // synchronous loop that only shared memory reaches.
+    if (modelStatus === OPTIMAL && input.provenFlag) Atomics.store(new Int32Array(input.provenFlag), 0, 1);
     const info = (name: string): number | null => {
       try {
         const v = Number(model.info.get(name));

@@ -9,6 +9,8 @@ export interface WorkerInput {
   start: Float64Array | null;
   /** Int32[0] != 0 asks the solver to stop at its next checkpoint (abort or deadline). */
   stopFlag: SharedArrayBuffer;
+  /** When given, Int32[0] is set to 1 as soon as HiGHS has proved its solution optimal (read by auto's partner). */
+  provenFlag?: SharedArrayBuffer;
 }
 
 /** What the solver thread posts back. */
@@ -32,6 +34,9 @@ export interface HighsOutcome {
   nodes: number;
   solverSeconds: number;
 }
+
+/** highs.constants.modelStatus of a proven optimum. */
+export const OPTIMAL = 7;
 
 export const STATUS_NAMES: Record<number, string> = {
   0: 'not-set',

@@ -3,7 +3,7 @@ import { Random } from '../../random';
 import { buildFromTaskOrder } from '../../schedule/sgs';
 import { Schedule, better } from '../../schedule/schedule';
 import { rffdOnce } from '../rffd/rffd';
-import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
+import { deadlineCheck, Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
 import { compareScore, ScoreHistory } from './score';
 import { LsState } from './state';
 import { MoveRunner } from './moves';
@@ -28,7 +28,8 @@ export const ls: Strategy = {
   run(ctx: StrategyContext): StrategyResult {
     const { model, rng } = ctx;
     const started = Date.now();
-    const initial = bestConstruction(model, rng);
+    const stop = deadlineCheck(ctx);
+    const initial = bestConstruction(model, rng, stop);
     let state = new LsState(model, initial);
     const tenure = Math.max(1, Math.min(1000, Math.floor(ENTITY_TABU_RATIO * model.nTasks)));
     const moves = new MoveRunner(state, rng, tenure);
@@ -47,13 +48,14 @@ export const ls: Strategy = {
     const done = () => bestTasks === model.nTasks && bestMs <= ctx.lowerBound;
 
     while (!done()) {
-      // Checking the clock every move would cost more than the move itself.
-      if ((iterations & 1023) === 0 && timeUp(ctx, iterations)) break;
+      // Checking the clock every move would cost more than most moves; but a job swap places a whole
+      // job (several ms with hundreds of tasks), so not much more rarely than this.
+      if ((iterations & 63) === 0 && timeUp(ctx, iterations)) break;
       if (iterations >= ctx.maxIterations) break;
       if (iterations - lastImprovement > STALL_MOVES) {
         // Stalled: justify the best (forward-backward improvement) and continue the search from there.
         restarts++;
-        const j = justify(model, best, rng);
+        const j = justify(model, best, rng, stop);
         if (compareScore(0, j.scheduledTasks(), j.makespan(), j.sumJobEnds(), 0, bestTasks, bestMs, Infinity) < 0) {
           best = j;
           bestTasks = j.scheduledTasks();
@@ -62,10 +64,11 @@ export const ls: Strategy = {
         }
         // Continue from a perturbed copy of the best (iterated local search): re-decode its start
         // order with a few random swaps and justify it, so the search leaves the basin it stalled in.
-        state = new LsState(model, perturb(model, best, rng));
+        state = new LsState(model, perturb(model, best, rng, stop));
         moves.reset(state);
         history.fill(state.hard, state.scheduled, state.makespan, state.sumEnds);
         lastImprovement = iterations;
+        if (stop()) break; // the restart may have run into the deadline
       }
       iterations++;
       const h0 = state.hard, t0 = state.scheduled, m0 = state.makespan, e0 = state.sumEnds;
@@ -109,13 +112,14 @@ export const ls: Strategy = {
   },
 };
 
-/** Initial solution: the better of Alg. 1 (RFFD) and a serial SGS by latest-finish priority. */
-function bestConstruction(model: Model, rng: Random): Schedule {
-  const candidates = [rffdOnce(model, rng), buildFromTaskOrder(model, latestFinishOrder(model), null)];
-  let best = candidates[0];
-  for (const c of candidates)
-    if (better(c.scheduledTasks(), c.makespan(), best.scheduledTasks(), best.makespan())) best = c;
-  return best;
+/**
+ * Initial solution: the better of Alg. 1 (RFFD) and a serial SGS by latest-finish priority. RFFD always
+ * completes, so that there is a plan to return; the SGS gives up at `stop`.
+ */
+function bestConstruction(model: Model, rng: Random, stop: () => boolean): Schedule {
+  const first = rffdOnce(model, rng);
+  const lft = buildFromTaskOrder(model, latestFinishOrder(model), null, undefined, stop);
+  return lft && better(lft.scheduledTasks(), lft.makespan(), first.scheduledTasks(), first.makespan()) ? lft : first;
 }
 
 /**

@@ -2,7 +2,7 @@ import { Model } from '../../model/model';
 import { Random } from '../../random';
 import { buildFromJobOrder } from '../../schedule/sgs';
 import { Schedule, better } from '../../schedule/schedule';
-import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
+import { deadlineCheck, Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
 
 /** Work of a job if it ran alone on the fastest nodes: the "execution time" Alg. 1 sorts by. */
 export function jobLength(model: Model, j: number): number {
@@ -20,9 +20,12 @@ export function decreasingJobOrder(model: Model, rng: Random): number[] {
   return order.sort((a, b) => byJob[b] - byJob[a]);
 }
 
-export function rffdOnce(model: Model, rng: Random): Schedule {
+export function rffdOnce(model: Model, rng: Random): Schedule;
+export function rffdOnce(model: Model, rng: Random, stop: () => boolean): Schedule | null;
+export function rffdOnce(model: Model, rng: Random, stop?: () => boolean): Schedule | null {
   // Alg. 1 as published: the first slot at which a randomly chosen node can take the task.
-  return buildFromJobOrder(model, decreasingJobOrder(model, rng), rng, 'earliestStart');
+  const order = decreasingJobOrder(model, rng);
+  return stop ? buildFromJobOrder(model, order, rng, 'earliestStart', stop) : buildFromJobOrder(model, order, rng, 'earliestStart');
 }
 
 /**
@@ -39,8 +42,11 @@ export const rffd: Strategy = {
     let bestMs = best.makespan();
     let iterations = 1;
     ctx.report(iterations, bestTasks, bestMs);
+    const stop = deadlineCheck(ctx);
     while (!timeUp(ctx, iterations) && !(bestTasks === model.nTasks && bestMs <= ctx.lowerBound)) {
-      const s = rffdOnce(model, rng);
+      // The first construction is the answer and always completes; later ones give up at the deadline.
+      const s = rffdOnce(model, rng, stop);
+      if (!s) break;
       iterations++;
       const tasks = s.scheduledTasks();
       const ms = s.makespan();

@@ -1,0 +1,36 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayNotEmpty, IsArray, IsString, Length } from 'class-validator';
+import { JobDto } from '../common/format.dto';
+
+/** class-validator checks the top-level shape; the engine's instance validator checks every job. */
+export class CreateBatchDto {
+  @ApiProperty({ example: 'nightly-etl', minLength: 1, maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  name!: string;
+
+  @ApiProperty({ type: [JobDto], minItems: 1, description: 'fallow.instance/v1 jobs; demand metrics are matched to a cluster when a solve uses the batch' })
+  @IsArray()
+  @ArrayNotEmpty()
+  jobs!: JobDto[];
+}
+
+/** A batch in a listing (without its jobs). */
+export class BatchSummaryDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ type: 'integer', description: 'number of jobs' }) jobCount!: number;
+  @ApiProperty() createdAt!: string;
+}
+
+export class BatchDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ type: [JobDto] }) jobs!: JobDto[];
+  @ApiProperty() createdAt!: string;
+}
+
+export class BatchPageDto {
+  @ApiProperty({ type: [BatchSummaryDto] }) items!: BatchSummaryDto[];
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'pass as ?cursor= for the next page' }) nextCursor!: string | null;
+}

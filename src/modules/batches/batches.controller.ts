@@ -1,0 +1,49 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
+import { ApiProblems } from '../common/api-problems';
+import { pageLimit } from '../common/cursor';
+import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
+import { BatchDto, BatchPageDto, CreateBatchDto } from './batch.dto';
+import { BatchesService, toBatchDto } from './batches.service';
+
+/** A customer's batches of MapReduce-style jobs, solved on a cluster by reference (POST /v1/solves). */
+@ApiTags('batches')
+@ApiBearerAuth()
+@Roles('customer')
+@Controller('v1/batches')
+export class BatchesController {
+  constructor(private readonly batches: BatchesService) {}
+
+  @Post()
+  @HttpCode(201)
+  @UseInterceptors(IdempotencyInterceptor)
+  @ApiOperation({ operationId: 'createBatch', summary: 'Submit a batch of jobs; Location names it' })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'a retry with the same key returns the first response' })
+  @ApiCreatedResponse({ type: BatchDto })
+  @ApiProblems(400, 401, 403, 413, 422, 429)
+  async create(@CurrentPrincipal() p: Principal, @Body() dto: CreateBatchDto, @Res({ passthrough: true }) res: Response): Promise<BatchDto> {
+    const batch = await this.batches.create(p, dto);
+    res.location(`/v1/batches/${batch.id}`);
+    return toBatchDto(batch);
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'listBatches', summary: 'Batches, newest first (without their jobs)' })
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiOkResponse({ type: BatchPageDto })
+  @ApiProblems(401, 403, 422, 429)
+  async list(@CurrentPrincipal() p: Principal, @Query('cursor') cursor?: string, @Query('limit') limit?: string): Promise<BatchPageDto> {
+    return this.batches.list(p, pageLimit(limit), cursor);
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getBatch', summary: 'A batch with its jobs' })
+  @ApiOkResponse({ type: BatchDto })
+  @ApiProblems(400, 401, 403, 404, 429)
+  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<BatchDto> {
+    return toBatchDto(await this.batches.get(p, id));
+  }
+}

@@ -1,0 +1,88 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsArray, IsBoolean, IsOptional, IsString, Length } from 'class-validator';
+import { NodeDto } from '../common/format.dto';
+
+/*
+ * class-validator checks only the top-level shape; the content of `metrics` and `nodes` is checked by the
+ * engine's instance validator (the one every solve goes through), so the API and the engine never disagree
+ * and every problem is reported with the path the client sent (`nodes[2].capacity.cpu`).
+ */
+
+export class CreateClusterDto {
+  @ApiProperty({ example: 'pc1', minLength: 1, maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  name!: string;
+
+  @ApiProperty({ type: [String], example: ['cpu', 'ram'], description: 'resource dimensions m; node capacities use these names' })
+  @IsArray()
+  metrics!: string[];
+
+  @ApiProperty({ type: [NodeDto] })
+  @IsArray()
+  nodes!: NodeDto[];
+
+  @ApiPropertyOptional({ default: true, description: 'offered to customers\' solves through the operator' })
+  @IsOptional()
+  @IsBoolean()
+  lendable?: boolean;
+}
+
+/** A new version of the cluster: metrics and nodes are replaced whole; name and lendable only when given. */
+export class UpdateClusterDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200, description: 'unchanged when left out' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  name?: string;
+
+  @ApiProperty({ type: [String], example: ['cpu', 'ram'] })
+  @IsArray()
+  metrics!: string[];
+
+  @ApiProperty({ type: [NodeDto] })
+  @IsArray()
+  nodes!: NodeDto[];
+
+  @ApiPropertyOptional({ description: 'unchanged when left out' })
+  @IsOptional()
+  @IsBoolean()
+  lendable?: boolean;
+}
+
+export class ClusterVersionDto {
+  @ApiProperty({ format: 'uuid' }) clusterId!: string;
+  @ApiProperty({ type: 'integer', example: 1 }) version!: number;
+  @ApiProperty({ type: [String] }) metrics!: string[];
+  @ApiProperty({ type: [NodeDto] }) nodes!: NodeDto[];
+  @ApiProperty({ description: 'when this version was written' }) createdAt!: string;
+}
+
+/** A cluster with its current version. */
+export class ClusterDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() lendable!: boolean;
+  @ApiProperty({ type: 'integer', description: 'the current version; plans and solves name the version they used' }) version!: number;
+  @ApiProperty({ type: [String] }) metrics!: string[];
+  @ApiProperty({ type: [NodeDto] }) nodes!: NodeDto[];
+  @ApiProperty() createdAt!: string;
+  @ApiProperty({ description: 'when the current version was written' }) updatedAt!: string;
+}
+
+/** A cluster in a listing: its current version summarised (fetch the cluster for the nodes). */
+export class ClusterSummaryDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() lendable!: boolean;
+  @ApiProperty({ type: 'integer' }) version!: number;
+  @ApiProperty({ type: [String] }) metrics!: string[];
+  @ApiProperty({ type: 'integer', description: 'number of nodes in the current version' }) nodeCount!: number;
+  @ApiProperty() createdAt!: string;
+  @ApiProperty({ description: 'when the current version was written' }) updatedAt!: string;
+}
+
+export class ClusterPageDto {
+  @ApiProperty({ type: [ClusterSummaryDto] }) items!: ClusterSummaryDto[];
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'pass as ?cursor= for the next page' }) nextCursor!: string | null;
+}
