@@ -378,7 +378,7 @@ export interface components {
              * @description offered to customers' solves through the operator
              * @default true
              */
-            lendable: boolean;
+            lendable?: boolean;
         };
         ClusterDto: {
             /** Format: uuid */
@@ -451,7 +451,7 @@ export interface components {
              * @default 0.5
              * @example 0.5
              */
-            quantile: number;
+            quantile?: number;
             /**
              * @description U(k,m,t): node -> metric -> one utilisation fraction in [0, 1] per slot (exactly `slots` values); a missing node or metric is idle
              * @example {
@@ -646,12 +646,12 @@ export interface components {
              * @default auto
              * @enum {string}
              */
-            strategy: "rffd" | "ls" | "exact" | "ga" | "auto";
+            strategy?: "rffd" | "ls" | "exact" | "ga" | "auto";
             /**
              * @description wall-clock budget of the search
              * @default 5000
              */
-            timeBudgetMs: number;
+            timeBudgetMs?: number;
             /** @description S(m): fraction of capacity kept free, one number for every metric or one per metric; overrides the instance's */
             safetyMargin?: number | {
                 [key: string]: number;
