@@ -20,8 +20,9 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   const log = createLogger(config.logLevel, 'fallow-worker');
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: new PinoNestLogger(log) });
   const processor = app.get(SolveProcessor);
+  const connection = redisConnection(config.redisUrl);
   const worker = new Worker<SolveJobData, SolveJobResult>(SOLVE_QUEUE_NAME, (job) => processor.process(job), {
-    connection: redisConnection(config.redisUrl),
+    connection,
     prefix: config.queuePrefix,
     concurrency: config.workerConcurrency,
     lockDuration: config.lockMs,
@@ -37,6 +38,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     async close() {
       log.info({ running: processor.activeCount }, 'worker stopping: finishing running solves');
       await worker.close();
+      connection.disconnect(); // BullMQ leaves connections it was given open
       await subscriber.quit().catch(() => undefined);
       await app.close();
     },

@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import type { NextFunction, Request, Response } from 'express';
+import type { Redis } from 'ioredis';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { Config, CONFIG } from '../../config';
 import { redisConnection, SOLVE_QUEUE } from '../queue/queue.module';
@@ -17,6 +18,7 @@ export class MetricsService implements OnModuleDestroy {
   private readonly solves = new Histogram({ name: 'fallow_solve_duration_seconds', help: 'Wall time of a solve on a worker', labelNames: ['strategy', 'status'], buckets: [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600], registers: [this.registry] });
   private readonly failures = new Counter({ name: 'fallow_solve_jobs_failed_total', help: 'Solve jobs the queue gave up on', registers: [this.registry] });
   private events?: QueueEvents;
+  private eventsConnection?: Redis;
 
   constructor(
     @Inject(SOLVE_QUEUE) queue: Queue,
@@ -37,7 +39,9 @@ export class MetricsService implements OnModuleDestroy {
 
   /** Starts listening to completions (not in the constructor: OpenAPI generation builds the app without Redis). */
   listen(): void {
-    this.events = new QueueEvents(SOLVE_QUEUE_NAME, { connection: redisConnection(this.config.redisUrl), prefix: this.config.queuePrefix });
+    // BullMQ never closes a connection it was given, so this service keeps it and closes it itself.
+    this.eventsConnection = redisConnection(this.config.redisUrl);
+    this.events = new QueueEvents(SOLVE_QUEUE_NAME, { connection: this.eventsConnection, prefix: this.config.queuePrefix });
     this.events.on('completed', ({ returnvalue }) => {
       const r = (typeof returnvalue === 'string' ? safeParse(returnvalue) : returnvalue) as { status?: string; elapsedMs?: number; strategy?: string } | null;
       if (r?.elapsedMs && r.status !== 'skipped') this.solves.observe({ strategy: r.strategy ?? 'unknown', status: r.status ?? 'unknown' }, r.elapsedMs / 1000);
@@ -55,6 +59,7 @@ export class MetricsService implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.events?.close();
+    this.eventsConnection?.disconnect();
   }
 }
 
