@@ -365,5 +365,25 @@ describe('validation', () => {
       assert.equal(second.response.headers.get('location'), `/v1/solves/${first.data!.id}`);
       assert.equal(await count('solves'), before + 1);
     });
+
+    // Known bug: IdempotencyInterceptor looks the key up, runs the handler, and only then stores the
+    // response, so retries that arrive while the first is still running each create a solve. `todo` so the
+    // suite stays green until it is fixed; it reports whether the race showed this time.
+    it('concurrent retries with one key make one solve', { todo: 'Idempotency-Key is not safe against concurrent retries' }, async () => {
+      const key = `race-${randomUUID()}`;
+      const before = await count('solves');
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          fetch(`${svc.baseUrl}/v1/solves`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${customer}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+            body: JSON.stringify({ instance: smallInstance(), strategy: 'rffd', timeBudgetMs: 300 }),
+          }),
+        ),
+      );
+      const ids = new Set(await Promise.all(responses.map(async (r) => ((await r.json()) as { id: string }).id)));
+      assert.equal(ids.size, 1, `${ids.size} different solves for one Idempotency-Key`);
+      assert.equal(await count('solves'), before + 1);
+    });
   });
 });
