@@ -10,7 +10,7 @@ import { Config } from '../config';
 import { queueBoard, QUEUE_BOARD_PATH } from '../modules/admin/queue-board';
 import { AuthService } from '../modules/auth/auth.service';
 import { createLogger, PinoNestLogger } from '../modules/common/logger';
-import { toProblem } from '../modules/common/problem.filter';
+import { problemBody } from '../modules/common/problem.filter';
 import { validationPipe } from '../modules/common/validation';
 import { MetricsService } from '../modules/health/metrics.service';
 import { SOLVE_QUEUE } from '../modules/queue/queue.module';
@@ -62,13 +62,14 @@ function bodyErrors(err: Error & { type?: string; status?: number }, req: Reques
   const tooLarge = err.type === 'entity.too.large';
   const status = tooLarge ? 413 : err.status && err.status < 500 ? err.status : 400;
   const body = {
-    ...toProblem(null),
-    title: tooLarge ? 'Payload too large' : 'Malformed body',
-    status,
-    detail: tooLarge ? 'the request body is larger than the configured limit (FALLOW_BODY_LIMIT)' : `the body is not valid JSON: ${err.message}`,
+    ...problemBody(
+      status,
+      tooLarge ? 'Payload too large' : 'Malformed body',
+      tooLarge ? 'the request body is larger than the configured limit (FALLOW_BODY_LIMIT)' : `the body is not valid JSON: ${err.message}`,
+      [{ path: '$', message: tooLarge ? 'body too large' : 'invalid JSON' }],
+    ),
     instance: req.originalUrl,
     requestId: (req as Request & { id?: string }).id,
-    problems: [{ path: '$', message: tooLarge ? 'body too large' : 'invalid JSON' }],
   };
   res.status(status).type('application/problem+json').send(JSON.stringify(body));
 }

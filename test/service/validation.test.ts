@@ -7,25 +7,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { InstanceDoc } from '../../src/engine/model/types';
+import { problem, Problem } from '../support/problem';
 import { Service, startService } from '../support/service';
-
-interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  problems: { path: string; message: string }[];
-}
-
-/** Asserts an application/problem+json answer with `status` and returns its body. */
-function problem(r: { response: Response; error?: unknown }, status: number): Problem {
-  assert.equal(r.response.status, status, `expected ${status}, got ${r.response.status}: ${JSON.stringify(r.error)}`);
-  assert.match(r.response.headers.get('content-type') ?? '', /^application\/problem\+json/);
-  const body = r.error as Problem;
-  assert.equal(body.status, status);
-  assert.ok(Array.isArray(body.problems));
-  return body;
-}
 
 /** Asserts the problems' paths, in order, and that each message contains its fragment. */
 function expectProblems(body: Problem, expected: [path: string, fragment: string | RegExp][]): void {

@@ -5,6 +5,7 @@ import { Queue } from 'bullmq';
 import type { NextFunction, Request, Response, Router } from 'express';
 import { AuthService } from '../auth/auth.service';
 import { keyFromAuthorization } from '../auth/keys';
+import { problemBody } from '../common/problem.filter';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
@@ -23,7 +24,7 @@ export function queueBoard(queues: Queue[], auth: AuthService): { guard: (req: R
         .status(401)
         .set('WWW-Authenticate', 'Basic realm="Fallow queues", charset="UTF-8"')
         .type('application/problem+json')
-        .send(JSON.stringify({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'the queue dashboard needs an operator key (Bearer, or as the basic-auth password)', problems: [] }));
+        .send(JSON.stringify(problemBody(401, 'Unauthorized', 'the queue dashboard needs an operator key (Bearer, or as the basic-auth password)')));
     if (!key) return deny();
     auth.resolve(key).then((p) => (p?.role === 'operator' ? next() : deny()), next);
   };

@@ -32,16 +32,18 @@ export class ProblemFilter implements ExceptionFilter {
   }
 }
 
+export function problemBody(status: number, title: string, detail?: string, problems: Issue[] = []): ProblemBody {
+  return { type: 'about:blank', title, status, detail, problems };
+}
+
 export function toProblem(error: unknown): ProblemBody {
-  if (error instanceof ProblemException)
-    return { type: 'about:blank', title: error.title, status: error.getStatus(), detail: error.detail, problems: error.problems };
-  if (error instanceof ValidationError)
-    return { type: 'about:blank', title: 'Invalid request', status: 422, detail: error.message, problems: error.issues };
+  if (error instanceof ProblemException) return problemBody(error.getStatus(), error.title, error.detail, error.problems);
+  if (error instanceof ValidationError) return problemBody(422, 'Invalid request', error.message, error.issues);
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const r = error.getResponse();
     const detail = typeof r === 'string' ? r : Array.isArray((r as any).message) ? (r as any).message.join('; ') : (r as any).message;
-    return { type: 'about:blank', title: HttpStatus[status]?.replace(/_/g, ' ').toLowerCase() ?? 'Error', status, detail, problems: [] };
+    return problemBody(status, HttpStatus[status]?.replace(/_/g, ' ').toLowerCase() ?? 'Error', detail);
   }
-  return { type: 'about:blank', title: 'Internal server error', status: 500, detail: 'an unexpected error occurred; quote the request id', problems: [] };
+  return problemBody(500, 'Internal server error', 'an unexpected error occurred; quote the request id');
 }
