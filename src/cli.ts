@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Offline command line: solves and checks `fallow.instance/v1` files with no database or Redis.
- *   fallow solve INSTANCE.json [--strategy auto] [--budget-ms 5000] [--seed 1] [--iterations N] [--out FILE]
+ *   fallow solve INSTANCE.json [--strategy auto] [--objective tasks-then-makespan|revenue] [--budget-ms 5000] [--seed 1] [--iterations N] [--out FILE]
  *   fallow check INSTANCE.json PLAN.json [--json]
  *   fallow bench [options]      (see bench/README in the repository)
  */
@@ -12,9 +12,10 @@ import { ValidationError } from './engine/model/errors';
 import { loadInstance } from './engine/model/model';
 import { solve } from './engine/solve';
 import { strategyNames } from './engine/strategies';
+import { Objective, OBJECTIVES } from './engine/strategies/strategy';
 
 const USAGE = `usage:
-  fallow solve INSTANCE.json [--strategy NAME] [--budget-ms MS] [--seed N] [--iterations N] [--out FILE] [--quiet]
+  fallow solve INSTANCE.json [--strategy NAME] [--objective ${OBJECTIVES.join('|')}] [--budget-ms MS] [--seed N] [--iterations N] [--out FILE] [--quiet]
   fallow check INSTANCE.json PLAN.json [--json]
   fallow bench [--help]
 strategies: ${strategyNames().join(', ')}`;
@@ -38,6 +39,7 @@ async function solveCommand(args: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       strategy: { type: 'string', default: 'auto' },
+      objective: { type: 'string', default: 'tasks-then-makespan' },
       'budget-ms': { type: 'string', default: '5000' },
       seed: { type: 'string', default: '1' },
       iterations: { type: 'string' },
@@ -49,6 +51,8 @@ async function solveCommand(args: string[]): Promise<number> {
   const budget = Number(values['budget-ms']);
   const seed = Number(values.seed);
   const iterations = values.iterations === undefined ? undefined : Number(values.iterations);
+  const objective = values.objective as Objective;
+  if (!OBJECTIVES.includes(objective)) return usage(`--objective must be one of ${OBJECTIVES.join(', ')}, got "${values.objective}"`);
   if (!(budget > 0)) return usage(`--budget-ms must be a positive number, got "${values['budget-ms']}"`);
   if (!Number.isInteger(seed)) return usage(`--seed must be an integer, got "${values.seed}"`);
   if (iterations !== undefined && !(Number.isInteger(iterations) && iterations > 0))
@@ -56,6 +60,7 @@ async function solveCommand(args: string[]): Promise<number> {
   const model = loadInstance(readJson(positionals[0]));
   const plan = await solve(model, {
     strategy: values.strategy,
+    objective,
     timeBudgetMs: budget,
     seed,
     maxIterations: iterations,
@@ -72,7 +77,9 @@ async function solveCommand(args: string[]): Promise<number> {
   if (!values.quiet)
     process.stderr.write(
       `scheduled ${plan.objective.scheduledTasks}/${model.nTasks} tasks, makespan ${plan.objective.makespanSlots}, ` +
-        `bound ${plan.bound?.makespanSlots}, gap ${((plan.gap ?? 0) * 100).toFixed(2)}%${plan.optimal ? ' (optimal)' : ''}\n`,
+        `bound ${plan.bound?.makespanSlots}, gap ${((plan.gap ?? 0) * 100).toFixed(2)}%${plan.optimal ? ' (optimal)' : ''}` +
+        (plan.objective.revenue === undefined ? '' : `, revenue ${plan.objective.revenue} (bound ${plan.bound?.revenue})`) +
+        '\n',
     );
   return 0;
 }
@@ -88,7 +95,8 @@ function checkCommand(args: string[]): number {
     const k = result.kpis;
     process.stdout.write(
       `${result.ok ? 'FEASIBLE' : 'INFEASIBLE'} scheduledTasks=${k.scheduledTasks}/${k.totalTasks} makespanSlots=${k.makespanSlots} ` +
-        `rejectedJobs=${k.rejectedJobs} revenue=${k.revenue} onTimeJobs=${k.onTimeJobs}` +
+        `rejectedJobs=${k.rejectedJobs} revenue=${k.revenue} onTimeJobs=${k.onTimeJobs} ` +
+        `PRU=${k.pru.toFixed(4)} JCR=${k.jcr.toFixed(4)}` +
         (k.remoteTasks === null ? '' : ` remoteTasks=${k.remoteTasks}`) +
         '\n',
     );

@@ -1,10 +1,12 @@
 import { makespanBound } from './bounds/makespan';
+import { revenueBound } from './bounds/revenue';
 import { evaluatePlan } from './evaluate/evaluate';
 import { Model } from './model/model';
 import { toPlanDoc } from './model/plan';
 import { PlanDoc } from './model/types';
 import { placeChunks } from './placement/placement';
 import { Random } from './random';
+import { scheduleRevenue } from './schedule/revenue';
 import { getStrategy } from './strategies';
 import { Progress, SolveOptions, StrategyContext, StrategyResult } from './strategies/strategy';
 
@@ -33,8 +35,10 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
   const fullBound = makespanBound(model);
   let lastReport = 0;
   const stop = stopControl(options);
+  const objective = options.objective ?? 'tasks-then-makespan';
   const ctx: StrategyContext = {
     model,
+    objective,
     rng: new Random(seed),
     startedAt,
     // Leave room for bounds, placement and the final evaluation inside the budget.
@@ -70,7 +74,23 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
   plan.bound = { makespanSlots: bound };
   plan.optimal = result.optimal === true || (allAccepted && makespan === bound);
   plan.gap = bound > 0 ? (makespan - bound) / bound : 0;
+  let revenueStats: Record<string, unknown> = {};
+  if (objective === 'revenue') {
+    // The plan says what it optimised and how far its revenue can be from the best possible.
+    const revenue = scheduleRevenue(model, schedule);
+    const rb = revenueBound(model);
+    const upper = Math.max(revenue, Math.min(rb.revenue, result.revenueBound ?? Infinity)); // both are valid: the tighter
+    plan.objective.revenue = revenue;
+    plan.bound.revenue = upper;
+    plan.optimal = result.optimal === true || revenue >= upper - 1e-9 * Math.max(1, Math.abs(upper));
+    revenueStats = {
+      revenueGap: upper > 0 ? (upper - revenue) / upper : 0,
+      revenueBounds: { perJob: rb.perJob, capacity: rb.capacity, strategy: result.revenueBound ?? null },
+    };
+  }
   plan.stats = {
+    objective,
+    ...revenueStats,
     elapsedMs: Date.now() - startedAt,
     iterations: result.iterations,
     seed,

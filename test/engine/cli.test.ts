@@ -69,7 +69,7 @@ describe('fallow CLI', () => {
 
       const c = fallow('check', inst, out);
       assert.equal(c.code, 0, c.stdout + c.stderr);
-      assert.match(c.stdout, new RegExp(`^FEASIBLE scheduledTasks=9/9 makespanSlots=${plan.objective.makespanSlots} rejectedJobs=0 revenue=-?\\d+ onTimeJobs=[01] remoteTasks=0\\n$`));
+      assert.match(c.stdout, new RegExp(`^FEASIBLE scheduledTasks=9/9 makespanSlots=${plan.objective.makespanSlots} rejectedJobs=0 revenue=-?\\d+ onTimeJobs=[01] PRU=0\\.\\d{4} JCR=[01]\\.\\d{4} remoteTasks=0\\n$`));
 
       const j = fallow('check', inst, out, '--json');
       assert.equal(j.code, 0);

@@ -318,6 +318,28 @@ describe('evaluatePlan: KPIs', () => {
     handMade[handMade.length - 1].summary = { revenue: 13, onTimeJobs: 1 };
   });
 
+  test('two-stage KPIs: PRU (dominant share per node and slot), JCR and PR', () => {
+    let e = expectVerdict(tinyInstance(), tinyPlan(), true);
+    // makespan 5, 2 nodes: n1 cpu full in slots 2-3 (1 + 1), n2 ram 1/4 in slot 0 and cpu 1/2 in slot 4
+    assert.ok(Math.abs(e.kpis.pru - (1 + 1 + 0.25 + 0.5) / 10) < 1e-12, `pru ${e.kpis.pru}`);
+    // j1 ends by its deadline and j2 has none: both count as completed
+    assert.equal(e.kpis.jcr, 1);
+    assert.equal(e.kpis.pr, e.kpis.revenue);
+    e = expectVerdict(tinyInstance(), tinyPlan([...GOOD.slice(0, 2), 'j1/b/0@n2:6', 'j2/x/0@n2:0']), true);
+    assert.equal(e.kpis.jcr, 0.5);
+    assert.equal(e.kpis.pr, -2);
+    e = expectVerdict(tinyInstance(), tinyPlan(['j2/x/0@n2:0'], ['j1']), true);
+    assert.equal(e.kpis.jcr, 0.5);
+  });
+
+  test('objective.revenue, when a plan reports it, must be true', () => {
+    expectVerdict(tinyInstance(), tinyPlan(GOOD, [], { objective: { scheduledTasks: 4, makespanSlots: 5, revenue: 10 } }), true);
+    const e = expectVerdict(tinyInstance(), tinyPlan(GOOD, [], { objective: { scheduledTasks: 4, makespanSlots: 5, revenue: 12 } }), false, /^objective\.revenue=12 but the assignments give 10$/, false);
+    // (not sent to check-plan.py: revenue is Fallow's addition to the format, which the script does not read)
+    assert.equal(e.feasible, true);
+    assert.equal(e.truthful, false);
+  });
+
   test('utilisation per metric and mean resource utilisation over [0, makespan)', () => {
     const e = expectVerdict(tinyInstance(), tinyPlan(), true);
     // makespan 5; cpu available 4 + 2 per slot -> 30; used: a 2 * 2 slots * 2 tasks + b 1 * 1 slot = 9

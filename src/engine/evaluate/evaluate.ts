@@ -33,6 +33,16 @@ export interface Kpis {
   lateJobs: number;
   /** Two-stage paper Eq. 2-3: onTime when the job ends by its deadline, late otherwise, 0 when rejected. */
   revenue: number;
+  /**
+   * Two-stage paper Eq. 9, platform resource utilisation, generalised from identical containers: the mean
+   * over nodes and slots of [0, makespan) of the dominant metric's used / available share (a node full
+   * on any metric cannot take another container). Cells where the node has nothing available are left out.
+   */
+  pru: number;
+  /** Two-stage paper Eq. 10, job completion rate: accepted jobs ended by their deadline (or with none) / all jobs. */
+  jcr: number;
+  /** Two-stage paper Eq. 11: onTime amounts earned minus late penalties paid; equal to `revenue`. */
+  pr: number;
   /** Per metric: demand-slots used / available-slots over [0, makespan). */
   utilisation: Record<string, number>;
   /** ACO-BP Eq. 2 averaged over nodes and slots of [0, makespan): product over metrics of used / available. */
@@ -168,6 +178,8 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
   }
   const availArea = new Float64Array(M);
   let ruSum = 0;
+  let dominantSum = 0;
+  let liveCells = 0;
   const horizonForKpis = Math.min(T, makespan);
   const load = new Float64Array(M);
   for (let k = 0; k < K; k++) {
@@ -177,6 +189,8 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
     let countReported = false;
     for (let t = 0; t < T; t++) {
       let ru = 1;
+      let dominant = 0;
+      let live = false;
       for (let m = 0; m < M; m++) {
         load[m] += diff[k][m * (T + 1) + t];
         const avail = av[m * T + t];
@@ -185,10 +199,19 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
         if (t < horizonForKpis) {
           availArea[m] += avail;
           // max(0, ...): the running sum of a difference array can end a hair below zero (float residue)
-          ru *= avail > 0 ? Math.min(1, Math.max(0, load[m]) / avail) : 0;
+          const share = avail > 0 ? Math.min(1, Math.max(0, load[m]) / avail) : 0;
+          ru *= share;
+          if (avail > 0) live = true;
+          if (share > dominant) dominant = share;
         }
       }
-      if (t < horizonForKpis) ruSum += ru;
+      if (t < horizonForKpis) {
+        ruSum += ru;
+        if (live) {
+          liveCells++;
+          dominantSum += dominant;
+        }
+      }
       running += cnt[k][t];
       if (model.maxTasks[k] !== NO_TASK_LIMIT && running > model.maxTasks[k] && !countReported) {
         countReported = true; // one message per node, as check-plan.py does
@@ -217,6 +240,7 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
   let revenue = 0;
   let onTimeJobs = 0;
   let lateJobs = 0;
+  let completedByDeadline = 0;
   model.jobs.forEach((job, j) => {
     const accepted = !rejected.has(j) && jobEnd[j] >= 0;
     const endSlot = accepted ? jobEnd[j] : null;
@@ -225,9 +249,15 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
     const r = !accepted || !job.hasRevenue ? 0 : onTime ? job.revenueOnTime : job.revenueLate;
     if (accepted && job.hasRevenue && onTime) onTimeJobs++;
     if (accepted && job.hasRevenue && !onTime) lateJobs++;
+    if (accepted && onTime) completedByDeadline++;
     revenue += r;
     jobs.push({ id: job.id, accepted, endSlot, deadlineSlot, onTime, revenue: r });
   });
+  // Optional addition to the format: a plan solved for revenue reports it, and must report it truly.
+  if (revenueMisreported(objective, revenue)) {
+    truthful = false;
+    bad(`objective.revenue=${show(objective.revenue)} but the assignments give ${revenue}`);
+  }
 
   let remoteTasks: number | null = null;
   if (Array.isArray(plan.placement)) {
@@ -244,7 +274,7 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
 
   const utilisation: Record<string, number> = {};
   model.metrics.forEach((m, mi) => (utilisation[m] = availArea[mi] > 0 ? usedArea[mi] / availArea[mi] : 0));
-  const feasible = violationCount === 0 || (!truthful && violationCount === countUntruthful(objective, scheduled, makespan, bound));
+  const feasible = violationCount === 0 || (!truthful && violationCount === countUntruthful(objective, scheduled, makespan, bound, revenue));
   return {
     feasible,
     truthful,
@@ -260,6 +290,9 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
       onTimeJobs,
       lateJobs,
       revenue,
+      pru: liveCells > 0 ? dominantSum / liveCells : 0,
+      jcr: model.jobs.length > 0 ? completedByDeadline / model.jobs.length : 0,
+      pr: revenue,
       utilisation,
       meanResourceUtilisation: horizonForKpis > 0 ? ruSum / (K * horizonForKpis) : 0,
       remoteTasks,
@@ -269,12 +302,18 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
 }
 
 /** How many of the violations are only misreported objective figures. */
-function countUntruthful(objective: any, scheduled: number, makespan: number, bound: unknown): number {
-  let n = 0;
+function countUntruthful(objective: any, scheduled: number, makespan: number, bound: unknown, revenue: number): number {
+  let n = revenueMisreported(objective, revenue) ? 1 : 0;
   if (objective.scheduledTasks !== scheduled) n++;
   if (objective.makespanSlots !== makespan) n++;
   if (typeof bound === 'number' && scheduled > 0 && bound > makespan) n++;
   return n;
+}
+
+function revenueMisreported(objective: Record<string, unknown>, revenue: number): boolean {
+  if (objective.revenue === undefined) return false;
+  const r = objective.revenue;
+  return typeof r !== 'number' || Math.abs(r - revenue) > TOLERANCE_REL * Math.max(1, Math.abs(revenue)) + TOLERANCE_ABS;
 }
 
 function fmt(x: number): string {

@@ -70,8 +70,10 @@ export interface PlanDoc {
   assignments: AssignmentDoc[];
   rejected: string[];
   placement?: PlacementDoc[];
-  objective: { scheduledTasks: number; makespanSlots: number };
-  bound?: { makespanSlots: number };
+  /** `revenue` (optional addition) is reported by plans solved with the revenue objective. */
+  objective: { scheduledTasks: number; makespanSlots: number; revenue?: number };
+  /** Optional addition: `revenue` is an upper bound on the revenue of any plan (revenue objective). */
+  bound?: { makespanSlots: number; revenue?: number };
   optimal?: boolean;
   /** Optional addition: relative gap (makespan - bound) / bound, 0 when optimal. */
   gap?: number;

@@ -10,8 +10,18 @@ export interface Progress {
   makespanSlots: number;
 }
 
+/**
+ * What a solve optimises. `tasks-then-makespan` (Salamander Eq. 2-3, the default): more scheduled tasks
+ * first, then a smaller makespan. `revenue` (two-stage paper Eq. 3): the largest total revenue, with
+ * more scheduled tasks and then a smaller makespan only as tie-breakers.
+ */
+export type Objective = 'tasks-then-makespan' | 'revenue';
+export const OBJECTIVES: readonly Objective[] = ['tasks-then-makespan', 'revenue'];
+
 export interface SolveOptions {
   strategy?: string;
+  /** Default 'tasks-then-makespan'. Strategies without a revenue mode (rffd, ga, the list schedulers) ignore it. */
+  objective?: Objective;
   /** Wall-clock budget; the best plan is returned when it ends. Default 5000. */
   timeBudgetMs?: number;
   /** Stop after this many iterations instead (makes a solve reproducible for a seed). */
@@ -31,6 +41,7 @@ export interface SolveOptions {
 /** What a strategy sees: the model, its random generator and when to stop. */
 export interface StrategyContext {
   model: Model;
+  objective: Objective;
   rng: Random;
   startedAt: number;
   /** Absolute time (ms since epoch) by which the strategy must return. */
@@ -59,7 +70,9 @@ export interface StrategyResult {
   iterations: number;
   /** A proven lower bound on the makespan for the schedule's accepted set, when the strategy has one. */
   bound?: number;
-  /** True only when the strategy proved both objectives optimal. */
+  /** A proven upper bound on the revenue of any plan (revenue objective), when the strategy has one. */
+  revenueBound?: number;
+  /** True only when the strategy proved its objective optimal (both levels for tasks-then-makespan). */
   optimal?: boolean;
   stats?: Record<string, unknown>;
 }
