@@ -1,4 +1,5 @@
 import { better } from '../../schedule/schedule';
+import { compareRevenue, scoreOf } from '../ls/revenue-decoder';
 import { newStopFlag, Strategy, StrategyContext, StrategyResult } from '../strategy';
 
 /** Salamander (section IV) found the exact approach best below about 1,500 tasks. */
@@ -18,7 +19,9 @@ export function makeAuto(lookup: (name: string) => Strategy | undefined): Strate
       const ls = lookup('ls')!;
       const small = ctx.model.nTasks <= EXACT_TASK_LIMIT;
       const exact = small ? lookup('exact') : undefined;
-      const partner = (small && lookup('ga')) || ls;
+      const revenue = ctx.objective === 'revenue';
+      // ga knows only the makespan objective; ls has a revenue mode.
+      const partner = (small && !revenue && lookup('ga')) || ls;
       if (!exact) return tagged(await ls.run(ctx), 'ls');
       // Once the MILP proves the optimum the partner has nothing left to find. Its synchronous loop
       // keeps this thread busy, so exact's result cannot reach it through the event loop: the solver
@@ -42,19 +45,23 @@ export function makeAuto(lookup: (name: string) => Strategy | undefined): Strate
       });
       // And the other way round: a partner that meets the lower bound with every job in is optimal.
       const p = lsResult.schedule;
-      if (p.scheduledTasks() === ctx.model.nTasks && p.makespan() <= ctx.lowerBound) stopExact.abort();
+      if (!revenue && p.scheduledTasks() === ctx.model.nTasks && p.makespan() <= ctx.lowerBound) stopExact.abort();
       const exactResult = await exactRun;
       const e = exactResult.schedule;
       const l = lsResult.schedule;
       const exactWins =
         exactResult.optimal === true ||
-        better(e.scheduledTasks(), e.makespan(), l.scheduledTasks(), l.makespan());
+        (revenue
+          ? compareRevenue(scoreOf(ctx.model, e), scoreOf(ctx.model, l)) < 0
+          : better(e.scheduledTasks(), e.makespan(), l.scheduledTasks(), l.makespan()));
       const winner = exactWins ? exactResult : lsResult;
       const sameAccepted = e.accepted.every((a, j) => a === winner.schedule.accepted[j]);
       return {
         ...winner,
         // The MILP's bound holds for its accepted set; it carries over when ls accepted the same jobs.
         bound: sameAccepted ? Math.max(exactResult.bound ?? 0, winner.bound ?? 0) || undefined : winner.bound,
+        // A revenue bound holds for every plan, whichever side found it.
+        revenueBound: exactResult.revenueBound,
         iterations: lsResult.iterations + exactResult.iterations,
         stats: { ...winner.stats, chosen: exactWins ? 'exact' : partner.name, [partner.name]: lsResult.stats, exact: exactResult.stats },
       };

@@ -14,7 +14,11 @@ export function encodeStart(model: Model, layout: MilpLayout, numCols: number, s
   const makespan = schedule.makespan();
   if (makespan > layout.horizon) return null;
   x[layout.colC] = makespan;
-  for (let j = 0; j < model.jobs.length; j++) x[layout.colY[j]] = schedule.accepted[j];
+  for (let j = 0; j < model.jobs.length; j++) {
+    x[layout.colY[j]] = schedule.accepted[j];
+    const o = layout.colOnTime?.[j] ?? -1;
+    if (o >= 0 && schedule.accepted[j] && schedule.jobEnd(j) <= model.jobs[j].deadline) x[o] = 1;
+  }
   for (let g = 0; g < model.stages.length; g++) {
     const s = model.stages[g];
     if (!schedule.accepted[s.job]) continue;

@@ -7,6 +7,11 @@ import { decodeSolution, encodeStart } from './decode';
 import { RunOutcome, runHighs } from './highs-runner';
 import { findIncumbent } from './incumbent';
 import { MilpLayout, buildMilp } from './model-builder';
+import { revenueBound } from '../../bounds/revenue';
+import { compareRevenue, scoreOf } from '../ls/revenue-decoder';
+import { revenueSearch } from '../ls/revenue-search';
+// Circular on purpose (index registers exact): only read at run time, to seed the revenue incumbent.
+import { getStrategy, strategyNames } from '../index';
 
 export interface ExactLimits {
   /** Above these sizes the MILP is not attempted (HiGHS in WASM would not get far in a request budget). */
@@ -43,24 +48,36 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   const began = Date.now();
   const total = Math.max(0, ctx.deadline - began);
   const reproducible = Number.isFinite(ctx.maxIterations);
-  const { schedule: incumbent, builds } = findIncumbent(model, rng, {
-    until: began + Math.min(0.1 * total, 1000),
-    maxBuilds: reproducible ? 200 : Infinity,
-    lowerBound: ctx.lowerBound,
-    signal: ctx.signal,
-    stop: deadlineCheck(ctx),
-  });
+  const revenue = ctx.objective === 'revenue';
+  const until = began + Math.min(0.1 * total, 1000);
+  // The revenue objective warm-starts from the revenue search (the paper's heuristics and a short
+  // search over job orders); the makespan objective from quick list schedules.
+  const { schedule: incumbent, builds } = revenue
+    ? { schedule: (await revenueSearch({ ...ctx, deadline: until, rng: rng.fork() }, lookup)).schedule, builds: 1 }
+    : findIncumbent(model, rng, {
+        until,
+        maxBuilds: reproducible ? 200 : Infinity,
+        lowerBound: ctx.lowerBound,
+        signal: ctx.signal,
+        stop: deadlineCheck(ctx),
+      });
   const incTasks = incumbent.scheduledTasks();
   const incMakespan = incumbent.makespan();
+  const incRevenue = scoreOf(model, incumbent).revenue;
+  const revenueUpper = revenue ? revenueBound(model).revenue : Infinity;
   ctx.report(1, incTasks, incMakespan);
   const allIn = incTasks === model.nTasks;
-  const base = { incumbent: { makespan: incMakespan, scheduledTasks: incTasks, builds, ms: Date.now() - began } };
+  const base = { incumbent: { makespan: incMakespan, scheduledTasks: incTasks, revenue: incRevenue, builds, ms: Date.now() - began } };
   const skip = (status: string, extra: Record<string, unknown> = {}): StrategyResult => ({
     schedule: incumbent,
     iterations: 1,
     stats: { milp: { status, ...extra, ...base } },
   });
-  if (model.nTasks === 0 || (allIn && incMakespan <= ctx.lowerBound)) {
+  if (revenue && incRevenue >= revenueUpper - 1e-9 * Math.max(1, Math.abs(revenueUpper))) {
+    if (ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
+    return { ...skip('not needed: the heuristic schedule meets the revenue bound'), optimal: true };
+  }
+  if (!revenue && (model.nTasks === 0 || (allIn && incMakespan <= ctx.lowerBound))) {
     if (allIn && ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
     return { ...skip('not needed: the heuristic schedule meets the lower bound'), optimal: allIn };
   }
@@ -69,14 +86,15 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
 
   const buildStarted = Date.now();
   const built = buildMilp(model, {
-    horizon: allIn ? incMakespan : model.T,
-    weighted: !allIn,
-    makespanLower: allIn ? ctx.lowerBound : 0,
+    horizon: allIn && !revenue ? incMakespan : model.T,
+    weighted: revenue || !allIn,
+    revenue,
+    makespanLower: allIn && !revenue ? ctx.lowerBound : 0,
     ...limits,
   });
   if (!built.ok) return skip(`skipped: model too large (${built.reason})`, { columns: built.columns, nonzeros: built.nonzeros });
   const { problem, layout } = built;
-  const size = { variables: problem.numCols, constraints: problem.numRows, nonzeros: built.nonzeros, horizon: layout.horizon, weighted: layout.weighted };
+  const size = { variables: problem.numCols, constraints: problem.numRows, nonzeros: built.nonzeros, horizon: layout.horizon, weighted: layout.weighted, revenue };
   const start = encodeStart(model, layout, problem.numCols, incumbent);
   const buildMs = Date.now() - buildStarted;
 
@@ -95,7 +113,7 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
     // The objective is integral (integer C and task weights), so a gap below 1 proves optimality;
     // the default relative gap (1e-4) would stop early on the large weighted objective.
     mip_rel_gap: 0,
-    mip_abs_gap: 0.999,
+    mip_abs_gap: revenue && !integralRevenues(model) ? 1e-6 : 0.999,
     random_seed: rng.int(1 << 30),
   };
   if (reproducible) options.mip_max_nodes = Math.max(1, Math.floor(ctx.maxIterations));
@@ -123,14 +141,17 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
       decodeNote = 'decoded plan rejected by the evaluator';
     }
   }
-  const useFound = found !== null && better(found.scheduledTasks(), found.makespan(), incTasks, incMakespan);
+  const useFound =
+    found !== null &&
+    (revenue ? compareRevenue(scoreOf(model, found), scoreOf(model, incumbent)) < 0 : better(found.scheduledTasks(), found.makespan(), incTasks, incMakespan));
   const best = useFound ? found! : incumbent;
-  const proof = boundFor(model, layout, outcome, best);
+  const proof: { bound?: number; revenueBound?: number; optimal: boolean } = revenue ? revenueProofFor(model, outcome, best, revenueUpper) : boundFor(model, layout, outcome, best);
   if (proof.optimal && ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
   return {
     schedule: best,
     iterations: Math.max(1, outcome.nodes),
     bound: proof.bound,
+    revenueBound: proof.revenueBound,
     optimal: proof.optimal,
     stats: {
       milp: {
@@ -150,6 +171,24 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
       },
     },
   };
+}
+
+const lookup = (name: string) => (strategyNames().includes(name) ? getStrategy(name) : undefined);
+
+function integralRevenues(model: Model): boolean {
+  return model.jobs.every((j) => Number.isInteger(j.revenueOnTime) && Number.isInteger(j.revenueLate));
+}
+
+/**
+ * Revenue objective: HiGHS minimises -revenue, so its dual bound D gives revenue <= -D for every plan.
+ * The best plan is optimal when its revenue reaches that bound.
+ */
+function revenueProofFor(model: Model, o: RunOutcome, best: Schedule, upper: number): { bound?: number; revenueBound?: number; optimal: boolean } {
+  const usable = o.dualBound !== null && !NO_BOUND_STATUS.has(o.modelStatus);
+  const earned = scoreOf(model, best).revenue;
+  const bound = usable ? Math.min(upper, -o.dualBound!) : upper;
+  const tol = 1e-6 * Math.max(1, Math.abs(bound));
+  return { revenueBound: Math.max(earned, bound), optimal: earned >= bound - tol };
 }
 
 /**

@@ -20,6 +20,9 @@ import { Windows, computeWindows, lastIndexAtMost } from './windows';
  * disjunctive cliques) are in resource-rows.ts.
  * Objective: min C when every job is in (the horizon is then the incumbent's makespan), otherwise
  * min C - W * scheduledTasks with W = horizon + 1, which keeps the lexicographic order exactly.
+ * Revenue objective (two-stage paper Eq. 2-3): max sum_j late_j * y_j + (onTime_j - late_j) * o_j, where
+ * o_j in {0,1} marks a job that ends by its deadline: o_j <= y_j and o_j <= done[g, deadline_j] for
+ * every sink stage g of j. C is then left out of the objective.
  */
 export interface MilpProblem {
   numCols: number;
@@ -49,12 +52,16 @@ export interface MilpLayout {
   colStart: Int32Array[];
   /** Column of done[g, ef[g]] (consecutive up to lf[g] - 1), or -1 for single-task stages. */
   doneCol: Int32Array;
+  /** Revenue objective: column of o_j (ends by its deadline), or -1 for jobs without a deadline and revenue. */
+  colOnTime: Int32Array | null;
 }
 
 export interface BuildOptions {
   /** Every task ends by this slot (the incumbent's makespan when all jobs are in, else T). */
   horizon: number;
   weighted: boolean;
+  /** Maximise revenue instead (implies weighted: jobs may be rejected). */
+  revenue?: boolean;
   /** A valid lower bound on C (only used when not weighted). */
   makespanLower: number;
   maxColumns: number;
@@ -95,6 +102,12 @@ export function buildMilp(model: Model, opt: BuildOptions): BuildResult {
     doneCol[g] = n;
     n += w.lf[g] - w.ef[g];
   });
+  const revenue = opt.revenue === true;
+  const colOnTime = revenue ? new Int32Array(model.jobs.length).fill(-1) : null;
+  if (colOnTime)
+    model.jobs.forEach((job, j) => {
+      if (job.hasRevenue && job.deadline >= 0 && w.jobFeasible[j]) colOnTime[j] = n++;
+    });
   if (n > opt.maxColumns) return { ok: false, reason: `${n} columns > ${opt.maxColumns}`, columns: n, nonzeros: 0 };
 
   const colCost = new Float64Array(n);
@@ -108,14 +121,19 @@ export function buildMilp(model: Model, opt: BuildOptions): BuildResult {
       if (s.succs.length === 0) lowC = Math.max(lowC, w.ef[g]);
     });
   }
-  colCost[0] = 1;
+  colCost[0] = revenue ? 0 : 1;
   colLower[0] = Math.min(lowC, H);
   colUpper[0] = H;
   model.jobs.forEach((job, j) => {
     const c = colY[j];
-    colLower[c] = opt.weighted ? 0 : 1;
+    colLower[c] = opt.weighted || revenue ? 0 : 1;
     colUpper[c] = w.jobFeasible[j] ? 1 : 0;
-    colCost[c] = opt.weighted ? -taskWeight * job.taskCount : 0;
+    colCost[c] = revenue ? -jobBaseRevenue(job) : opt.weighted ? -taskWeight * job.taskCount : 0;
+    const o = colOnTime?.[j] ?? -1;
+    if (o >= 0) {
+      colUpper[o] = 1;
+      colCost[o] = -(job.revenueOnTime - job.revenueLate);
+    }
   });
   model.stages.forEach((s, g) => {
     for (let k = 0; k < K; k++) {
@@ -175,6 +193,13 @@ export function buildMilp(model: Model, opt: BuildOptions): BuildResult {
           addDone(a, t, -s.tasks);
           rows.commit(-Infinity, 0);
         }
+      const o = colOnTime?.[j] ?? -1;
+      if (o >= 0 && s.succs.length === 0) {
+        // o_j <= done[g, deadline]: the job is on time only when this sink stage has ended by then.
+        rows.add(o, 1);
+        addDone(g, model.jobs[j].deadline, -1);
+        rows.commit(-Infinity, 0);
+      }
       if (s.succs.length === 0) {
         rows.add(0, 1);
         rows.add(colY[j], -w.lf[g]);
@@ -182,6 +207,13 @@ export function buildMilp(model: Model, opt: BuildOptions): BuildResult {
         rows.commit(0, Infinity);
       }
     });
+    if (colOnTime)
+      colOnTime.forEach((o, j) => {
+        if (o < 0) return;
+        rows.add(o, 1);
+        rows.add(colY[j], -1);
+        rows.commit(-Infinity, 0);
+      });
     const terms = Array.from({ length: K }, (_, k) => runningTerms(model, w, colStart, k));
     for (let k = 0; k < K; k++) capacityRows(model, w, k, terms[k], rows);
     for (let k = 0; k < K && rows.nonzeros < opt.maxCliqueNonzeros; k++) cliqueRows(model, w, k, terms[k], rows, opt.maxCliqueNonzeros);
@@ -198,6 +230,12 @@ export function buildMilp(model: Model, opt: BuildOptions): BuildResult {
     integrality,
     ...rows.finish(),
   };
-  const layout: MilpLayout = { weighted: opt.weighted, taskWeight, horizon: H, windows: w, colC: 0, colY, colStart, doneCol };
+  const layout: MilpLayout = { weighted: opt.weighted, taskWeight, horizon: H, windows: w, colC: 0, colY, colStart, doneCol, colOnTime };
   return { ok: true, problem, layout, nonzeros: rows.nonzeros };
+}
+
+/** What job j earns when accepted and late (or whenever accepted, when it has no deadline). */
+function jobBaseRevenue(job: Model['jobs'][number]): number {
+  if (!job.hasRevenue) return 0;
+  return job.deadline < 0 ? job.revenueOnTime : job.revenueLate;
 }

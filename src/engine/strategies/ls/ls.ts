@@ -8,6 +8,9 @@ import { compareScore, ScoreHistory } from './score';
 import { LsState } from './state';
 import { MoveRunner } from './moves';
 import { justify, perturb } from './justify';
+import { revenueSearch } from './revenue-search';
+// Circular on purpose (index registers ls): only read at run time, to seed the revenue search.
+import { getStrategy, strategyNames } from '../index';
 
 /** OptaPlanner defaults used by Salamander (section IV): lateAcceptanceSize = 500, entityTabuRatio = 0.2. */
 const LATE_ACCEPTANCE_SIZE = 500;
@@ -24,8 +27,10 @@ const STALL_MOVES = 20000;
  */
 export const ls: Strategy = {
   name: 'ls',
-  description: 'Tabu Search + Late Acceptance local search (Salamander III-B2), incremental scores',
-  run(ctx: StrategyContext): StrategyResult {
+  description:
+    'Tabu Search + Late Acceptance local search (Salamander III-B2), incremental scores; with the revenue objective, late acceptance over job orders seeded by tps/edf/fifo',
+  run(ctx: StrategyContext): StrategyResult | Promise<StrategyResult> {
+    if (ctx.objective === 'revenue') return revenueSearch(ctx, (name) => (strategyNames().includes(name) ? getStrategy(name) : undefined));
     const { model, rng } = ctx;
     const started = Date.now();
     const stop = deadlineCheck(ctx);
