@@ -72,6 +72,9 @@ function solveInWorkerAndStop(instance: InstanceDoc, strategy: string, stopAfter
   });
 }
 
+/** One-shot constructions (the two-stage paper's scheduler and its baselines) may finish before the flag. */
+const ONE_SHOT = new Set(['tps', 'edf', 'fifo']);
+
 describe('stopFlag: a solve in a worker thread stops when another thread raises the flag', () => {
   const cases: [string, number][] = strategyNames().map((name) => [name, STOP_AFTER_MS]);
   // exact spends the first second (10% of the budget, at most 1 s) on its warm start: a later flag
@@ -81,7 +84,7 @@ describe('stopFlag: a solve in a worker thread stops when another thread raises 
     test(`${name}, flag raised at ${stopAfterMs} ms: a feasible plan, long before the ${BUDGET_MS / 1000} s budget`, async () => {
       const { plan, tookMs, afterStopMs } = await solveInWorkerAndStop(medium, name, stopAfterMs);
       assert.ok(tookMs < LIMIT_MS, `took ${tookMs} ms with the flag raised at ${stopAfterMs} ms`);
-      assert.ok(afterStopMs >= 0, 'the solve ran until the flag');
+      if (!ONE_SHOT.has(name)) assert.ok(afterStopMs >= 0, 'the solve ran until the flag');
       const model = loadInstance(medium);
       assert.deepEqual(evaluatePlan(model, plan).violations, []);
       assert.equal(plan.objective.scheduledTasks, model.nTasks, 'the plan so far, not an empty one');

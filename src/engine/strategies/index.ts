@@ -1,13 +1,16 @@
 import { ValidationError } from '../model/errors';
 import { makeAuto } from './auto/auto';
+import { edf } from './edf/edf';
 import { exact } from './exact/exact';
+import { fifo } from './fifo/fifo';
 import { ga } from './ga/ga';
 import { ls } from './ls/ls';
 import { rffd } from './rffd/rffd';
 import { Strategy } from './strategy';
+import { tps } from './tps/tps';
 
 const registry = new Map<string, Strategy>();
-for (const s of [rffd, ls, exact, ga]) registry.set(s.name, s);
+for (const s of [rffd, ls, exact, ga, tps, fifo, edf]) registry.set(s.name, s);
 
 registry.set('auto', makeAuto((name) => registry.get(name)));
 
