@@ -2,6 +2,7 @@ import { Model } from '../../model/model';
 import { Random } from '../../random';
 import { buildFromTaskOrder } from '../../schedule/sgs';
 import { Schedule, better } from '../../schedule/schedule';
+import { stageTails } from '../../schedule/tails';
 import { rffdOnce } from '../rffd/rffd';
 
 /**
@@ -53,13 +54,5 @@ export function findIncumbent(model: Model, rng: Random, limits: IncumbentLimits
 
 /** Latest finish of each stage relative to the end of its job's longest tail (shortest durations). */
 function latestFinish(model: Model): Float64Array {
-  const tail = new Float64Array(model.stages.length);
-  for (const job of model.jobs)
-    for (let q = job.stages.length - 1; q >= 0; q--) {
-      const g = job.stages[q];
-      let t = 0;
-      for (const h of model.stages[g].succs) t = Math.max(t, tail[h] + model.stages[h].minDur);
-      tail[g] = t;
-    }
-  return tail.map((t) => -t);
+  return Float64Array.from(stageTails(model), (t) => -t);
 }

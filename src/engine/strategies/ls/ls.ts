@@ -2,6 +2,7 @@ import { Model } from '../../model/model';
 import { Random } from '../../random';
 import { buildFromTaskOrder } from '../../schedule/sgs';
 import { Schedule, better } from '../../schedule/schedule';
+import { stageTails } from '../../schedule/tails';
 import { rffdOnce } from '../rffd/rffd';
 import { deadlineCheck, Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
 import { compareScore, ScoreHistory } from './score';
@@ -132,16 +133,7 @@ function bestConstruction(model: Model, rng: Random, stop: () => boolean): Sched
  * the horizon minus the longest chain of shortest durations after it.
  */
 export function latestFinishOrder(model: Model): Int32Array {
-  const tail = new Float64Array(model.stages.length);
-  for (let j = 0; j < model.jobs.length; j++) {
-    const stages = model.jobs[j].stages;
-    for (let x = stages.length - 1; x >= 0; x--) {
-      const g = stages[x];
-      let t = 0;
-      for (const q of model.stages[g].succs) t = Math.max(t, tail[q] + model.stages[q].minDur);
-      tail[g] = t;
-    }
-  }
+  const tail = stageTails(model);
   const order = Array.from({ length: model.nTasks }, (_, i) => i);
   order.sort((a, b) => tail[model.taskStage[b]] - tail[model.taskStage[a]] || a - b);
   return Int32Array.from(order);

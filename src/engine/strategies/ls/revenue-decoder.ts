@@ -2,6 +2,7 @@ import { Model } from '../../model/model';
 import { jobRevenue } from '../../schedule/revenue';
 import { Schedule } from '../../schedule/schedule';
 import { Builder } from '../../schedule/sgs';
+import { stageTails } from '../../schedule/tails';
 
 /** What a decoded job order earns, compared lexicographically: revenue, then tasks, then compactness. */
 export interface RevenueScore {
@@ -164,16 +165,4 @@ export class RevenueDecoder {
     b.stageEnd.set(cp.stageEnd);
     Object.assign(score, cp.score);
   }
-}
-
-function stageTails(model: Model): Int32Array {
-  const tail = new Int32Array(model.stages.length);
-  for (const job of model.jobs)
-    for (let x = job.stages.length - 1; x >= 0; x--) {
-      const g = job.stages[x];
-      let t = 0;
-      for (const q of model.stages[g].succs) t = Math.max(t, tail[q] + model.stages[q].minDur);
-      tail[g] = t;
-    }
-  return tail;
 }
