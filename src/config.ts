@@ -19,6 +19,8 @@ export interface Config {
   lockMs: number;
   /** How often workers look for solves whose worker died. */
   stalledIntervalMs: number;
+  /** ISO 4217 code of every amount; amounts are integer minor units of it (cents for EUR). */
+  currency: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -34,7 +36,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queuePrefix: env.FALLOW_QUEUE_PREFIX || 'fallow',
     lockMs: int(env, 'FALLOW_LOCK_MS', 30000),
     stalledIntervalMs: int(env, 'FALLOW_STALLED_INTERVAL_MS', 30000),
+    currency: currency(env.FALLOW_CURRENCY),
   };
+}
+
+function currency(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'EUR';
+  if (!/^[A-Z]{3}$/.test(raw)) throw new Error(`FALLOW_CURRENCY: expected an ISO 4217 code such as EUR or USD, got "${raw}"`);
+  return raw;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -53,6 +53,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{id}/revenue-share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a farmer tenant's revenue share (basis points); accounting applies the current value */
+        put: operations["setRevenueShare"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{id}/keys": {
         parameters: {
             query?: never;
@@ -209,6 +226,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/executions/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report what actually happened to planned tasks (started, finished, killed)
+         * @description The farmer owning the solve's cluster reports (or the customer of a solve of a whole instance, or an operator). Idempotent by event id: a repeated event counts as a duplicate and changes nothing. Every event is checked against the solve's instance first; any problem (422, each at events[i].field) or any id already recorded with different content (409) rejects the whole request and nothing is written.
+         */
+        post: operations["postExecutionEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/solves/{id}/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per job of a solve: tasks started, finished and killed, actual end and whether it was on time */
+        get: operations["getSolveExecutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounting/customer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A customer's SLA status and bill: per job, per batch and per period */
+        get: operations["customerAccounting"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounting/farmer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A farmer's capacity lent, jobs run, revenue share and interference incidents, per cluster and period */
+        get: operations["farmerAccounting"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounting/operator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Platform revenue, penalties, farmer payouts, margin, PRU and JCR per period, per farmer and per customer */
+        get: operations["operatorAccounting"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/solves": {
         parameters: {
             query?: never;
@@ -302,7 +407,16 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+            /** @description a farmer's share of the positive revenue of jobs on its clusters, in basis points */
+            revenueShareBps: number;
             createdAt: string;
+        };
+        RevenueShareDto: {
+            /**
+             * @description basis points (3000 = 30 %) of the positive revenue of each job run on the farmer's clusters, rounded down per job to a minor unit; penalties stay with the operator
+             * @example 3000
+             */
+            shareBps: number;
         };
         CreateKeyDto: {
             /** @enum {string} */
@@ -594,6 +708,434 @@ export interface components {
             /** @description pass as ?cursor= for the next page */
             nextCursor?: string | null;
         };
+        ExecutionEventInputDto: {
+            /**
+             * @description the reporter's id of the event, unique per tenant: a retry with the same id and content is a duplicate
+             * @example w01-42-finished
+             */
+            id: string;
+            /** Format: uuid */
+            solveId: string;
+            /**
+             * @description a job of the solve's instance
+             * @example j1
+             */
+            job: string;
+            /** @example map */
+            stage: string;
+            /**
+             * @description 0-based task index within the stage
+             * @example 0
+             */
+            task: number;
+            /**
+             * @description a node of the solve's instance
+             * @example w01
+             */
+            node: string;
+            /**
+             * @description killed: the regular load took the capacity back (an interference incident)
+             * @enum {string}
+             */
+            type: "started" | "finished" | "killed";
+            /**
+             * Format: date-time
+             * @example 2030-01-01T10:15:00Z
+             */
+            at: string;
+            /** @example memory pressure from the regular load */
+            reason?: string;
+        };
+        PostExecutionEventsDto: {
+            events: components["schemas"]["ExecutionEventInputDto"][];
+        };
+        PostExecutionEventsResultDto: {
+            /** @description events recorded now */
+            accepted: number;
+            /** @description events already recorded with the same id and content (nothing changed) */
+            duplicates: number;
+        };
+        JobExecutionDto: {
+            job: string;
+            totalTasks: number;
+            /** @description tasks with a started event */
+            startedTasks: number;
+            /** @description tasks with a finished event (also when killed before) */
+            finishedTasks: number;
+            /** @description tasks with a killed event */
+            killedTasks: number;
+            /**
+             * @description on-time / late once every task has finished; rejected when the plan rejected it and it never ran; pending otherwise
+             * @enum {string}
+             */
+            sla: "on-time" | "late" | "rejected" | "pending";
+            /**
+             * Format: date-time
+             * @description the last finished event, once every task has finished
+             */
+            endAt?: string | null;
+            /**
+             * Format: date-time
+             * @description startsAt + deadlineSlot * slotSeconds
+             */
+            deadlineAt?: string | null;
+            /**
+             * Format: date-time
+             * @description the plan's end of the job
+             */
+            plannedEndAt?: string | null;
+        };
+        SolveExecutionsDto: {
+            /** Format: uuid */
+            solveId: string;
+            /** Format: date-time */
+            startsAt: string;
+            jobs: components["schemas"]["JobExecutionDto"][];
+        };
+        CustomerJobDto: {
+            /** Format: uuid */
+            solveId: string;
+            /**
+             * Format: uuid
+             * @description null for a solve of a whole instance
+             */
+            batchId?: string | null;
+            /** @example wordcount */
+            job: string;
+            /** @enum {string} */
+            sla: "on-time" | "late" | "rejected" | "pending";
+            /**
+             * Format: date-time
+             * @description startsAt + deadlineSlot * slotSeconds
+             */
+            deadlineAt?: string | null;
+            /**
+             * Format: date-time
+             * @description planned (basis plan) or actual (basis actual) end; null when rejected or pending
+             */
+            endAt?: string | null;
+            /**
+             * Format: date-time
+             * @description when the job counts: its end, else its deadline within the plan's window, else the window's end
+             */
+            at: string;
+            /** Format: date-time */
+            periodStart: string;
+            /** @description positive revenue the customer pays, integer minor units of `currency` (cents for EUR) */
+            amountDue: number;
+            /** @description what the operator pays back for a late job with a negative `late` revenue, integer minor units of `currency` (cents for EUR) */
+            penalty: number;
+            /** @description amountDue - penalty */
+            net: number;
+        };
+        BatchTotalsDto: {
+            jobs: number;
+            onTime: number;
+            late: number;
+            rejected: number;
+            /** @description actual basis: not every task has finished yet */
+            pending: number;
+            /** @description integer minor units of `currency` (cents for EUR) */
+            amountDue: number;
+            /** @description integer minor units of `currency` (cents for EUR) */
+            penalties: number;
+            /** @description amountDue - penalties */
+            net: number;
+            /**
+             * Format: uuid
+             * @description null: the solves of whole instances
+             */
+            batchId?: string | null;
+        };
+        BillDto: {
+            jobs: number;
+            onTime: number;
+            late: number;
+            rejected: number;
+            /** @description actual basis: not every task has finished yet */
+            pending: number;
+            /** @description integer minor units of `currency` (cents for EUR) */
+            amountDue: number;
+            /** @description integer minor units of `currency` (cents for EUR) */
+            penalties: number;
+            /** @description amountDue - penalties */
+            net: number;
+            /** Format: date-time */
+            periodStart: string;
+            /**
+             * Format: date-time
+             * @description exclusive
+             */
+            periodEnd: string;
+        };
+        BillTotalsDto: {
+            jobs: number;
+            onTime: number;
+            late: number;
+            rejected: number;
+            /** @description actual basis: not every task has finished yet */
+            pending: number;
+            /** @description integer minor units of `currency` (cents for EUR) */
+            amountDue: number;
+            /** @description integer minor units of `currency` (cents for EUR) */
+            penalties: number;
+            /** @description amountDue - penalties */
+            net: number;
+        };
+        CustomerReportDto: {
+            /**
+             * @description ISO 4217 code of every amount (FALLOW_CURRENCY); amounts are integer minor units
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description plan: the stored plans' verdicts; actual: the execution events
+             * @enum {string}
+             */
+            basis: "plan" | "actual";
+            /**
+             * @description UTC days, ISO weeks (from Monday) or calendar months
+             * @enum {string}
+             */
+            period: "day" | "week" | "month";
+            /**
+             * Format: date-time
+             * @description inclusive
+             */
+            from?: string | null;
+            /**
+             * Format: date-time
+             * @description exclusive
+             */
+            to?: string | null;
+            /** Format: uuid */
+            customerId: string;
+            /** @description one line per job (the CSV export has these rows) */
+            jobs: components["schemas"]["CustomerJobDto"][];
+            batches: components["schemas"]["BatchTotalsDto"][];
+            /** @description one bill per period */
+            bills: components["schemas"]["BillDto"][];
+            totals: components["schemas"]["BillTotalsDto"];
+        };
+        FarmerClusterPeriodDto: {
+            /** @description jobs that ran to the end on the cluster (on time or late) */
+            jobsRun: number;
+            /**
+             * @description per metric: sum of demand x duration of the tasks run, in metric-hours (e.g. core-hours)
+             * @example {
+             *       "cpu": 12.5,
+             *       "ram": 50
+             *     }
+             */
+            capacityLent: {
+                [key: string]: number;
+            };
+            /** @description positive revenue of the jobs run, integer minor units of `currency` (cents for EUR) */
+            revenueBasis: number;
+            /** @description shareBps of each job's positive revenue, rounded down per job, integer minor units of `currency` (cents for EUR); penalties are borne by the operator */
+            shareEarned: number;
+            /** @description killed tasks (interference by the regular load) */
+            incidents: number;
+            /** Format: uuid */
+            clusterId: string;
+            clusterName: string;
+            /** Format: date-time */
+            periodStart: string;
+            /** Format: date-time */
+            periodEnd: string;
+        };
+        IncidentDto: {
+            /** @description the reporter's event id */
+            eventId: string;
+            /** Format: uuid */
+            solveId: string;
+            /** Format: uuid */
+            clusterId: string;
+            job: string;
+            stage: string;
+            task: number;
+            node: string;
+            /** Format: date-time */
+            at: string;
+            reason?: string | null;
+        };
+        FarmerTotalsDto: {
+            /** @description jobs that ran to the end on the cluster (on time or late) */
+            jobsRun: number;
+            /**
+             * @description per metric: sum of demand x duration of the tasks run, in metric-hours (e.g. core-hours)
+             * @example {
+             *       "cpu": 12.5,
+             *       "ram": 50
+             *     }
+             */
+            capacityLent: {
+                [key: string]: number;
+            };
+            /** @description positive revenue of the jobs run, integer minor units of `currency` (cents for EUR) */
+            revenueBasis: number;
+            /** @description shareBps of each job's positive revenue, rounded down per job, integer minor units of `currency` (cents for EUR); penalties are borne by the operator */
+            shareEarned: number;
+            /** @description killed tasks (interference by the regular load) */
+            incidents: number;
+        };
+        FarmerReportDto: {
+            /**
+             * @description ISO 4217 code of every amount (FALLOW_CURRENCY); amounts are integer minor units
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description plan: the stored plans' verdicts; actual: the execution events
+             * @enum {string}
+             */
+            basis: "plan" | "actual";
+            /**
+             * @description UTC days, ISO weeks (from Monday) or calendar months
+             * @enum {string}
+             */
+            period: "day" | "week" | "month";
+            /**
+             * Format: date-time
+             * @description inclusive
+             */
+            from?: string | null;
+            /**
+             * Format: date-time
+             * @description exclusive
+             */
+            to?: string | null;
+            /** Format: uuid */
+            farmerId: string;
+            /** @description the farmer's current revenue share in basis points */
+            shareBps: number;
+            /** @description per cluster and period (the CSV export has these rows) */
+            clusters: components["schemas"]["FarmerClusterPeriodDto"][];
+            /** @description killed events on the farmer's clusters in the range (always from the events) */
+            incidents: components["schemas"]["IncidentDto"][];
+            totals: components["schemas"]["FarmerTotalsDto"];
+        };
+        OperatorPeriodDto: {
+            /** @description positive revenue of the jobs, integer minor units of `currency` (cents for EUR) */
+            revenue: number;
+            /** @description paid back for late jobs, integer minor units of `currency` (cents for EUR) */
+            penalties: number;
+            /** @description farmers' revenue shares, integer minor units of `currency` (cents for EUR) */
+            payouts: number;
+            /** @description revenue - penalties - payouts */
+            margin: number;
+            /** @description platform resource utilisation (two-stage Eq. 9): mean of the plans' PRU weighted by their accepted jobs in this row */
+            pru: number;
+            /** @description job completion rate (two-stage Eq. 10) over the jobs of this row: on-time jobs / all jobs */
+            jcr: number;
+            jobsOnTime: number;
+            jobsLate: number;
+            jobsRejected: number;
+            jobsPending: number;
+            /** Format: date-time */
+            periodStart: string;
+            /** Format: date-time */
+            periodEnd: string;
+        };
+        OperatorFarmerPeriodDto: {
+            /** @description positive revenue of the jobs, integer minor units of `currency` (cents for EUR) */
+            revenue: number;
+            /** @description paid back for late jobs, integer minor units of `currency` (cents for EUR) */
+            penalties: number;
+            /** @description farmers' revenue shares, integer minor units of `currency` (cents for EUR) */
+            payouts: number;
+            /** @description revenue - penalties - payouts */
+            margin: number;
+            /** @description platform resource utilisation (two-stage Eq. 9): mean of the plans' PRU weighted by their accepted jobs in this row */
+            pru: number;
+            /** @description job completion rate (two-stage Eq. 10) over the jobs of this row: on-time jobs / all jobs */
+            jcr: number;
+            jobsOnTime: number;
+            jobsLate: number;
+            jobsRejected: number;
+            jobsPending: number;
+            /** Format: date-time */
+            periodStart: string;
+            /** Format: date-time */
+            periodEnd: string;
+            /** Format: uuid */
+            farmerId: string;
+        };
+        OperatorCustomerPeriodDto: {
+            /** @description positive revenue of the jobs, integer minor units of `currency` (cents for EUR) */
+            revenue: number;
+            /** @description paid back for late jobs, integer minor units of `currency` (cents for EUR) */
+            penalties: number;
+            /** @description farmers' revenue shares, integer minor units of `currency` (cents for EUR) */
+            payouts: number;
+            /** @description revenue - penalties - payouts */
+            margin: number;
+            /** @description platform resource utilisation (two-stage Eq. 9): mean of the plans' PRU weighted by their accepted jobs in this row */
+            pru: number;
+            /** @description job completion rate (two-stage Eq. 10) over the jobs of this row: on-time jobs / all jobs */
+            jcr: number;
+            jobsOnTime: number;
+            jobsLate: number;
+            jobsRejected: number;
+            jobsPending: number;
+            /** Format: date-time */
+            periodStart: string;
+            /** Format: date-time */
+            periodEnd: string;
+            /** Format: uuid */
+            customerId: string;
+        };
+        OperatorFiguresDto: {
+            /** @description positive revenue of the jobs, integer minor units of `currency` (cents for EUR) */
+            revenue: number;
+            /** @description paid back for late jobs, integer minor units of `currency` (cents for EUR) */
+            penalties: number;
+            /** @description farmers' revenue shares, integer minor units of `currency` (cents for EUR) */
+            payouts: number;
+            /** @description revenue - penalties - payouts */
+            margin: number;
+            /** @description platform resource utilisation (two-stage Eq. 9): mean of the plans' PRU weighted by their accepted jobs in this row */
+            pru: number;
+            /** @description job completion rate (two-stage Eq. 10) over the jobs of this row: on-time jobs / all jobs */
+            jcr: number;
+            jobsOnTime: number;
+            jobsLate: number;
+            jobsRejected: number;
+            jobsPending: number;
+        };
+        OperatorReportDto: {
+            /**
+             * @description ISO 4217 code of every amount (FALLOW_CURRENCY); amounts are integer minor units
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description plan: the stored plans' verdicts; actual: the execution events
+             * @enum {string}
+             */
+            basis: "plan" | "actual";
+            /**
+             * @description UTC days, ISO weeks (from Monday) or calendar months
+             * @enum {string}
+             */
+            period: "day" | "week" | "month";
+            /**
+             * Format: date-time
+             * @description inclusive
+             */
+            from?: string | null;
+            /**
+             * Format: date-time
+             * @description exclusive
+             */
+            to?: string | null;
+            /** @description platform-wide per period (the CSV export has these rows) */
+            periods: components["schemas"]["OperatorPeriodDto"][];
+            /** @description per farmer and period (jobs of solves on a farmer's cluster) */
+            farmers: components["schemas"]["OperatorFarmerPeriodDto"][];
+            customers: components["schemas"]["OperatorCustomerPeriodDto"][];
+            totals: components["schemas"]["OperatorFiguresDto"];
+        };
         HorizonDto: {
             /**
              * @description T, the number of slots
@@ -646,7 +1188,19 @@ export interface components {
              * @default auto
              * @enum {string}
              */
-            strategy?: "rffd" | "ls" | "exact" | "ga" | "auto";
+            strategy?: "rffd" | "ls" | "exact" | "ga" | "tps" | "fifo" | "edf" | "auto";
+            /**
+             * @description tasks-then-makespan: most scheduled tasks, then the smallest makespan; revenue: the largest total revenue of the jobs (strategies without a revenue mode ignore it)
+             * @default tasks-then-makespan
+             * @enum {string}
+             */
+            objective?: "tasks-then-makespan" | "revenue";
+            /**
+             * Format: date-time
+             * @description wall-clock time of slot 0 of the plan (default: when the solve is created); accounting places slot s at startsAt + s * horizon.slotSeconds
+             * @example 2030-01-01T00:00:00Z
+             */
+            startsAt?: string;
             /**
              * @description wall-clock budget of the search
              * @default 5000
@@ -673,6 +1227,13 @@ export interface components {
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             strategy: string;
+            /** @enum {string} */
+            objective: "tasks-then-makespan" | "revenue";
+            /**
+             * Format: date-time
+             * @description wall-clock time of slot 0 of the plan
+             */
+            startsAt: string;
             timeBudgetMs: number;
             seed: number;
             /** @description name of the instance solved */
@@ -956,6 +1517,67 @@ export interface operations {
             };
             /** @description does not exist or belongs to another tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    setRevenueShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevenueShareDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1913,6 +2535,312 @@ export interface operations {
             };
             /** @description rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    postExecutionEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostExecutionEventsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostExecutionEventsResultDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getSolveExecutions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolveExecutionsDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    customerAccounting: {
+        parameters: {
+            query?: {
+                /** @description inclusive ISO 8601 date-time */
+                from?: unknown;
+                /** @description exclusive ISO 8601 date-time */
+                to?: unknown;
+                /** @description UTC day (default), ISO week from Monday, or calendar month */
+                period?: "day" | "week" | "month";
+                /** @description plan (default): the plans' verdicts; actual: the execution events */
+                basis?: "plan" | "actual";
+                /** @description csv: text/csv of the jobs, with a header row */
+                format?: "json" | "csv";
+                /** @description operators: the customer tenant; customers see only themselves */
+                customerId?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the report; amounts are integer minor units of `currency` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerReportDto"];
+                    "text/csv": string;
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    farmerAccounting: {
+        parameters: {
+            query?: {
+                /** @description inclusive ISO 8601 date-time */
+                from?: unknown;
+                /** @description exclusive ISO 8601 date-time */
+                to?: unknown;
+                /** @description UTC day (default), ISO week from Monday, or calendar month */
+                period?: "day" | "week" | "month";
+                /** @description plan (default): the plans' verdicts; actual: the execution events */
+                basis?: "plan" | "actual";
+                /** @description csv: text/csv of the cluster x period rows, with a header row */
+                format?: "json" | "csv";
+                /** @description operators: the farmer tenant; farmers see only themselves */
+                farmerId?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the report; amounts are integer minor units of `currency` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FarmerReportDto"];
+                    "text/csv": string;
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    operatorAccounting: {
+        parameters: {
+            query?: {
+                /** @description inclusive ISO 8601 date-time */
+                from?: unknown;
+                /** @description exclusive ISO 8601 date-time */
+                to?: unknown;
+                /** @description UTC day (default), ISO week from Monday, or calendar month */
+                period?: "day" | "week" | "month";
+                /** @description plan (default): the plans' verdicts; actual: the execution events */
+                basis?: "plan" | "actual";
+                /** @description csv: text/csv of the periods, with a header row */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the report; amounts are integer minor units of `currency` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorReportDto"];
+                    "text/csv": string;
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { InstanceDoc } from '../engine/model/types';
-import { Progress } from '../engine/strategies/strategy';
+import { Objective, Progress } from '../engine/strategies/strategy';
 import { SolveThreadMessage } from './solve-thread-protocol';
 
 export type SolveOutcome = Extract<SolveThreadMessage, { type: 'done' }>;
@@ -20,7 +20,7 @@ export interface RunningSolve {
  * and the stop flag is raised at the budget in case a phase overran it.
  */
 export function runSolveInThread(
-  opts: { instance: InstanceDoc; strategy: string; timeBudgetMs: number; seed: number },
+  opts: { instance: InstanceDoc; strategy: string; objective: Objective; timeBudgetMs: number; seed: number },
   onProgress: (p: Progress) => void,
 ): RunningSolve {
   const stopBuffer = new SharedArrayBuffer(4);

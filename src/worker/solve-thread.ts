@@ -16,6 +16,7 @@ async function main(): Promise<void> {
   const model = loadInstance(input.instance);
   const plan = await solve(model, {
     strategy: input.strategy,
+    objective: input.objective,
     timeBudgetMs: input.timeBudgetMs,
     seed: input.seed,
     stopFlag: new Int32Array(input.stopBuffer),
@@ -23,7 +24,8 @@ async function main(): Promise<void> {
   });
   const evaluation = evaluatePlan(model, plan);
   const ends = plan.assignments.map((a) => a.start + model.stages[model.stageIndex.get(stageKey(a.job, a.stage))!].dur[model.nodeIndex.get(a.node)!]);
-  const { jobs: _perJob, ...kpis } = evaluation.kpis;
+  // Per-job outcomes stay in the stored KPIs: accounting bills from them without re-evaluating the plan.
+  const kpis = evaluation.kpis as unknown as Record<string, unknown>;
   post({ type: 'done', plan, kpis, rejections: explainRejections(model, plan), ends });
 }
 

@@ -35,11 +35,11 @@ export class SolveProcessor {
     const claim = await this.solves.update({ id, status: In(['queued', 'running']) }, { status: 'running', startedAt: new Date(), attempts: () => 'attempts + 1' });
     if (!claim.affected) return { solveId: id, planId: null, status: 'skipped', elapsedMs: 0 }; // cancelled or already done
     const solve = await this.solves.createQueryBuilder('s').addSelect('s.instance').where('s.id = :id', { id }).getOneOrFail();
-    this.log.log(`solve ${id}: ${solve.strategy}, ${solve.timeBudgetMs} ms, attempt ${solve.attempts}`);
+    this.log.log(`solve ${id}: ${solve.strategy} (${solve.objective}), ${solve.timeBudgetMs} ms, attempt ${solve.attempts}`);
 
     let lastWrite = 0;
     let best: SolveProgress = { elapsedMs: 0, iterations: 0, scheduledTasks: 0, makespanSlots: 0 };
-    const run = runSolveInThread({ instance: solve.instance, strategy: solve.strategy, timeBudgetMs: solve.timeBudgetMs, seed: solve.seed }, (p) => {
+    const run = runSolveInThread({ instance: solve.instance, strategy: solve.strategy, objective: solve.objective, timeBudgetMs: solve.timeBudgetMs, seed: solve.seed }, (p) => {
       best = { elapsedMs: p.elapsedMs, iterations: p.iterations, scheduledTasks: p.scheduledTasks, makespanSlots: p.makespanSlots };
       const now = Date.now();
       if (now - lastWrite < PROGRESS_EVERY_MS) return;

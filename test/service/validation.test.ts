@@ -109,6 +109,23 @@ describe('validation', () => {
       expectProblems(problem(r, 422), [['priority', 'should not exist']]);
     });
 
+    it('rejects unknown fields inside an inline instance, each with its path', async () => {
+      const instance = smallInstance() as any;
+      instance.priority = 1;
+      instance.horizon.slotSecs = 300;
+      instance.nodes[0].cores = 8;
+      instance.jobs[0].deadline = 3; // a typo of deadlineSlot must not be solved as "no deadline"
+      instance.jobs[0].stages[1].durationSecs = 300;
+      const r = await writesNothing(['solves'], () => solve({ instance, strategy: 'rffd', timeBudgetMs: 300 }));
+      expectProblems(problem(r, 422), [
+        ['instance.priority', 'unknown field'],
+        ['instance.horizon.slotSecs', 'unknown field'],
+        ['instance.nodes[0].cores', 'unknown field'],
+        ['instance.jobs[0].deadline', 'deadlineSlot'],
+        ['instance.jobs[0].stages[1].durationSecs', 'unknown field'],
+      ]);
+    });
+
     it('rejects an unknown strategy', async () => {
       const r = await writesNothing(['solves'], () => solve({ instance: smallInstance(), strategy: 'nope', timeBudgetMs: 300 }));
       expectProblems(problem(r, 422), [['strategy', 'must be one of the following values']]);

@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { IsNull, Repository } from 'typeorm';
 import { conflict, notFound } from '../common/problem';
 import { ApiProblems } from '../common/api-problems';
@@ -22,7 +22,21 @@ export class CreateTenantDto {
 export class TenantDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
+  @ApiProperty({ minimum: 0, maximum: 10000, description: 'a farmer\'s share of the positive revenue of jobs on its clusters, in basis points' }) revenueShareBps!: number;
   @ApiProperty() createdAt!: string;
+}
+
+export class RevenueShareDto {
+  @ApiProperty({
+    minimum: 0,
+    maximum: 10000,
+    example: 3000,
+    description: 'basis points (3000 = 30 %) of the positive revenue of each job run on the farmer\'s clusters, rounded down per job to a minor unit; penalties stay with the operator',
+  })
+  @IsInt({ message: '$property must be an integer number of basis points' })
+  @Min(0, { message: '$property must be at least 0' })
+  @Max(10000, { message: '$property must be at most 10000 (100 %)' })
+  shareBps!: number;
 }
 
 export class CreateKeyDto {
@@ -44,7 +58,7 @@ export class CreatedKeyDto extends KeyDto {
   @ApiProperty({ description: 'the key itself: shown this once, only its digest is stored' }) key!: string;
 }
 
-const toTenant = (t: TenantEntity): TenantDto => ({ id: t.id, name: t.name, createdAt: t.createdAt.toISOString() });
+const toTenant = (t: TenantEntity): TenantDto => ({ id: t.id, name: t.name, revenueShareBps: t.revenueShareBps, createdAt: t.createdAt.toISOString() });
 const toKey = (k: ApiKeyEntity): KeyDto => ({ id: k.id, tenantId: k.tenantId, role: k.role, label: k.label, prefix: k.prefix, createdAt: k.createdAt.toISOString(), revokedAt: k.revokedAt?.toISOString() ?? null });
 
 /** Operators manage tenants and their keys. */
@@ -84,6 +98,16 @@ export class TenantsController {
   @ApiProblems(401, 403, 404)
   async get(@Param('id', new ParseUUIDPipe()) id: string): Promise<TenantDto> {
     return toTenant(await this.find(id));
+  }
+
+  @Put(':id/revenue-share')
+  @ApiOperation({ operationId: 'setRevenueShare', summary: 'Set a farmer tenant\'s revenue share (basis points); accounting applies the current value' })
+  @ApiOkResponse({ type: TenantDto })
+  @ApiProblems(401, 403, 404, 422)
+  async setRevenueShare(@Param('id', new ParseUUIDPipe()) id: string, @Body() dto: RevenueShareDto): Promise<TenantDto> {
+    const tenant = await this.find(id);
+    tenant.revenueShareBps = dto.shareBps;
+    return toTenant(await this.tenants.save(tenant));
   }
 
   @Post(':id/keys')

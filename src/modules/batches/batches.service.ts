@@ -11,8 +11,8 @@ import { BatchEntity } from './batch.entity';
 import { BatchDto, BatchSummaryDto, CreateBatchDto } from './batch.dto';
 
 /** The fields fallow.instance/v1 gives a job and a stage (FORMAT.md). */
-const JOB_FIELDS = ['id', 'customer', 'class', 'releaseSlot', 'deadlineSlot', 'revenue', 'replication', 'stages'];
-const STAGE_FIELDS = ['id', 'tasks', 'after', 'demand', 'work', 'durationSeconds', 'inputMB'];
+export const JOB_FIELDS = ['id', 'customer', 'class', 'releaseSlot', 'deadlineSlot', 'revenue', 'replication', 'stages'];
+export const STAGE_FIELDS = ['id', 'tasks', 'after', 'demand', 'work', 'durationSeconds', 'inputMB'];
 
 /** A customer's job batches. */
 @Injectable()

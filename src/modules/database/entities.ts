@@ -3,6 +3,7 @@ import { TenantEntity } from '../auth/tenant.entity';
 import { BatchEntity } from '../batches/batch.entity';
 import { ClusterEntity, ClusterVersionEntity } from '../clusters/cluster.entity';
 import { IdempotencyEntity } from '../common/idempotency.entity';
+import { ExecutionEventEntity } from '../executions/execution-event.entity';
 import { ForecastEntity } from '../forecasts/forecast.entity';
 import { PlanAssignmentEntity, PlanEntity } from '../plans/plan.entity';
 import { SolveEntity } from '../solves/solve.entity';
@@ -18,4 +19,5 @@ export const ENTITIES = [
   PlanEntity,
   PlanAssignmentEntity,
   IdempotencyEntity,
+  ExecutionEventEntity,
 ];

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { strategyNames } from '../../engine/strategies';
+import { Objective, OBJECTIVES } from '../../engine/strategies/strategy';
 import { HorizonDto, InstanceDto } from '../common/format.dto';
 import { SOLVE_STATUSES, SolveStatus } from './solve.entity';
 
@@ -29,6 +30,24 @@ export class CreateSolveDto {
   @IsOptional()
   @IsIn(strategyNames())
   strategy?: string;
+
+  @ApiPropertyOptional({
+    enum: OBJECTIVES,
+    default: 'tasks-then-makespan',
+    description: 'tasks-then-makespan: most scheduled tasks, then the smallest makespan; revenue: the largest total revenue of the jobs (strategies without a revenue mode ignore it)',
+  })
+  @IsOptional()
+  @IsIn(OBJECTIVES as unknown as string[])
+  objective?: Objective;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: '2030-01-01T00:00:00Z',
+    description: 'wall-clock time of slot 0 of the plan (default: when the solve is created); accounting places slot s at startsAt + s * horizon.slotSeconds',
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 date-time with a zone, e.g. 2030-01-01T00:00:00Z' })
+  startsAt?: string;
 
   @ApiPropertyOptional({ minimum: 100, maximum: MAX_TIME_BUDGET_MS, default: 5000, description: 'wall-clock budget of the search' })
   @IsOptional()
@@ -63,6 +82,8 @@ export class SolveDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ enum: SOLVE_STATUSES }) status!: SolveStatus;
   @ApiProperty() strategy!: string;
+  @ApiProperty({ enum: OBJECTIVES }) objective!: Objective;
+  @ApiProperty({ format: 'date-time', description: 'wall-clock time of slot 0 of the plan' }) startsAt!: string;
   @ApiProperty() timeBudgetMs!: number;
   @ApiProperty() seed!: number;
   @ApiProperty({ description: 'name of the instance solved' }) instance!: string;

@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { InstanceDoc } from '../../engine/model/types';
+import { Objective } from '../../engine/strategies/strategy';
 
 export const SOLVE_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export type SolveStatus = (typeof SOLVE_STATUSES)[number];
@@ -22,7 +23,12 @@ export class SolveEntity {
   @Column({ type: 'text' }) strategy!: string;
   @Column({ type: 'int', name: 'time_budget_ms' }) timeBudgetMs!: number;
   @Column({ type: 'int' }) seed!: number;
-  @Column({ type: 'uuid', name: 'cluster_id', nullable: true }) clusterId!: string | null;
+  /** What the engine optimises (strategies without a revenue mode ignore it). */
+  @Column({ type: 'text', default: 'tasks-then-makespan' }) objective!: Objective;
+  /** Wall-clock time of slot 0 of the plan: accounting places slot s at startsAt + s * horizon.slotSeconds. */
+  @Column({ type: 'timestamptz', name: 'starts_at' }) startsAt!: Date;
+  /** Indexed for farmer accounting, which starts from the farmer's clusters. */
+  @Index('ix_solves_cluster') @Column({ type: 'uuid', name: 'cluster_id', nullable: true }) clusterId!: string | null;
   @Column({ type: 'int', name: 'cluster_version', nullable: true }) clusterVersion!: number | null;
   @Column({ type: 'uuid', name: 'forecast_id', nullable: true }) forecastId!: string | null;
   @Column({ type: 'uuid', name: 'batch_id', nullable: true }) batchId!: string | null;

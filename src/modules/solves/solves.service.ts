@@ -9,6 +9,8 @@ import { loadInstance } from '../../engine/model/model';
 import { InstanceDoc, Issue } from '../../engine/model/types';
 import { canSee, Principal, tenantScope } from '../auth/principal';
 import { BatchEntity } from '../batches/batch.entity';
+import { JOB_FIELDS, STAGE_FIELDS } from '../batches/batches.service';
+import { HORIZON_FIELDS, INSTANCE_FIELDS, NODE_FIELDS, unknownFields } from '../common/document-validation';
 import { ClusterEntity, ClusterVersionEntity } from '../clusters/cluster.entity';
 import { newestFirst, pageOf } from '../common/keyset-page';
 import { invalid, notFound, prefixIssues, ProblemException } from '../common/problem';
@@ -50,11 +52,16 @@ export class SolvesService {
       if (!(e instanceof ValidationError)) throw e;
       throw invalid(dto.instance ? prefixIssues('instance', e.issues) : e.issues.map((i) => ({ ...i, path: sourcePath(i.path) })));
     }
+    // One clock for both: a solve without startsAt starts exactly when it is created.
+    const now = new Date();
     const solve = await this.solves.save(
       this.solves.create({
+        createdAt: now,
         tenantId: p.tenantId,
         status: 'queued',
         strategy: dto.strategy ?? 'auto',
+        objective: dto.objective ?? 'tasks-then-makespan',
+        startsAt: dto.startsAt ? new Date(dto.startsAt) : now,
         timeBudgetMs: dto.timeBudgetMs ?? 5000,
         seed: dto.seed ?? 1,
         ...refs,
@@ -82,6 +89,7 @@ export class SolvesService {
     const issues: Issue[] = [];
     for (const f of ['clusterId', 'forecastId', 'batchId', 'horizon'] as const)
       if (dto[f] !== undefined) issues.push({ path: f, message: 'not allowed together with instance' });
+    issues.push(...unknownInstanceFields(dto.instance));
     const instance = { ...(dto.instance as unknown as InstanceDoc) };
     delete instance.reference;
     delete instance.provenance;
@@ -164,6 +172,19 @@ export class SolvesService {
   }
 }
 
+/** A typo in an inline instance (`deadline` for `deadlineSlot`) must not be solved as if it were absent. */
+function unknownInstanceFields(instance: unknown): Issue[] {
+  const doc = instance as Record<string, any>;
+  const issues = [...unknownFields(doc, 'instance', INSTANCE_FIELDS), ...unknownFields(doc.horizon, 'instance.horizon', HORIZON_FIELDS)];
+  if (Array.isArray(doc.nodes)) doc.nodes.forEach((n: unknown, i: number) => issues.push(...unknownFields(n, `instance.nodes[${i}]`, NODE_FIELDS)));
+  if (Array.isArray(doc.jobs))
+    doc.jobs.forEach((j: any, i: number) => {
+      issues.push(...unknownFields(j, `instance.jobs[${i}]`, JOB_FIELDS));
+      if (j && Array.isArray(j.stages)) j.stages.forEach((s: unknown, si: number) => issues.push(...unknownFields(s, `instance.jobs[${i}].stages[${si}]`, STAGE_FIELDS)));
+    });
+  return issues;
+}
+
 function trimUsage(usage: Record<string, Record<string, number[]>>, slots: number): Record<string, Record<string, number[]>> {
   const out: Record<string, Record<string, number[]>> = {};
   for (const [node, byMetric] of Object.entries(usage)) {
@@ -178,6 +199,8 @@ export function toSolveDto(s: SolveEntity): SolveDto {
     id: s.id,
     status: s.status,
     strategy: s.strategy,
+    objective: s.objective,
+    startsAt: s.startsAt.toISOString(),
     timeBudgetMs: s.timeBudgetMs,
     seed: s.seed,
     instance: s.instanceName,

@@ -1,0 +1,83 @@
+import { applyDecorators, Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtraModels, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
+import { ApiProblems } from '../common/api-problems';
+import { BASES, FORMATS, parseAccountingQuery, reportSubject } from './accounting-query';
+import { CustomerReportDto, FarmerReportDto, OperatorReportDto } from './accounting.dto';
+import { AccountingService } from './accounting.service';
+import { PERIODS } from './periods';
+import { customerCsv, farmerCsv, operatorCsv } from './report-csv';
+
+interface RangeQuery {
+  from?: string;
+  to?: string;
+  period?: string;
+  basis?: string;
+  format?: string;
+}
+
+/** The query parameters and the two representations (JSON, or CSV of the main table) every report shares. */
+function Report(dto: Function, csvRows: string) {
+  return applyDecorators(
+    ApiExtraModels(dto),
+    ApiQuery({ name: 'from', required: false, description: 'inclusive ISO 8601 date-time', example: '2030-01-01T00:00:00Z' }),
+    ApiQuery({ name: 'to', required: false, description: 'exclusive ISO 8601 date-time' }),
+    ApiQuery({ name: 'period', required: false, enum: PERIODS, description: 'UTC day (default), ISO week from Monday, or calendar month' }),
+    ApiQuery({ name: 'basis', required: false, enum: BASES, description: 'plan (default): the plans\' verdicts; actual: the execution events' }),
+    ApiQuery({ name: 'format', required: false, enum: FORMATS, description: `csv: text/csv of ${csvRows}, with a header row` }),
+    ApiProduces('application/json', 'text/csv'),
+    ApiResponse({
+      status: 200,
+      description: 'the report; amounts are integer minor units of `currency`',
+      content: { 'application/json': { schema: { $ref: getSchemaPath(dto) } }, 'text/csv': { schema: { type: 'string' } } },
+    }),
+  );
+}
+
+function send<T>(res: Response, format: string, report: T, csv: (r: T) => string): T | string {
+  if (format !== 'csv') return report;
+  res.type('text/csv; charset=utf-8');
+  return csv(report);
+}
+
+@ApiTags('accounting')
+@ApiBearerAuth()
+@Controller('v1/accounting')
+export class AccountingController {
+  constructor(private readonly accounting: AccountingService) {}
+
+  @Get('customer')
+  @Roles('customer')
+  @ApiOperation({ operationId: 'customerAccounting', summary: 'A customer\'s SLA status and bill: per job, per batch and per period' })
+  @ApiQuery({ name: 'customerId', required: false, description: 'operators: the customer tenant; customers see only themselves' })
+  @Report(CustomerReportDto, 'the jobs')
+  @ApiProblems(401, 403, 404, 422)
+  async customer(@CurrentPrincipal() p: Principal, @Query() q: RangeQuery & { customerId?: string }, @Res({ passthrough: true }) res: Response) {
+    const query = parseAccountingQuery(q);
+    const id = reportSubject(p, 'customer', q.customerId, 'customerId');
+    return send(res, query.format, await this.accounting.customer(id, query), customerCsv);
+  }
+
+  @Get('farmer')
+  @Roles('farmer')
+  @ApiOperation({ operationId: 'farmerAccounting', summary: 'A farmer\'s capacity lent, jobs run, revenue share and interference incidents, per cluster and period' })
+  @ApiQuery({ name: 'farmerId', required: false, description: 'operators: the farmer tenant; farmers see only themselves' })
+  @Report(FarmerReportDto, 'the cluster x period rows')
+  @ApiProblems(401, 403, 404, 422)
+  async farmer(@CurrentPrincipal() p: Principal, @Query() q: RangeQuery & { farmerId?: string }, @Res({ passthrough: true }) res: Response) {
+    const query = parseAccountingQuery(q);
+    const id = reportSubject(p, 'farmer', q.farmerId, 'farmerId');
+    return send(res, query.format, await this.accounting.farmer(id, query), farmerCsv);
+  }
+
+  @Get('operator')
+  @Roles('operator')
+  @ApiOperation({ operationId: 'operatorAccounting', summary: 'Platform revenue, penalties, farmer payouts, margin, PRU and JCR per period, per farmer and per customer' })
+  @Report(OperatorReportDto, 'the periods')
+  @ApiProblems(401, 403, 422)
+  async operator(@Query() q: RangeQuery, @Res({ passthrough: true }) res: Response) {
+    const query = parseAccountingQuery(q);
+    return send(res, query.format, await this.accounting.operator(query), operatorCsv);
+  }
+}

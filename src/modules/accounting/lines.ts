@@ -1,0 +1,86 @@
+import { actualStatus, farmerShare, jobRevenue, LedgerLine, planStatus, SlaStatus, toMinor } from './ledger';
+import { slotTime } from './periods';
+
+/** A solve with a stored plan, as accounting reads it (no assignments: only the plan's per-job KPIs). */
+export interface AccountedSolve {
+  solveId: string;
+  customerId: string;
+  batchId: string | null;
+  clusterId: string | null;
+  farmerId: string | null;
+  /** The farmer's current revenue share; 0 without a farmer. */
+  shareBps: number;
+  startsAt: Date;
+  slotSeconds: number;
+  slots: number;
+  pru: number;
+  /** kpis.jobs of the plan (the evaluator's per-job outcomes). */
+  jobs: PlanJobOutcome[];
+}
+
+export interface PlanJobOutcome {
+  id: string;
+  accepted: boolean;
+  endSlot: number | null;
+  deadlineSlot: number | null;
+  onTime: boolean | null;
+  revenue: number;
+}
+
+/** What the actual basis needs of the instance's job: its revenue function and how many tasks it has. */
+export interface JobTerms {
+  revenue?: { onTime?: number; late?: number };
+  tasks: number;
+}
+
+export interface FinishedTasks {
+  finished: number;
+  endAt: Date;
+}
+
+/**
+ * When a job without an end counts (rejected, or pending on the actual basis): at its deadline when that is
+ * inside the plan's window, else at the window's end. Keeps every plan-basis time inside the window.
+ */
+function unendedAt(s: AccountedSolve, j: PlanJobOutcome): Date {
+  return slotTime(s.startsAt, Math.min(j.deadlineSlot ?? s.slots, s.slots), s.slotSeconds);
+}
+
+function line(s: AccountedSolve, j: PlanJobOutcome, sla: SlaStatus, endAt: Date | null, at: Date, revenue: number): LedgerLine {
+  return {
+    solveId: s.solveId,
+    batchId: s.batchId,
+    customerId: s.customerId,
+    clusterId: s.clusterId,
+    farmerId: s.farmerId,
+    job: j.id,
+    sla,
+    deadlineAt: j.deadlineSlot === null ? null : slotTime(s.startsAt, j.deadlineSlot, s.slotSeconds),
+    endAt,
+    at,
+    revenue,
+    payout: s.farmerId ? farmerShare(revenue, s.shareBps) : 0,
+    planPru: s.pru,
+  };
+}
+
+/** Plan basis: the plan's verdict and revenue per job; a job counts at startsAt + endSlot * slotSeconds. */
+export function planLines(s: AccountedSolve): LedgerLine[] {
+  return s.jobs.map((j) => {
+    const endAt = j.accepted && j.endSlot !== null ? slotTime(s.startsAt, j.endSlot, s.slotSeconds) : null;
+    return line(s, j, planStatus(j), endAt, endAt ?? unendedAt(s, j), toMinor(j.revenue));
+  });
+}
+
+/** Actual basis: the execution events decide status, end and revenue; incomplete jobs are pending, with no amount. */
+export function actualLines(s: AccountedSolve, terms: Map<string, JobTerms>, finished: Map<string, FinishedTasks>): LedgerLine[] {
+  return s.jobs.map((j) => {
+    const t = terms.get(j.id) ?? { tasks: 0 };
+    const f = finished.get(j.id);
+    const deadlineAt = j.deadlineSlot === null ? null : slotTime(s.startsAt, j.deadlineSlot, s.slotSeconds);
+    const sla = actualStatus({ acceptedInPlan: j.accepted, totalTasks: t.tasks, finishedTasks: f?.finished ?? 0, endAt: f?.endAt ?? null, deadlineAt });
+    const complete = sla === 'on-time' || sla === 'late';
+    const plannedAt = j.accepted && j.endSlot !== null ? slotTime(s.startsAt, j.endSlot, s.slotSeconds) : unendedAt(s, j);
+    return line(s, j, sla, complete ? f!.endAt : null, complete ? f!.endAt : plannedAt, jobRevenue(sla, t.revenue));
+  });
+}

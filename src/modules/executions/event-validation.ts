@@ -1,0 +1,81 @@
+import { Issue } from '../../engine/model/types';
+import { isObject } from '../../engine/model/validate';
+import { unknownFields } from '../common/document-validation';
+import { EVENT_TYPES, EventType } from './execution-event.entity';
+
+export const MAX_EVENTS_PER_REQUEST = 10_000;
+const EVENT_FIELDS = ['id', 'solveId', 'job', 'stage', 'task', 'node', 'type', 'at', 'reason'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** What an event may name in a solve: its instance's jobs (stage -> task count) and nodes. */
+export interface SolveShape {
+  jobs: Map<string, Map<string, number>>;
+  nodes: Set<string>;
+}
+
+export interface EventInput {
+  id: string;
+  solveId: string;
+  job: string;
+  stage: string;
+  task: number;
+  node: string;
+  type: EventType;
+  at: Date;
+  reason: string | null;
+}
+
+/** The distinct well-formed solve ids the events name, to load their shapes in one query. */
+export function solveIdsOf(events: unknown[]): string[] {
+  return [...new Set(events.filter(isObject).map((e) => (e as Record<string, unknown>).solveId).filter((s): s is string => typeof s === 'string' && UUID.test(s)))];
+}
+
+/**
+ * Checks every event against the solves the caller may report on (`shapes`; a solve missing there is
+ * unknown, whether it does not exist or belongs to someone else) and returns each problem with its path,
+ * `events[i].field`. An event id repeated within the request must repeat the same content.
+ */
+export function eventIssues(events: unknown[], shapes: Map<string, SolveShape>): { issues: Issue[]; parsed: EventInput[] } {
+  const issues: Issue[] = [];
+  const parsed: EventInput[] = [];
+  const firstById = new Map<string, { index: number; key: string }>();
+  events.forEach((raw, i) => {
+    const p = `events[${i}]`;
+    if (!isObject(raw)) return void issues.push({ path: p, message: 'must be an object' });
+    const e = raw as Record<string, unknown>;
+    const before = issues.length;
+    const bad = (field: string, message: string) => issues.push({ path: `${p}.${field}`, message });
+    issues.push(...unknownFields(e, p, EVENT_FIELDS));
+    if (typeof e.id !== 'string' || e.id.length < 1 || e.id.length > 200) bad('id', 'must be a string of 1 to 200 characters');
+    let shape: SolveShape | undefined;
+    if (typeof e.solveId !== 'string' || !UUID.test(e.solveId)) bad('solveId', 'must be a solve id (UUID)');
+    else if (!(shape = shapes.get(e.solveId.toLowerCase()))) bad('solveId', `unknown solve ${e.solveId} (or not one you may report on)`);
+    let stages: Map<string, number> | undefined;
+    if (typeof e.job !== 'string') bad('job', 'must be a job id');
+    else if (shape && !(stages = shape.jobs.get(e.job))) bad('job', `the solve's instance has no job "${e.job}"`);
+    let tasks: number | undefined;
+    if (typeof e.stage !== 'string') bad('stage', 'must be a stage id');
+    else if (stages && (tasks = stages.get(e.stage)) === undefined) bad('stage', `job "${e.job}" has no stage "${e.stage}"`);
+    if (!Number.isInteger(e.task) || (e.task as number) < 0) bad('task', 'must be a task index (an integer >= 0)');
+    else if (tasks !== undefined && (e.task as number) >= tasks) bad('task', `stage "${e.stage}" has tasks 0..${tasks - 1}`);
+    if (typeof e.node !== 'string') bad('node', 'must be a node id');
+    else if (shape && !shape.nodes.has(e.node)) bad('node', `the solve's instance has no node "${e.node}"`);
+    if (!EVENT_TYPES.includes(e.type as EventType)) bad('type', `must be one of ${EVENT_TYPES.join(', ')}`);
+    const at = typeof e.at === 'string' && ISO_DATE_TIME.test(e.at) ? new Date(e.at) : undefined;
+    if (!at || Number.isNaN(at.getTime())) bad('at', 'must be an ISO 8601 date-time with a zone, e.g. 2030-01-01T10:15:00Z');
+    if (e.reason !== undefined && e.reason !== null && (typeof e.reason !== 'string' || e.reason.length > 2000)) bad('reason', 'must be a string of at most 2000 characters');
+    if (issues.length > before) return;
+    const ev: EventInput = { id: e.id as string, solveId: (e.solveId as string).toLowerCase(), job: e.job as string, stage: e.stage as string, task: e.task as number, node: e.node as string, type: e.type as EventType, at: at!, reason: (e.reason as string | undefined) ?? null };
+    const seen = firstById.get(ev.id);
+    if (seen && seen.key !== contentKey(ev)) return void bad('id', `repeats events[${seen.index}].id with different content`);
+    if (!seen) firstById.set(ev.id, { index: i, key: contentKey(ev) });
+    parsed.push(ev);
+  });
+  return { issues, parsed };
+}
+
+/** Everything an event says, to tell a retried event (same key) from a conflicting one. */
+export function contentKey(e: Omit<EventInput, 'id'>): string {
+  return JSON.stringify([e.solveId, e.job, e.stage, e.task, e.node, e.type, e.at.getTime(), e.reason ?? null]);
+}
