@@ -366,10 +366,8 @@ describe('validation', () => {
       assert.equal(await count('solves'), before + 1);
     });
 
-    // Known bug: IdempotencyInterceptor looks the key up, runs the handler, and only then stores the
-    // response, so retries that arrive while the first is still running each create a solve. `todo` so the
-    // suite stays green until it is fixed; it reports whether the race showed this time.
-    it('concurrent retries with one key make one solve', { todo: 'Idempotency-Key is not safe against concurrent retries' }, async () => {
+    // The key is reserved before the handler runs: twins wait for the first response and replay it.
+    it('concurrent retries with one key make one solve', async () => {
       const key = `race-${randomUUID()}`;
       const before = await count('solves');
       const responses = await Promise.all(
@@ -382,6 +380,8 @@ describe('validation', () => {
         ),
       );
       const ids = new Set(await Promise.all(responses.map(async (r) => ((await r.json()) as { id: string }).id)));
+      assert.deepEqual(responses.map((r) => r.status), Array(6).fill(202));
+      assert.equal(responses.filter((r) => r.headers.get('idempotent-replayed') === 'true').length, 5, 'five replays of the first response');
       assert.equal(ids.size, 1, `${ids.size} different solves for one Idempotency-Key`);
       assert.equal(await count('solves'), before + 1);
     });

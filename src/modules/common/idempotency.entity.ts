@@ -1,5 +1,8 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
+/** status_code of a key reserved by a request that is still running (its body and location are not known yet). */
+export const PENDING_STATUS = 0;
+
 /** The first response to a creating POST, replayed when a client retries with the same Idempotency-Key. */
 @Entity('idempotency_keys')
 export class IdempotencyEntity {

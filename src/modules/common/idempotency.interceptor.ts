@@ -1,18 +1,30 @@
 import { CallHandler, ExecutionContext, HttpStatus, Injectable, NestInterceptor } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Response } from 'express';
-import { from, Observable, of, switchMap } from 'rxjs';
+import { catchError, from, Observable, of, switchMap } from 'rxjs';
 import { Repository } from 'typeorm';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Principal } from '../auth/principal';
-import { IdempotencyEntity } from './idempotency.entity';
+import { IdempotencyEntity, PENDING_STATUS } from './idempotency.entity';
 import { ProblemException } from './problem';
+
+/** How long a retry waits for a twin still in progress before answering 409. */
+const WAIT_FOR_TWIN_MS = 15_000;
+const POLL_MS = 50;
+/** A reservation older than this belongs to a request that died mid-way: a retry may take it over. */
+const ABANDONED_AFTER_MS = 120_000;
+
+type Claim = { owner: true } | { owner: false; row: IdempotencyEntity };
 
 /**
  * `Idempotency-Key` on creating POSTs: the first successful response is stored and replayed for a retry
- * with the same key and body; the same key with a different body is a 422. Failed requests are not
- * stored, so a client can fix its request and retry with the same key.
+ * with the same key and body; the same key with a different body is a 422. The key is reserved (a pending
+ * row, unique per API key) before the handler runs, so retries that arrive while the first request is still
+ * running wait for its response instead of creating a second resource; a 409 tells them to retry when the
+ * first takes longer than WAIT_FOR_TWIN_MS. Failed requests give their reservation back, so a client can
+ * fix its request and retry with the same key.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -26,11 +38,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (key.length > 200) throw new ProblemException(HttpStatus.BAD_REQUEST, 'Bad request', 'Idempotency-Key is longer than 200 characters', [{ path: 'header:Idempotency-Key', message: 'at most 200 characters' }]);
     const keyId = req.principal.keyId;
     const requestHash = createHash('sha256').update(`${req.method} ${req.path}\n${JSON.stringify(req.body ?? null)}`).digest('hex');
-    return from(this.rows.findOneBy({ keyId, key })).pipe(
-      switchMap((seen) => {
-        if (seen) {
-          if (seen.requestHash !== requestHash)
-            throw new ProblemException(HttpStatus.UNPROCESSABLE_ENTITY, 'Idempotency-Key reused', 'this Idempotency-Key was first used with a different request', [{ path: 'header:Idempotency-Key', message: 'already used for a different request' }]);
+    return from(this.claim(keyId, key, requestHash)).pipe(
+      switchMap((claim) => {
+        if (!claim.owner) {
+          const seen = claim.row;
           res.status(seen.statusCode);
           if (seen.location) res.setHeader('Location', seen.location);
           res.setHeader('Idempotent-Replayed', 'true');
@@ -41,16 +52,49 @@ export class IdempotencyInterceptor implements NestInterceptor {
             const location = res.getHeader('Location');
             // @HttpCode is applied after interceptors run, so read it from the handler's metadata.
             const statusCode: number = Reflect.getMetadata(HTTP_CODE_METADATA, ctx.getHandler()) ?? HttpStatus.CREATED;
-            await this.rows
-              .createQueryBuilder()
-              .insert()
-              .values({ keyId, key, requestHash, statusCode, body: body as object, location: typeof location === 'string' ? location : null })
-              .orIgnore()
-              .execute();
+            await this.rows.update(
+              { keyId, key },
+              { statusCode, body: body as object, location: typeof location === 'string' ? location : null },
+            );
             return body;
+          }),
+          catchError(async (e: unknown) => {
+            await this.rows.delete({ keyId, key, statusCode: PENDING_STATUS });
+            throw e;
           }),
         );
       }),
     );
+  }
+
+  /**
+   * Reserves the key for this request, or returns the finished response of the request that holds it
+   * (waiting while it runs). Throws 422 for a key first used with another body, 409 when the twin is
+   * still running after the wait.
+   */
+  private async claim(keyId: string, key: string, requestHash: string): Promise<Claim> {
+    const waitUntil = Date.now() + WAIT_FOR_TWIN_MS;
+    for (;;) {
+      const inserted = await this.rows
+        .createQueryBuilder()
+        .insert()
+        .values({ keyId, key, requestHash, statusCode: PENDING_STATUS, body: {}, location: null })
+        .orIgnore()
+        .returning(['key'])
+        .execute();
+      if (inserted.raw.length > 0) return { owner: true };
+      const seen = await this.rows.findOneBy({ keyId, key });
+      if (!seen) continue; // the holder failed and gave the key back: try to reserve it again
+      if (seen.requestHash !== requestHash)
+        throw new ProblemException(HttpStatus.UNPROCESSABLE_ENTITY, 'Idempotency-Key reused', 'this Idempotency-Key was first used with a different request', [{ path: 'header:Idempotency-Key', message: 'already used for a different request' }]);
+      if (seen.statusCode !== PENDING_STATUS) return { owner: false, row: seen };
+      if (Date.now() - seen.createdAt.getTime() > ABANDONED_AFTER_MS) {
+        await this.rows.delete({ keyId, key, statusCode: PENDING_STATUS, createdAt: seen.createdAt });
+        continue;
+      }
+      if (Date.now() >= waitUntil)
+        throw new ProblemException(HttpStatus.CONFLICT, 'Request in progress', 'a request with this Idempotency-Key is still being processed; retry later', [{ path: 'header:Idempotency-Key', message: 'in progress' }]);
+      await sleep(POLL_MS);
+    }
   }
 }
