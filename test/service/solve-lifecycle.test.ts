@@ -74,7 +74,8 @@ describe('solve lifecycle', () => {
   it('retries a solve whose worker was killed, ending with exactly one plan', async (t) => {
     const first = svc.startWorker();
     t.after(() => stopChild(first));
-    const instance = ephemeralInstance({ nodes: 6, jobs: 6, seed: 3 });
+    // Overloaded, so ls cannot prove its plan optimal and finish before the kill lands.
+    const instance = ephemeralInstance({ nodes: 3, jobs: 16, maxMaps: 40, seed: 5 });
     const created = await submit(instance, 'ls', 6000);
     await waitFor('the solve to run', async () => ((await getSolve(created.id)).status === 'running' ? true : undefined));
     first.kill('SIGKILL');
