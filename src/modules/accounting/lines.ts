@@ -1,3 +1,4 @@
+import { JobOutcome } from '../../engine/evaluate/evaluate';
 import { actualStatus, farmerShare, jobRevenue, LedgerLine, planStatus, SlaStatus, toMinor } from './ledger';
 import { slotTime } from './periods';
 
@@ -18,14 +19,8 @@ export interface AccountedSolve {
   jobs: PlanJobOutcome[];
 }
 
-export interface PlanJobOutcome {
-  id: string;
-  accepted: boolean;
-  endSlot: number | null;
-  deadlineSlot: number | null;
-  onTime: boolean | null;
-  revenue: number;
-}
+/** The evaluator's per-job outcome, as stored in a plan's kpis.jobs. */
+export type PlanJobOutcome = JobOutcome;
 
 /** What the actual basis needs of the instance's job: its revenue function and how many tasks it has. */
 export interface JobTerms {
