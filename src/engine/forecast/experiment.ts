@@ -1,0 +1,143 @@
+/**
+ * A hold-out experiment (what `fallow forecast-eval` and bench/forecast.ts run): train on `trainDays`
+ * whole UTC days, forecast the following day (`testDay`) slot by slot from the end of training, and
+ * score the GBT and every baseline on it per metric and quantile. Days are counted from the UTC midnight
+ * before the first sample (day 0).
+ */
+import { BASELINES, baselineForecast, BaselineKind } from './baselines';
+import { evaluateUsage, ForecastScore } from './evaluate';
+import { ForecasterOptions, forecast, trainForecaster } from './forecaster';
+import { toGrid } from './resample';
+import { ForecastInputError, SECONDS_PER_DAY, Series, slotsPerDay, UsageForecast, UsageHistory } from './types';
+
+export const MODELS = ['gbt', ...BASELINES] as const;
+export type ModelKind = (typeof MODELS)[number];
+
+export interface EvalOptions {
+  slotSeconds: number;
+  quantiles: number[];
+  /** Safety margin (fraction of capacity) for the margin-violation share. */
+  margin: number;
+  /** Held-out day (0-based from the first day); default: the last day the history covers (nearly) entirely. */
+  testDay?: number;
+  /** Days trained on, just before the test day; default: every day before it. */
+  trainDays?: number;
+  models?: ModelKind[];
+  gbt?: Partial<ForecasterOptions>;
+}
+
+export interface EvalRow extends ForecastScore {
+  model: ModelKind;
+  metric: string;
+  q: number;
+}
+
+export interface EvalReport {
+  slotSeconds: number;
+  quantiles: number[];
+  margin: number;
+  nodes: number;
+  metrics: string[];
+  testDay: number;
+  trainDays: number;
+  /** Unix seconds: training covers [trainStart, testStart), scoring [testStart, testEnd). */
+  trainStart: number;
+  testStart: number;
+  testEnd: number;
+  /** Wall time of trainForecaster (all metrics and quantiles). */
+  trainMs: number;
+  rows: EvalRow[];
+}
+
+export function runForecastEval(history: UsageHistory, o: EvalOptions): EvalReport {
+  const all = Object.values(history).flatMap((m) => Object.values(m)).filter((s) => s.t.length > 0);
+  if (all.length === 0) throw new ForecastInputError('the history holds no samples');
+  const first = Math.min(...all.map((s) => s.t[0]));
+  const last = Math.max(...all.map((s) => s.t[s.t.length - 1]));
+  const day0 = Math.floor(first / SECONDS_PER_DAY) * SECONDS_PER_DAY;
+  // the last day counts as whole when the samples reach within an hour of its end
+  const lastWhole = Math.floor((last + 3600) / SECONDS_PER_DAY) - day0 / SECONDS_PER_DAY - 1;
+  const testDay = o.testDay ?? lastWhole;
+  const trainDays = o.trainDays ?? testDay;
+  if (!(Number.isInteger(testDay) && testDay >= 1)) throw new ForecastInputError(`the test day must be an integer >= 1 (days 0..${lastWhole}), got ${testDay}`);
+  if (!(Number.isInteger(trainDays) && trainDays >= 2 && trainDays <= testDay))
+    throw new ForecastInputError(`train days must be an integer in 2..${testDay} (the days before test day ${testDay}), got ${trainDays}`);
+  const testStart = day0 + testDay * SECONDS_PER_DAY;
+  const testEnd = testStart + SECONDS_PER_DAY;
+  const trainStart = testStart - trainDays * SECONDS_PER_DAY;
+  if (testStart > last) throw new ForecastInputError(`test day ${testDay} starts after the last sample (days 0..${lastWhole})`);
+
+  const S = o.slotSeconds;
+  const horizon = slotsPerDay(S);
+  const train = sliceHistory(history, trainStart, testStart);
+  const actual = actualUsage(sliceHistory(history, trainStart, testEnd), S, testStart, testEnd);
+  const models = o.models ?? [...MODELS];
+  const rows: EvalRow[] = [];
+  const metrics = [...new Set(Object.values(history).flatMap((m) => Object.keys(m)))].sort();
+  const score = (model: ModelKind, q: number, f: UsageForecast) => {
+    for (const metric of metrics) rows.push({ model, metric, q, ...evaluateUsage(actual, f, q, o.margin, metric) });
+  };
+
+  let trainMs = NaN;
+  if (models.includes('gbt')) {
+    const t0 = performance.now();
+    const model = trainForecaster(train, { ...o.gbt, slotSeconds: S, quantiles: o.quantiles, horizonSlots: horizon, until: testStart });
+    trainMs = performance.now() - t0;
+    for (const { q, usage } of forecast(model, testStart, horizon)) score('gbt', q, usage);
+  }
+  for (const kind of BASELINES) {
+    if (!models.includes(kind)) continue;
+    for (const q of o.quantiles) score(kind, q, baselineForecast(kind as BaselineKind, train, { q, slotSeconds: S, horizonSlots: horizon, from: testStart, until: testStart }));
+  }
+  rows.sort((a, b) => a.metric.localeCompare(b.metric) || a.q - b.q || models.indexOf(a.model) - models.indexOf(b.model));
+  return {
+    slotSeconds: S,
+    quantiles: o.quantiles,
+    margin: o.margin,
+    nodes: Object.keys(history).length,
+    metrics,
+    testDay,
+    trainDays,
+    trainStart,
+    testStart,
+    testEnd,
+    trainMs,
+    rows,
+  };
+}
+
+/** The samples with from <= t < until of every series (views, no copies). */
+export function sliceHistory(history: UsageHistory, from: number, until: number): UsageHistory {
+  const out: UsageHistory = {};
+  for (const [node, metrics] of Object.entries(history))
+    for (const [metric, s] of Object.entries(metrics)) {
+      const a = lowerBound(s.t, from);
+      const b = lowerBound(s.t, until);
+      if (b > a) (out[node] ??= {})[metric] = { t: slice(s.t, a, b), v: slice(s.v, a, b) };
+    }
+  return out;
+}
+
+/** What happened in [from, until), on the same max-per-slot grid the forecasts use. */
+function actualUsage(history: UsageHistory, S: number, from: number, until: number): UsageForecast {
+  const grid = toGrid(history, S, until);
+  const a = Math.floor(from / S) - grid.startSlot;
+  const out: UsageForecast = {};
+  for (const { node, metric, y } of grid.series) (out[node] ??= {})[metric] = Array.from(y.subarray(a));
+  return out;
+}
+
+function lowerBound(t: ArrayLike<number>, x: number): number {
+  let lo = 0;
+  let hi = t.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (t[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function slice(xs: Series['t'], a: number, b: number): ArrayLike<number> {
+  return xs instanceof Float64Array ? xs.subarray(a, b) : Array.prototype.slice.call(xs, a, b);
+}

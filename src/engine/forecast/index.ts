@@ -1,0 +1,16 @@
+/** The forecasting engine (issue 5): pure functions from usage histories to `usage` forecasts and scores. */
+export * from './types';
+export { resampleMax, inferPeriod, toGrid } from './resample';
+export { pinball, pinballGradient, quantile, quantileInPlace } from './quantile';
+export { trainForecaster, forecast, DEFAULT_GBT } from './forecaster';
+export type { ForecastModel, ForecasterOptions, QuantileForecast } from './forecaster';
+export { trainGbt } from './gbt';
+export { baselineForecast, BASELINES } from './baselines';
+export type { BaselineKind } from './baselines';
+export { evaluateForecast, evaluateUsage, ScoreAccumulator } from './evaluate';
+export type { ForecastScore } from './evaluate';
+export { parseHistoryCsv, historyToCsv, CSV_HEADER } from './csv';
+export { parseBitbrainsVm } from './bitbrains';
+export { runForecastEval, sliceHistory, MODELS } from './experiment';
+export type { EvalOptions, EvalReport, EvalRow, ModelKind } from './experiment';
+export { renderEvalTable, describeEval } from './report';
