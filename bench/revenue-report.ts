@@ -30,6 +30,16 @@ export interface RevenueResults {
   rows: RevenueRow[];
 }
 
+/** What a reader must know to read a set's table. */
+const SET_NOTES: Record<string, string> = {
+  gen:
+    '`gen-instance.py tps` adds the release in seconds to a length already divided into slots, then divides the sum by the slot ' +
+    'length again, so every deadline falls before the job could end even alone on the empty cluster: no job can be on time, ' +
+    'the best plan rejects every job with a negative `late` (PR 0), and the baselines, which run everything, lose money. ' +
+    'The `paper` set draws from the same distribution with the deadline computed in slots throughout.',
+  'ephemeral-pc2': 'No job of this instance fits in the window on the forecast free capacity (every strategy schedules nothing; the revenue bound is 0).',
+};
+
 const fmt = (x: number | null, digits = 1) => (x === null ? '-' : x.toFixed(digits));
 
 /** bench/REVENUE.md: means per set, size and strategy; the issue's comparisons; exact's optimum beside the others. */
@@ -45,6 +55,7 @@ export function renderRevenueReport(r: RevenueResults, mean: (xs: number[]) => n
   for (const set of sets) {
     const rows = r.rows.filter((x) => x.set === set);
     out.push(`## ${set}`, '');
+    if (SET_NOTES[set]) out.push(SET_NOTES[set], '');
     out.push(`| jobs | tasks (mean) | ${strategies.map((s) => `${s} PR / JCR / PRU / ms`).join(' | ')} |`);
     out.push(`|---|---|${strategies.map(() => '---').join('|')}|`);
     for (const size of [...new Set(rows.map((x) => x.size))]) {

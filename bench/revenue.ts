@@ -12,11 +12,12 @@
  *   small     paper instances shrunk to 10-14 jobs of ~1/25 the tasks on 2-3 nodes, where `exact` proves the optimum
  *
  *   npm run build && node dist/bench/revenue.js [--sets gen,paper,ephemeral,small] [--budget-ms 5000] [--seeds 3]
+ *   node dist/bench/revenue.js --report-only bench/results/revenue-<date>.json     (re-render REVENUE.md only)
  *
  * Writes bench/results/revenue-<date>.json (format fallow.bench-revenue/v1; report.js ignores it) and bench/REVENUE.md.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { evaluatePlan } from '../src/engine/evaluate/evaluate';
@@ -44,9 +45,16 @@ async function main(): Promise<number> {
       'budget-ms': { type: 'string', default: '5000' },
       'exact-budget-ms': { type: 'string', default: '20000' },
       seeds: { type: 'string', default: '3' },
+      'report-only': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
+  if (values['report-only']) {
+    // Re-render REVENUE.md from a results file (after a change to the report's text).
+    const results = JSON.parse(readFileSync(values['report-only'], 'utf8')) as RevenueResults;
+    writeFileSync(path.join(repoRoot(), 'bench', 'REVENUE.md'), renderRevenueReport(results, mean));
+    return 0;
+  }
   if (values.help) {
     process.stdout.write('node dist/bench/revenue.js [--sets gen,paper,ephemeral,small] [--budget-ms 5000] [--exact-budget-ms 20000] [--seeds 3]\n');
     return 0;
