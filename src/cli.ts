@@ -5,6 +5,7 @@
  *   fallow check INSTANCE.json PLAN.json [--json]
  *   fallow bench [options]      (see bench/README in the repository)
  *   fallow forecast HISTORY.csv ... / fallow forecast-eval TRACES ...   (usage forecasts, see forecast-cli.ts)
+ *   fallow simulate INSTANCE.json [PLAN.json | --policy NAME] [--actual USAGE.json] ...   (see simulate-cli.ts)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -13,6 +14,7 @@ import { ValidationError } from './engine/model/errors';
 import { loadInstance } from './engine/model/model';
 import { solve } from './engine/solve';
 import { FORECAST_USAGE, forecastMain } from './forecast-cli';
+import { SIMULATE_USAGE, simulateCommand } from './simulate-cli';
 import { strategyNames } from './engine/strategies';
 import { Objective, OBJECTIVES } from './engine/strategies/strategy';
 
@@ -21,6 +23,7 @@ const USAGE = `usage:
   fallow check INSTANCE.json PLAN.json [--json]
   fallow bench [--help]
 ${FORECAST_USAGE}
+${SIMULATE_USAGE}
 strategies: ${strategyNames().join(', ')}`;
 
 async function main(argv: string[]): Promise<number> {
@@ -28,6 +31,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'solve') return solveCommand(rest);
   if (command === 'check') return checkCommand(rest);
   if (command === 'forecast' || command === 'forecast-eval') return forecastMain(command, rest);
+  if (command === 'simulate') return simulateCommand(rest);
   if (command === 'bench') {
     // The benchmark lives outside src/ (it is not part of the service); load it only when asked for.
     const bench = require('../bench/run') as { main(argv: string[]): Promise<number> };

@@ -1,0 +1,326 @@
+/**
+ * The papers' experiment (Salamander IV, Cuckoo IV) in Fallow's simulator: one MapReduce job of 640 map
+ * and 40 reduce tasks (128 MB or 256 MB chunks, 3100 / 6300 FLOP per byte, 3 / 4 GB RAM) on the PC-1,
+ * PC-2 and University clusters, whose regular customers replay real Bitbrains traces. Every approach
+ * plans with the *previous day's* utilisation as its forecast and runs against the held-out day:
+ *   hadoop       Hadoop default: random 3-replica placement, FIFO locality-first, 20 slots, Cuckoo QoS
+ *   cuckoo       Cuckoo: host weights + WRR placement + accept/reject, Hadoop dispatch, Cuckoo QoS
+ *   sal-<s>      Salamander: a plan from strategy s (ls, ga, exact) with its scheduler-driven placement
+ *                (one replica, III-C), replayed with Salamander's QoS controller (Alg. 3)
+ * Writes bench/results/simulate-<date>.json and the results section of bench/SIMULATION.md.
+ *
+ *   npm run bench:simulate -- [--quick] [--budget-ms 2000] [--seeds 2]
+ * Skips (exit 0) when ../shared/data or python3 is missing. Instances go to .tmp/sim-bench/.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadInstance, Model } from '../src/engine/model/model';
+import { InstanceDoc, JobSpec, PlanDoc } from '../src/engine/model/types';
+import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulate';
+import { median } from '../src/engine/simulate/metrics';
+import { solve } from '../src/engine/solve';
+import { repoRoot } from './common';
+
+const SLOT_SECONDS = 30;
+const SLOTS = 480; // a 4-hour window: the job's compute takes minutes at these GFLOP/s, 30 s slots keep the plan's rounding small
+const DAY_SAMPLES = 288; // Bitbrains: 5-minute samples
+const STRATEGIES = ['ls', 'ga', 'exact'];
+
+interface Row {
+  dc: string;
+  chunkMB: number;
+  margin: number;
+  seed: number;
+  approach: string;
+  accepted: boolean;
+  executionSeconds: number | null;
+  computeSeconds: number | null;
+  stagingSeconds: number;
+  makespanSeconds: number;
+  relaunchedTaskPct: number;
+  remoteTaskPct: number;
+  bytesMoved: number;
+  interferenceSlots: number;
+  unfinishedJobs: number;
+  events: number;
+  simMs: number;
+  solveMs: number | null;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      'budget-ms': { type: 'string', default: '2000' },
+      seeds: { type: 'string', default: '2' },
+      out: { type: 'string' },
+    },
+  });
+  const root = repoRoot();
+  const shared = path.resolve(root, '..', 'shared');
+  const gen = path.join(shared, 'tools', 'gen-instance.py');
+  if (!existsSync(path.join(shared, 'data', 'bitbrains-rnd')) || !existsSync(gen)) {
+    process.stdout.write('bench:simulate: ../shared/data/bitbrains-rnd or gen-instance.py not found, skipping\n');
+    return 0;
+  }
+  try {
+    execFileSync('python3', ['--version'], { stdio: 'ignore' });
+  } catch {
+    process.stdout.write('bench:simulate: python3 not found, skipping\n');
+    return 0;
+  }
+  const budget = Number(values['budget-ms']);
+  const quick = values.quick;
+  const dcs = quick ? ['pc1'] : ['pc1', 'pc2', 'univ'];
+  const chunks = quick ? [128] : [128, 256];
+  const margins = quick ? [0.05] : [0, 0.05, 0.1, 0.2, 0.3];
+  const seeds = Array.from({ length: quick ? 1 : Number(values.seeds) }, (_, i) => i + 1);
+  const tmp = path.join(root, '.tmp', 'sim-bench');
+  mkdirSync(tmp, { recursive: true });
+
+  const rows: Row[] = [];
+  const started = Date.now();
+  for (const dc of dcs)
+    for (const chunk of chunks)
+      for (const margin of margins)
+        for (const seed of seeds) {
+          const { model, actual } = experiment(gen, tmp, dc, chunk, margin, seed);
+          const base = { dc, chunkMB: chunk, margin, seed };
+          for (const policy of ['hadoop', 'cuckoo']) {
+            const r = simulatePolicy(model, policy, { actual, qos: 'cuckoo', seed });
+            rows.push(row(base, policy, r, null));
+          }
+          for (const strategy of STRATEGIES) {
+            const t0 = Date.now();
+            const plan = await solve(model, { strategy, timeBudgetMs: budget, seed });
+            const solveMs = Date.now() - t0;
+            const r = simulatePlan(model, oneReplica(plan), { actual, qos: 'salamander', seed });
+            rows.push(row(base, `sal-${strategy}`, r, solveMs));
+          }
+          const last = rows.slice(-5).map((x) => `${x.approach} ${x.executionSeconds === null ? 'rejected' : (x.executionSeconds / 60).toFixed(1) + ' min'} ${x.relaunchedTaskPct.toFixed(1)}% relaunched ${x.remoteTaskPct.toFixed(1)}% remote`);
+          process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${dc} ${chunk} MB sm ${margin} seed ${seed}: ${last.join(' | ')}\n`);
+        }
+
+  const throughput = measureThroughput(gen, tmp);
+  const summary = summarise(rows);
+  const result = {
+    format: 'fallow.bench.simulate/v1',
+    date: new Date().toISOString(),
+    command: `npm run bench:simulate --${quick ? ' --quick' : ''} --budget-ms ${budget} --seeds ${seeds.length}`,
+    setup: { slotSeconds: SLOT_SECONDS, slots: SLOTS, forecast: 'previous day (gen-instance.py offset), actual: the next day (--usage-shift-samples 288)', budgetMs: budget, dcs, chunks, margins, seeds },
+    throughput,
+    summary,
+    rows,
+    elapsedSeconds: (Date.now() - started) / 1000,
+  };
+  const day = result.date.slice(0, 10);
+  const out = values.out ?? path.join(root, 'bench', 'results', `simulate-${day}${quick ? '-quick' : ''}.json`);
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(result, null, 1) + '\n');
+  const md = renderMarkdown(result, path.relative(root, out));
+  process.stdout.write(md + '\n');
+  if (!quick) writeResultsSection(path.join(root, 'bench', 'SIMULATION.md'), md);
+  process.stderr.write(`wrote ${out}\n`);
+  return 0;
+}
+
+/** Forecast instance (day d) and actual usage (day d + 1) from the generator, with the papers' job. */
+function experiment(gen: string, tmp: string, dc: string, chunk: number, margin: number, seed: number): { model: Model; actual: InstanceDoc['usage'] } {
+  const common = ['ephemeral', '--dc', dc, '--tasks', '680', '--chunk', String(chunk), '--safety', String(margin), '--seed', String(seed), '--slot-seconds', String(SLOT_SECONDS), '--slots', String(SLOTS)];
+  const forecastFile = path.join(tmp, `${dc}-${chunk}-${margin}-${seed}-forecast.json`);
+  const actualFile = path.join(tmp, `${dc}-${chunk}-${margin}-${seed}-actual.json`);
+  if (!existsSync(forecastFile)) writeFileSync(forecastFile, execFileSync('python3', [gen, ...common], { maxBuffer: 1 << 28 }));
+  if (!existsSync(actualFile)) writeFileSync(actualFile, execFileSync('python3', [gen, ...common, '--usage-shift-samples', String(DAY_SAMPLES)], { maxBuffer: 1 << 28 }));
+  const doc = JSON.parse(readFileSync(forecastFile, 'utf8')) as InstanceDoc;
+  const actual = (JSON.parse(readFileSync(actualFile, 'utf8')) as InstanceDoc).usage;
+  doc.jobs = [paperJob(chunk)];
+  doc.name = `${doc.name}-paperjob`;
+  return { model: loadInstance(doc), actual };
+}
+
+/**
+ * Salamander IV-A / Cuckoo IV: 640 maps and 40 reduces, 3100 and 6300 FLOP per byte of a chunk, 3 GB of
+ * RAM per task with 128 MB chunks and 4 GB with 256 MB, one core each, replication 3.
+ */
+function paperJob(chunkMB: number): JobSpec {
+  const bytes = chunkMB * 2 ** 20;
+  const ram = chunkMB === 128 ? 3 : 4;
+  return {
+    id: 'paper-job',
+    customer: 'bench',
+    class: 'batch',
+    releaseSlot: 0,
+    replication: 3,
+    stages: [
+      { id: 'map', tasks: 640, demand: { cpu: 1, ram }, work: round3((bytes * 3100) / 1e9), inputMB: chunkMB },
+      { id: 'reduce', tasks: 40, after: ['map'], demand: { cpu: 1, ram }, work: round3((bytes * 6300) / 1e9), inputMB: chunkMB },
+    ],
+  };
+}
+
+/** Salamander III-C: "we do not consider data replication": each chunk only on its task's node. */
+function oneReplica(plan: PlanDoc): PlanDoc {
+  return { ...plan, placement: plan.placement?.map((p) => ({ ...p, nodes: p.nodes.slice(0, 1) })) };
+}
+
+function row(base: { dc: string; chunkMB: number; margin: number; seed: number }, approach: string, r: SimReport, solveMs: number | null): Row {
+  return {
+    ...base,
+    approach,
+    accepted: r.rejectedJobs === 0,
+    executionSeconds: r.jobs[0].executionSeconds,
+    computeSeconds: r.jobs[0].computeSeconds,
+    stagingSeconds: r.jobs[0].stagingSeconds,
+    makespanSeconds: r.makespanSeconds,
+    relaunchedTaskPct: r.relaunchedTaskPct,
+    remoteTaskPct: r.remoteTaskPct,
+    bytesMoved: r.bytesMoved,
+    interferenceSlots: r.interferenceSlots,
+    unfinishedJobs: r.unfinishedJobs,
+    events: r.events,
+    simMs: r.elapsedMs,
+    solveMs,
+  };
+}
+
+/** Events per second on a large run: PC-2 with 40 jobs of 2,400 maps + 100 reduces (100,000 tasks), Hadoop. */
+function measureThroughput(gen: string, tmp: string) {
+  const { model: small, actual } = experiment(gen, tmp, 'pc2', 128, 0.05, 1);
+  const doc: InstanceDoc = { ...small.doc, horizon: { slots: SLOTS, slotSeconds: 600 } };
+  doc.jobs = Array.from({ length: 40 }, (_, j) => {
+    const job = paperJob(128);
+    job.id = `job${j}`;
+    job.stages[0].tasks = 2400;
+    job.stages[1].tasks = 100;
+    return job;
+  });
+  const model = loadInstance(doc);
+  const out: Record<string, unknown> = { tasks: model.nTasks };
+  for (const policy of ['hadoop', 'cuckoo']) {
+    const t0 = process.hrtime.bigint();
+    const r = simulatePolicy(model, policy, { actual, qos: 'cuckoo', seed: 1 });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    out[policy] = { events: r.events, ms: Math.round(ms), eventsPerSecond: Math.round(r.events / (ms / 1000)), relaunches: r.relaunches, unfinishedJobs: r.unfinishedJobs };
+  }
+  return out;
+}
+
+interface Cell {
+  runs: number;
+  rejected: number;
+  medianExecutionMin: number | null;
+  medianComputeMin: number | null;
+  medianRelaunchedPct: number;
+  maxRelaunchedPct: number;
+  medianRemotePct: number;
+}
+
+function summarise(rows: Row[]) {
+  const approaches = [...new Set(rows.map((r) => r.approach))];
+  const groups = [...new Set(rows.map((r) => `${r.dc}/${r.chunkMB}`))];
+  const cells: Record<string, Record<string, Cell>> = {};
+  for (const g of [...groups, 'all'])
+    for (const a of approaches) {
+      const rs = rows.filter((r) => r.approach === a && (g === 'all' || `${r.dc}/${r.chunkMB}` === g));
+      const ran = rs.filter((r) => r.executionSeconds !== null);
+      (cells[g] ??= {})[a] = {
+        runs: rs.length,
+        rejected: rs.length - ran.length,
+        medianExecutionMin: ran.length ? median(ran.map((r) => r.executionSeconds! / 60)) : null,
+        medianComputeMin: ran.length ? median(ran.map((r) => r.computeSeconds! / 60)) : null,
+        medianRelaunchedPct: median(ran.map((r) => r.relaunchedTaskPct)),
+        maxRelaunchedPct: Math.max(0, ...ran.map((r) => r.relaunchedTaskPct)),
+        medianRemotePct: median(ran.map((r) => r.remoteTaskPct)),
+      };
+    }
+  // Per experiment (dc, chunk, margin, seed): Salamander's gain over Cuckoo, Cuckoo's speed-up over Hadoop.
+  const key = (r: Row) => `${r.dc}/${r.chunkMB}/${r.margin}/${r.seed}`;
+  const byKey = new Map<string, Map<string, Row>>();
+  for (const r of rows) (byKey.get(key(r)) ?? byKey.set(key(r), new Map()).get(key(r))!).set(r.approach, r);
+  const gain: Record<string, number[]> = {};
+  const computeGain: Record<string, number[]> = {};
+  const speedup: number[] = [];
+  const computeSpeedup: number[] = [];
+  for (const m of byKey.values()) {
+    const c = m.get('cuckoo')?.executionSeconds;
+    const h = m.get('hadoop')?.executionSeconds;
+    if (c && h) speedup.push(h / c);
+    const cc = m.get('cuckoo')?.computeSeconds;
+    const hc = m.get('hadoop')?.computeSeconds;
+    if (cc && hc) computeSpeedup.push(hc / cc);
+    for (const s of STRATEGIES) {
+      const x = m.get(`sal-${s}`)?.executionSeconds;
+      if (c && x) (gain[s] ??= []).push((c - x) / c);
+      const xc = m.get(`sal-${s}`)?.computeSeconds;
+      if (cc && xc) (computeGain[s] ??= []).push((cc - xc) / cc);
+    }
+  }
+  const meanPct = (xs: number[]) => (xs.length ? (100 * xs.reduce((a, b) => a + b, 0)) / xs.length : null);
+  return {
+    cells,
+    salamanderGainOverCuckooPct: Object.fromEntries(STRATEGIES.map((s) => [s, { mean: meanPct(gain[s] ?? []), max: gain[s]?.length ? 100 * Math.max(...gain[s]) : null, runs: gain[s]?.length ?? 0 }])),
+    salamanderComputeGainOverCuckooPct: Object.fromEntries(STRATEGIES.map((s) => [s, { mean: meanPct(computeGain[s] ?? []), runs: computeGain[s]?.length ?? 0 }])),
+    cuckooSpeedupOverHadoop: { median: median(speedup), min: speedup.length ? Math.min(...speedup) : null, max: speedup.length ? Math.max(...speedup) : null },
+    cuckooComputeSpeedupOverHadoop: { median: median(computeSpeedup), min: computeSpeedup.length ? Math.min(...computeSpeedup) : null, max: computeSpeedup.length ? Math.max(...computeSpeedup) : null },
+  };
+}
+
+function renderMarkdown(result: any, file: string): string {
+  const { cells, salamanderGainOverCuckooPct: gain, salamanderComputeGainOverCuckooPct: cgain, cuckooSpeedupOverHadoop: sp, cuckooComputeSpeedupOverHadoop: csp } = result.summary;
+  const approaches = Object.keys(cells.all);
+  const f = (x: number | null, d = 1) => (x === null ? '–' : x.toFixed(d));
+  const lines: string[] = [];
+  lines.push(`Generated by \`${result.command}\` on ${result.date.slice(0, 10)} in ${result.elapsedSeconds.toFixed(0)} s (${file}).`);
+  lines.push('');
+  lines.push('Median job execution time incl. staging (min) / median time on the cluster without staging (min) / median % relaunched tasks / median % remote tasks, over the safety margins and seeds; `rej` = runs where the approach rejected the job.');
+  lines.push('');
+  lines.push(`| cluster / chunk | ${approaches.join(' | ')} |`);
+  lines.push(`|---|${approaches.map(() => '---').join('|')}|`);
+  for (const [g, row] of Object.entries(cells) as [string, Record<string, Cell>][]) {
+    const cellsText = approaches.map((a) => {
+      const c = row[a];
+      return `${f(c.medianExecutionMin)} / ${f(c.medianComputeMin)} / ${f(c.medianRelaunchedPct)}% / ${f(c.medianRemotePct)}%${c.rejected ? ` (rej ${c.rejected})` : ''}`;
+    });
+    lines.push(`| ${g} | ${cellsText.join(' | ')} |`);
+  }
+  lines.push('');
+  lines.push('Salamander vs Cuckoo, job execution time, mean (max) gain over the same experiments:');
+  for (const [s, v] of Object.entries(gain) as [string, any][]) lines.push(`- ${s}: ${f(v.mean)}% (${f(v.max)}%) over ${v.runs} runs`);
+  lines.push(`- Cuckoo vs Hadoop default: ${f(sp.median, 2)}x faster (median; ${f(sp.min, 2)}x to ${f(sp.max, 2)}x)`);
+  lines.push('');
+  lines.push('The same without staging (time on the cluster only):');
+  for (const [s, v] of Object.entries(cgain) as [string, any][]) lines.push(`- ${s}: ${f(v.mean)}% over ${v.runs} runs`);
+  lines.push(`- Cuckoo vs Hadoop default: ${f(csp.median, 2)}x faster (median; ${f(csp.min, 2)}x to ${f(csp.max, 2)}x)`);
+  const t = result.throughput;
+  lines.push('');
+  lines.push(`Throughput (${t.tasks} tasks, PC-2): Hadoop ${t.hadoop.events} events in ${t.hadoop.ms} ms = ${t.hadoop.eventsPerSecond} events/s; Cuckoo ${t.cuckoo.events} events in ${t.cuckoo.ms} ms = ${t.cuckoo.eventsPerSecond} events/s.`);
+  return lines.join('\n');
+}
+
+const START = '<!-- results:start -->';
+const END = '<!-- results:end -->';
+
+/** Replaces the generated section of SIMULATION.md, keeping the hand-written discussion around it. */
+function writeResultsSection(file: string, md: string): void {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : `# Simulation benchmark\n\n${START}\n${END}\n`;
+  const a = text.indexOf(START);
+  const b = text.indexOf(END);
+  const next = a >= 0 && b > a ? text.slice(0, a + START.length) + '\n' + md + '\n' + text.slice(b) : `${text}\n${START}\n${md}\n${END}\n`;
+  writeFileSync(file, next);
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+if (require.main === module)
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`${(e as Error).stack ?? e}\n`);
+      process.exit(1);
+    },
+  );

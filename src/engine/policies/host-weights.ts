@@ -1,0 +1,27 @@
+import { Model } from '../model/model';
+
+/**
+ * Cuckoo Alg. 1 (host weight): the processing capacity a host offers over the window given its
+ * forecast CPU load and the safety margin,
+ *   weight = sum over forecast points with load + sm < 100% of (cap - (load + sm) * cap) * sp,
+ * with cap the host's GFLOP/s and sp the sampling period (slotSeconds). In Fallow `speed` is what one
+ * task (one core) achieves, so the host's cap is speed x CPU cores; without a `cpu` metric, speed alone.
+ * The result is in GFLOP, the unit of a task's estimated cost (Alg. 2 line 6).
+ */
+export function hostWeights(model: Model, fromSlot = 0): Float64Array {
+  const { T, K } = model;
+  const cpu = model.metrics.findIndex((m) => m.toLowerCase() === 'cpu');
+  const sm = cpu >= 0 ? (model.doc.safetyMargin?.[model.metrics[cpu]] ?? 0) : 0;
+  const w = new Float64Array(K);
+  for (let k = 0; k < K; k++) {
+    const cap = model.speed[k] * (cpu >= 0 ? model.capacity[k][cpu] : 1);
+    const series = cpu >= 0 ? model.doc.usage?.[model.nodeIds[k]]?.[model.metrics[cpu]] : undefined;
+    let weight = 0;
+    for (let t = fromSlot; t < T; t++) {
+      const load = (series && t < series.length ? series[t] : 0) + sm;
+      if (load < 1) weight += (cap - load * cap) * model.slotSeconds;
+    }
+    w[k] = weight;
+  }
+  return w;
+}

@@ -1,0 +1,18 @@
+import { ValidationError } from '../model/errors';
+import { Model } from '../model/model';
+import { Driver } from '../simulate/driver';
+import { CuckooPolicy } from './cuckoo';
+import { HadoopPolicy } from './hadoop';
+
+export const POLICY_NAMES = ['hadoop', 'cuckoo'] as const;
+export type PolicyName = (typeof POLICY_NAMES)[number];
+
+export function makePolicy(name: string, model: Model): Driver {
+  if (name === 'hadoop') return new HadoopPolicy(model);
+  if (name === 'cuckoo') return new CuckooPolicy(model);
+  throw new ValidationError('options', [{ path: 'policy', message: `unknown policy "${name}" (one of ${POLICY_NAMES.join(', ')})` }]);
+}
+
+export { CuckooPolicy, HadoopPolicy };
+export { hostWeights } from './host-weights';
+export { wrrPlacement } from './wrr-placement';

@@ -1,0 +1,95 @@
+import { Model } from '../model/model';
+import { Driver, TaskState } from '../simulate/driver';
+import { IdHeap } from '../simulate/id-heap';
+import type { Simulator } from '../simulate/simulator';
+
+/** Hadoop's default TaskTracker configuration (Cuckoo IV-A, Salamander IV-A): 20 map/reduce slots. */
+export const HADOOP_SLOTS_PER_NODE = 20;
+
+/**
+ * Hadoop's default JobTracker (Cuckoo II-B): whenever a TaskTracker has an empty slot it asks for a task;
+ * the JobTracker answers with a task whose chunk that node holds if there is one (locality first), else
+ * with any pending task, which then reads its chunk remotely. Jobs are served FIFO (earliest release,
+ * then submission order). Slots are fixed per node and blind to the load: no forecasts.
+ *
+ * Subclasses decide acceptance and chunk placement (Hadoop: random replicas; Cuckoo: WRR on forecasts).
+ */
+export abstract class LocalityDispatch implements Driver {
+  abstract readonly name: string;
+  readonly mode = 'policy' as const;
+  /** FIFO rank of each task: jobs by (release, index), tasks in order inside a job. */
+  protected readonly rank: Int32Array;
+  private readonly pending: IdHeap;
+  private readonly local: IdHeap[];
+  private dirty = true;
+  private seenEpoch = -1;
+  /** Heartbeats come in turn: the node asked first rotates so no node is always served first. */
+  private nextNode = 0;
+
+  constructor(
+    protected readonly model: Model,
+    protected readonly slotsPerNode = HADOOP_SLOTS_PER_NODE,
+  ) {
+    const order = model.jobs.map((_, j) => j).sort((a, b) => model.jobs[a].release - model.jobs[b].release || a - b);
+    this.rank = new Int32Array(model.nTasks);
+    let r = 0;
+    for (const j of order) {
+      const job = model.jobs[j];
+      for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) this.rank[i] = r++;
+    }
+    this.pending = new IdHeap(this.rank, 64);
+    this.local = model.nodeIds.map(() => new IdHeap(this.rank, 16));
+  }
+
+  prepare(sim: Simulator): void {
+    sim.slots.fill(this.slotsPerNode);
+    this.place(sim);
+  }
+
+  /** Accept or reject jobs and place chunk replicas (sim.accepted, sim.replicas). */
+  protected abstract place(sim: Simulator): void;
+
+  onReady(sim: Simulator, i: number): void {
+    this.enqueue(sim, i);
+  }
+
+  /** A killed task goes back to the pending pool, at its FIFO rank (so ahead of later tasks). */
+  onKilled(sim: Simulator, i: number): void {
+    this.enqueue(sim, i);
+  }
+
+  dispatch(sim: Simulator): void {
+    if (!this.dirty && sim.capacityEpoch === this.seenEpoch) return;
+    this.dirty = false;
+    this.seenEpoch = sim.capacityEpoch;
+    const K = this.model.K;
+    const first = this.nextNode;
+    this.nextNode = (this.nextNode + 1) % K;
+    for (let n = 0; n < K; n++) {
+      const k = (first + n) % K;
+      while (sim.freeSlots(k) > 0 && !sim.nodes[k].closed) {
+        const i = this.take(sim, k);
+        if (i < 0) break;
+        sim.launch(i, k);
+      }
+    }
+  }
+
+  private enqueue(sim: Simulator, i: number): void {
+    this.pending.push(i);
+    const r = sim.replicas[i];
+    if (r) for (const k of r) this.local[k].push(i);
+    this.dirty = true;
+  }
+
+  /** The first pending task local to node k, else the first pending task; -1 when none is pending. */
+  private take(sim: Simulator, k: number): number {
+    const waiting = (i: number) => sim.state[i] === TaskState.Ready && sim.node[i] < 0;
+    const loc = this.local[k];
+    while (loc.size > 0 && !waiting(loc.peek())) loc.pop(); // lazy deletion of launched entries
+    if (loc.size > 0) return loc.pop();
+    while (this.pending.size > 0 && !waiting(this.pending.peek())) this.pending.pop();
+    if (this.pending.size > 0) return this.pending.pop();
+    return -1;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * A growable binary min-heap of task ids ordered by a caller-owned key array, ties broken by the id.
+ * Unlike schedule/min-heap.ts it grows: a killed task is pushed again, so the simulator's queues may
+ * hold more entries than there are tasks. Stale entries are the caller's to skip (lazy deletion).
+ */
+export class IdHeap {
+  private a: Int32Array;
+  size = 0;
+
+  constructor(
+    private readonly key: ArrayLike<number>,
+    capacity = 16,
+  ) {
+    this.a = new Int32Array(Math.max(1, capacity));
+  }
+
+  push(x: number): void {
+    if (this.size === this.a.length) {
+      const n = new Int32Array(this.a.length * 2);
+      n.set(this.a);
+      this.a = n;
+    }
+    const a = this.a;
+    let i = this.size++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(x, a[p])) break;
+      a[i] = a[p];
+      i = p;
+    }
+    a[i] = x;
+  }
+
+  peek(): number {
+    return this.size === 0 ? -1 : this.a[0];
+  }
+
+  pop(): number {
+    const a = this.a;
+    const top = a[0];
+    const x = a[--this.size];
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= this.size) break;
+      if (c + 1 < this.size && this.less(a[c + 1], a[c])) c++;
+      if (!this.less(a[c], x)) break;
+      a[i] = a[c];
+      i = c;
+    }
+    a[i] = x;
+    return top;
+  }
+
+  private less(x: number, y: number): boolean {
+    const kx = this.key[x];
+    const ky = this.key[y];
+    return kx < ky || (kx === ky && x < y);
+  }
+}

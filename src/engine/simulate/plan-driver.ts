@@ -1,0 +1,133 @@
+import { Model } from '../model/model';
+import { fromPlanDoc } from '../model/plan';
+import { PlanDoc } from '../model/types';
+import { Driver, TaskState } from './driver';
+import { IdHeap } from './id-heap';
+import type { Simulator } from './simulator';
+
+/**
+ * Follows a plan the way Salamander's JobTracker does (III-A, step 8): each task is launched on its
+ * planned node at its planned start, or later when its predecessors or a free task slot are late
+ * (the plan shifts). Chunks are where the plan's `placement` puts them, or on the planned node when the
+ * plan has none (scheduler-driven data placement, III-C), so a task that runs as planned is local.
+ *
+ * A task the QoS controller kills is re-placed at once on the node with the most free capacity under
+ * the actual load (as a remote task when that node holds none of its replicas); when no node has room,
+ * it waits and is tried again whenever a task ends or a period starts: the plan is shifted (III-D).
+ */
+export class PlanDriver implements Driver {
+  readonly name: string;
+  readonly mode = 'plan' as const;
+  private readonly plannedNode: Int32Array;
+  private readonly plannedStart: Int32Array;
+  private readonly accepted: Uint8Array;
+  private readonly due: Uint8Array;
+  private readonly ready: Uint8Array;
+  private readonly waiting: IdHeap[];
+  private relaunch: number[] = [];
+  private dirty = true;
+  private seenEpoch = -1;
+
+  constructor(
+    private readonly model: Model,
+    private readonly plan: PlanDoc,
+  ) {
+    const s = fromPlanDoc(model, plan);
+    this.name = `plan:${plan.strategy ?? 'unknown'}`;
+    this.plannedNode = s.node;
+    this.plannedStart = s.start;
+    this.accepted = s.accepted;
+    this.due = new Uint8Array(model.nTasks);
+    this.ready = new Uint8Array(model.nTasks);
+    this.waiting = model.nodeIds.map(() => new IdHeap(this.plannedStart));
+  }
+
+  prepare(sim: Simulator): void {
+    const { model } = this;
+    sim.accepted.set(this.accepted);
+    const placed = new Map<number, number[]>();
+    for (const p of this.plan.placement ?? []) {
+      const g = model.stageIndex.get(`${p.job}\u0000${p.stage}`);
+      if (g === undefined) continue;
+      const nodes = p.nodes.map((id) => model.nodeIndex.get(id)).filter((k): k is number => k !== undefined);
+      if (nodes.length > 0) placed.set(model.stages[g].firstTask + p.task, nodes);
+    }
+    for (let i = 0; i < model.nTasks; i++) {
+      if (!this.accepted[model.taskJob[i]]) continue;
+      if (model.stages[model.taskStage[i]].inputMB > 0) sim.replicas[i] = placed.get(i) ?? [this.plannedNode[i]];
+      sim.timer(this.plannedStart[i] * model.slotSeconds, i);
+    }
+  }
+
+  onTimer(_sim: Simulator, i: number): void {
+    this.due[i] = 1;
+    this.arm(i);
+  }
+
+  onReady(_sim: Simulator, i: number): void {
+    this.ready[i] = 1;
+    this.arm(i);
+  }
+
+  onKilled(_sim: Simulator, i: number): void {
+    this.relaunch.push(i);
+    this.dirty = true;
+  }
+
+  dispatch(sim: Simulator): void {
+    if (!this.dirty && sim.capacityEpoch === this.seenEpoch) return;
+    this.dirty = false;
+    this.seenEpoch = sim.capacityEpoch;
+    // Planned launches first: the plan is the contract; relaunches take what is left.
+    for (let k = 0; k < this.waiting.length; k++) {
+      const q = this.waiting[k];
+      if (sim.nodes[k].closed) continue; // the QoS controller shrank it this period: the plan shifts
+      while (q.size > 0 && sim.freeSlots(k) > 0) {
+        const i = q.pop();
+        if (sim.state[i] === TaskState.Ready && sim.node[i] < 0) sim.launch(i, k);
+        if (sim.nodes[k].closed) break; // the launch itself was over capacity
+      }
+    }
+    if (this.relaunch.length === 0) return;
+    // Tasks a launch below gets killed at once are appended to this.relaunch and met again by this loop
+    // (their node is then closed, so the loop ends); each waiting task is kept once.
+    const still: number[] = [];
+    const kept = new Set<number>();
+    for (const i of this.relaunch) {
+      if (sim.state[i] !== TaskState.Ready || sim.node[i] >= 0 || kept.has(i)) continue;
+      const k = mostFree(sim, i);
+      if (k >= 0) sim.launch(i, k);
+      else (still.push(i), kept.add(i));
+    }
+    this.relaunch = still;
+  }
+
+  /** Due and runnable: queue it on its planned node (earliest planned start first). */
+  private arm(i: number): void {
+    if (!this.due[i] || !this.ready[i]) return;
+    this.waiting[this.plannedNode[i]].push(i);
+    this.dirty = true;
+  }
+}
+
+/**
+ * The node with the most free capacity for task i under the actual load (Salamander III-D re-placement):
+ * largest headroom, then one holding its chunk, then the lowest index; -1 when none has a slot and room.
+ */
+export function mostFree(sim: Simulator, i: number): number {
+  let best = -1;
+  let bestRoom = -Infinity;
+  let bestLocal = false;
+  for (let k = 0; k < sim.model.K; k++) {
+    if (sim.nodes[k].closed || sim.freeSlots(k) <= 0) continue;
+    const room = sim.headroom(k, i);
+    if (room < -1e-9) continue;
+    const local = sim.isLocal(i, k);
+    if (room > bestRoom + 1e-12 || (Math.abs(room - bestRoom) <= 1e-12 && local && !bestLocal)) {
+      best = k;
+      bestRoom = room;
+      bestLocal = local;
+    }
+  }
+  return best;
+}

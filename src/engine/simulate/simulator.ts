@@ -1,0 +1,448 @@
+import { Model } from '../model/model';
+import { QosController, QosNodeView } from '../qos/types';
+import { Random } from '../random';
+import { Driver, TaskState } from './driver';
+import { EventQueue, SimEvent } from './event-queue';
+import { jobRevenue, JobRun, pct, SimReport, summarise } from './metrics';
+import { NodeState, throttleFactor } from './node-state';
+import { Link, stagingSeconds } from './transfer';
+import { ActualUsage } from './usage';
+
+export interface SimOptions {
+  qos: QosController;
+  seed?: number;
+  /** Stop the clock after this many window lengths even if tasks remain (relaunch storms). Default 10. */
+  maxWindows?: number;
+}
+
+/** Event kinds, and their priority at the same instant: ends first, then the period tick, then starts. */
+const FINISH = 0;
+const FETCHED = 1;
+const TICK = 2;
+const RELEASE = 3;
+const TIMER = 4;
+const PRIORITY = [0, 0, 1, 2, 2];
+
+/**
+ * Discrete-event simulation of MapReduce tasks on ephemeral capacity (DESIGN.md; Salamander IV,
+ * Cuckoo IV). Time is continuous (seconds); the regular customers' actual load changes at slot
+ * boundaries, where the QoS controller also runs (Salamander Alg. 3 runs periodically). A task runs at
+ * its node's speed scaled by the node's CPU throttling factor; a task launched on a node without its
+ * chunk fetches it first over the node's link; a killed task returns to its driver to be relaunched.
+ */
+export class Simulator {
+  readonly rng: Random;
+  now = 0;
+  slot = 0;
+  /** Set by the driver in prepare(): jobs it runs (1) or rejects (0). */
+  readonly accepted: Uint8Array;
+  /** Set by the driver in prepare(): chunk replica nodes per task, null when the task reads no chunk. */
+  readonly replicas: (number[] | null)[];
+  /** Set by the driver in prepare(): concurrent task slots per node. */
+  readonly slots: Int32Array;
+
+  readonly state: Uint8Array;
+  readonly node: Int32Array;
+  /** Order in which tasks were launched (larger = later): the QoS controllers' kill order. */
+  readonly launchSeq: Float64Array;
+  readonly nodes: NodeState[];
+
+  /** Per task, for tests and reports: when its last attempt was launched and when it ended (-1: not yet). */
+  readonly startedAt: Float64Array;
+  readonly endTime: Float64Array;
+  /** Per task: times the QoS controller killed it; whether its last attempt ran remotely. */
+  readonly kills: Int32Array;
+  readonly remote: Uint8Array;
+  private readonly rem: Float64Array; // seconds of work left at full speed
+  private readonly since: Float64Array; // when rem was last brought up to date
+  private readonly version: Int32Array; // invalidates a killed attempt's pending events
+  private readonly stageLeft: Int32Array;
+  private readonly stagePredsLeft: Int32Array;
+  private readonly stageWork: Float64Array; // GFLOP per task, or -durationSeconds
+  private readonly links: Link[];
+  private readonly margin: Float64Array;
+  private readonly cpu: number;
+  private readonly queue = new EventQueue(4096);
+  private readonly qosView: QosNodeView;
+  private qosNode = 0;
+  private launches = 0;
+  private remaining = 0;
+  private placementBytes = 0;
+  private remoteBytes = 0;
+  private interference = 0;
+  private readonly staging: Float64Array;
+  /**
+   * Bumped whenever a node may have room it did not have (a task ended or was killed, a new period):
+   * drivers skip their dispatch scan when it has not moved and nothing else happened.
+   */
+  capacityEpoch = 0;
+
+  constructor(
+    readonly model: Model,
+    readonly usage: ActualUsage,
+    readonly driver: Driver,
+    readonly options: SimOptions,
+  ) {
+    const { nTasks, K, M } = model;
+    this.rng = new Random(options.seed ?? 1);
+    this.accepted = new Uint8Array(model.jobs.length).fill(1);
+    this.replicas = new Array(nTasks).fill(null);
+    this.slots = Int32Array.from(model.maxTasks);
+    this.state = new Uint8Array(nTasks);
+    this.node = new Int32Array(nTasks).fill(-1);
+    this.launchSeq = new Float64Array(nTasks);
+    this.rem = new Float64Array(nTasks);
+    this.since = new Float64Array(nTasks);
+    this.version = new Int32Array(nTasks);
+    this.remote = new Uint8Array(nTasks);
+    this.endTime = new Float64Array(nTasks).fill(-1);
+    this.startedAt = new Float64Array(nTasks).fill(-1);
+    this.kills = new Int32Array(nTasks);
+    this.nodes = Array.from({ length: K }, () => new NodeState(M));
+    this.links = model.doc.nodes.map((n) => new Link(n.bandwidthMbps));
+    this.margin = Float64Array.from(model.metrics, (m) => model.doc.safetyMargin?.[m] ?? 0);
+    this.cpu = model.metrics.findIndex((m) => options.qos.compressible(m));
+    this.stageLeft = Int32Array.from(model.stages, (s) => s.tasks);
+    this.stagePredsLeft = Int32Array.from(model.stages, (s) => s.preds.length);
+    this.stageWork = Float64Array.from(model.stages, (s) => {
+      const spec = model.doc.jobs[s.job].stages.find((x) => x.id === s.id)!;
+      return spec.work !== undefined && spec.work !== null ? spec.work : -spec.durationSeconds!;
+    });
+    this.staging = new Float64Array(model.jobs.length);
+    const sim = this;
+    const regular = new Float64Array(M);
+    this.qosView = {
+      metrics: model.metrics,
+      get capacity() {
+        return model.capacity[sim.qosNode];
+      },
+      get regular() {
+        for (let m = 0; m < M; m++) regular[m] = sim.usage.at(sim.qosNode, m, sim.slot);
+        return regular;
+      },
+      margin: this.margin,
+      get used() {
+        return sim.nodes[sim.qosNode].used;
+      },
+      get tasks() {
+        return sim.nodes[sim.qosNode].tasks;
+      },
+      demand: (i, m) => model.stages[model.taskStage[i]].demand[m],
+      order: (i) => sim.launchSeq[i],
+    };
+  }
+
+  /** Runs the whole simulation and returns its metrics. */
+  run(): SimReport {
+    const started = Date.now();
+    const { model } = this;
+    this.driver.prepare(this);
+    this.stage();
+    model.jobs.forEach((job, j) => {
+      if (!this.accepted[j]) {
+        for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) this.state[i] = TaskState.Skipped;
+        return;
+      }
+      this.remaining += job.taskCount;
+      this.queue.push(job.release * model.slotSeconds, PRIORITY[RELEASE], RELEASE, j);
+    });
+    this.queue.push(0, PRIORITY[TICK], TICK, 0);
+    const horizon = model.T * model.slotSeconds * (this.options.maxWindows ?? 10);
+    const ev: SimEvent = { time: 0, kind: 0, a: 0, b: 0 };
+    let events = 0;
+    while (this.remaining > 0 && this.queue.pop(ev)) {
+      if (ev.time > horizon) break;
+      this.now = ev.time;
+      events++;
+      switch (ev.kind) {
+        case FINISH:
+          if (ev.b === this.version[ev.a] && this.state[ev.a] === TaskState.Running) this.finish(ev.a);
+          break;
+        case FETCHED:
+          if (ev.b === this.version[ev.a] && this.state[ev.a] === TaskState.Transfer) this.startRunning(ev.a);
+          break;
+        case TICK:
+          this.tick(ev.a);
+          break;
+        case RELEASE:
+          this.release(ev.a);
+          break;
+        case TIMER:
+          this.driver.onTimer?.(this, ev.a);
+          break;
+      }
+      this.driver.dispatch(this);
+    }
+    return this.report(events, Date.now() - started);
+  }
+
+  // ---- what drivers use -------------------------------------------------------------------------
+
+  /** Calls driver.onTimer(sim, payload) at `time`. */
+  timer(time: number, payload: number): void {
+    this.queue.push(time, PRIORITY[TIMER], TIMER, payload);
+  }
+
+  freeSlots(k: number): number {
+    return this.slots[k] - this.nodes[k].tasks.length;
+  }
+
+  /** The node holds a replica of the task's chunk (or the task reads none). */
+  isLocal(i: number, k: number): boolean {
+    const r = this.replicas[i];
+    return r === null || r.includes(k);
+  }
+
+  /**
+   * Smallest share of capacity the node would have left over the regular customers' *actual* load, its
+   * safety margin and its tasks if task i joined them: min over metrics of (C(1-U-S) - used - Rq) / C.
+   * Negative when the task does not fit.
+   */
+  headroom(k: number, i: number): number {
+    const d = this.model.stages[this.model.taskStage[i]].demand;
+    const cap = this.model.capacity[k];
+    const used = this.nodes[k].used;
+    let worst = Infinity;
+    for (let m = 0; m < this.model.M; m++) {
+      const free = cap[m] * Math.max(0, 1 - this.usage.at(k, m, this.slot) - this.margin[m]) - used[m] - d[m];
+      const share = cap[m] > 0 ? free / cap[m] : free >= -1e-9 ? 0 : -Infinity;
+      if (share < worst) worst = share;
+    }
+    return worst;
+  }
+
+  /**
+   * Launches a Ready task on node k: at once when the node holds its chunk, after fetching it over the
+   * node's link otherwise (a remote task). The QoS controller looks at the node right away (it polls
+   * every 100 ms in Salamander III-D, far below a slot), so an over-committing launch is killed at once.
+   */
+  launch(i: number, k: number): void {
+    if (this.state[i] !== TaskState.Ready) throw new Error(`task ${i} is not ready to launch`);
+    if (this.freeSlots(k) <= 0) throw new Error(`node ${this.model.nodeIds[k]} has no free task slot`);
+    const s = this.model.stages[this.model.taskStage[i]];
+    this.node[i] = k;
+    this.launchSeq[i] = ++this.launches;
+    this.startedAt[i] = this.now;
+    this.nodes[k].add(i, s.demand);
+    this.remote[i] = this.isLocal(i, k) ? 0 : 1;
+    if (this.remote[i]) {
+      this.state[i] = TaskState.Transfer;
+      this.remoteBytes += s.inputMB * 1e6;
+      this.queue.push(this.links[k].reserve(this.now, s.inputMB), PRIORITY[FETCHED], FETCHED, i, this.version[i]);
+    } else this.startRunning(i);
+    this.control(k);
+  }
+
+  // ---- internals ---------------------------------------------------------------------------------
+
+  /** Chunk placement before the jobs start: every replica crosses the network once (bytes and time). */
+  private stage(): void {
+    const { model } = this;
+    const mb = new Float64Array(model.K);
+    const bw = model.doc.nodes.map((n) => n.bandwidthMbps);
+    model.jobs.forEach((job, j) => {
+      if (!this.accepted[j]) return;
+      mb.fill(0);
+      for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
+        const r = this.replicas[i];
+        if (r === null) continue;
+        const size = model.stages[model.taskStage[i]].inputMB;
+        for (const k of r) mb[k] += size;
+      }
+      for (let k = 0; k < model.K; k++) this.placementBytes += mb[k] * 1e6;
+      this.staging[j] = stagingSeconds(mb, bw);
+    });
+  }
+
+  private release(j: number): void {
+    for (const g of this.model.jobs[j].stages) if (this.stagePredsLeft[g] === 0) this.readyStage(g);
+  }
+
+  private readyStage(g: number): void {
+    const s = this.model.stages[g];
+    for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) {
+      this.state[i] = TaskState.Ready;
+      this.driver.onReady(this, i);
+    }
+  }
+
+  private baseSeconds(i: number, k: number): number {
+    const w = this.stageWork[this.model.taskStage[i]];
+    return w >= 0 ? w / this.model.speed[k] : -w;
+  }
+
+  private startRunning(i: number): void {
+    const k = this.node[i];
+    const node = this.nodes[k];
+    this.state[i] = TaskState.Running;
+    this.rem[i] = this.baseSeconds(i, k);
+    this.since[i] = this.now;
+    if (this.cpu >= 0) node.runningCpu += this.model.stages[this.model.taskStage[i]].demand[this.cpu];
+    if (!this.retime(k)) this.scheduleFinish(i, node.factor);
+  }
+
+  private finish(i: number): void {
+    const { model } = this;
+    const k = this.node[i];
+    const g = model.taskStage[i];
+    const s = model.stages[g];
+    this.leave(i, k);
+    this.state[i] = TaskState.Done;
+    this.endTime[i] = this.now;
+    this.remaining--;
+    this.capacityEpoch++;
+    this.retime(k);
+    // Stage precedence (the map -> reduce barrier, Salamander Eq. 5): successors start once all of it ended.
+    if (--this.stageLeft[g] === 0)
+      for (const succ of s.succs) if (--this.stagePredsLeft[succ] === 0) this.readyStage(succ);
+  }
+
+  /** Takes task i off node k (finish or kill). */
+  private leave(i: number, k: number): void {
+    const s = this.model.stages[this.model.taskStage[i]];
+    const node = this.nodes[k];
+    if (this.state[i] === TaskState.Running && this.cpu >= 0) {
+      node.runningCpu -= s.demand[this.cpu];
+      if (node.runningCpu < 1e-12) node.runningCpu = 0;
+    }
+    node.remove(i, s.demand);
+  }
+
+  private kill(i: number): void {
+    const k = this.node[i];
+    const wasRunning = this.state[i] === TaskState.Running;
+    this.leave(i, k);
+    this.version[i]++;
+    this.kills[i]++;
+    this.state[i] = TaskState.Ready;
+    this.node[i] = -1;
+    this.nodes[k].closed = true;
+    this.capacityEpoch++;
+    if (wasRunning) this.retime(k);
+    this.driver.onKilled(this, i);
+  }
+
+  /**
+   * Brings node k's throttling factor up to date (the actual CPU left by the regular customers over what
+   * its running tasks demand) and, when it changed, every running task's remaining work and finish event.
+   * Returns whether it rescheduled the node's running tasks.
+   */
+  private retime(k: number): boolean {
+    const node = this.nodes[k];
+    const f =
+      this.cpu < 0
+        ? 1
+        : throttleFactor(this.model.capacity[k][this.cpu] * Math.max(0, 1 - this.usage.at(k, this.cpu, this.slot)), node.runningCpu);
+    if (f === node.factor) return false;
+    const old = node.factor;
+    node.factor = f;
+    for (const i of node.tasks) {
+      if (this.state[i] !== TaskState.Running) continue;
+      this.rem[i] = Math.max(0, this.rem[i] - old * (this.now - this.since[i]));
+      this.since[i] = this.now;
+      this.version[i]++;
+      this.scheduleFinish(i, f);
+    }
+    return true;
+  }
+
+  private scheduleFinish(i: number, factor: number): void {
+    if (factor <= 0) return; // stalled: the next tick's retime gives it a finish time again
+    this.queue.push(this.now + this.rem[i] / factor, PRIORITY[FINISH], FINISH, i, this.version[i]);
+  }
+
+  /** A new period: the actual load of slot t applies, throttling is adjusted, the QoS controller runs. */
+  private tick(t: number): void {
+    this.slot = t;
+    this.capacityEpoch++;
+    for (let k = 0; k < this.model.K; k++) {
+      this.nodes[k].closed = false;
+      this.retime(k);
+      this.control(k);
+    }
+    if (this.remaining > 0) this.queue.push((t + 1) * this.model.slotSeconds, PRIORITY[TICK], TICK, t + 1);
+  }
+
+  /** Counts interference on node k, then lets the QoS controller kill what it wants. */
+  private control(k: number): void {
+    const node = this.nodes[k];
+    if (node.tasks.length === 0) return;
+    const cap = this.model.capacity[k];
+    if (node.lastInterferenceSlot !== this.slot)
+      for (let m = 0; m < this.model.M; m++) {
+        if (m === this.cpu) continue; // CPU is throttled: the regular customers always get theirs
+        if (node.used[m] > cap[m] * Math.max(0, 1 - this.usage.at(k, m, this.slot)) + 1e-9) {
+          node.lastInterferenceSlot = this.slot;
+          this.interference++;
+          break;
+        }
+      }
+    this.qosNode = k;
+    const victims = this.options.qos.check(this.qosView);
+    for (const i of victims) this.kill(i);
+  }
+
+  private report(events: number, elapsedMs: number): SimReport {
+    const { model } = this;
+    const S = model.slotSeconds;
+    const jobs: JobRun[] = [];
+    const exec: number[] = [];
+    let makespan = 0;
+    let tasks = 0;
+    let relaunches = 0;
+    let remoteTasks = 0;
+    let misses = 0;
+    let revenue = 0;
+    let unfinished = 0;
+    model.jobs.forEach((job, j) => {
+      const accepted = this.accepted[j] === 1;
+      let end = 0;
+      let done = true;
+      if (accepted)
+        for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
+          tasks++;
+          relaunches += this.kills[i];
+          if (this.state[i] !== TaskState.Done) done = false;
+          else {
+            end = Math.max(end, this.endTime[i]);
+            if (this.remote[i]) remoteTasks++;
+          }
+        }
+      makespan = Math.max(makespan, end);
+      const endSeconds = accepted && done ? end : null;
+      if (accepted && !done) unfinished++;
+      const deadlineSeconds = job.deadline >= 0 ? job.deadline * S : null;
+      const outcome = jobRevenue(accepted, endSeconds, deadlineSeconds, job.revenueOnTime, job.revenueLate);
+      if (accepted && deadlineSeconds !== null && outcome.onTime === false) misses++;
+      revenue += outcome.revenue;
+      const executionSeconds = endSeconds === null ? null : this.staging[j] + endSeconds - job.release * S;
+      if (executionSeconds !== null) exec.push(executionSeconds);
+      const computeSeconds = endSeconds === null ? null : endSeconds - job.release * S;
+      jobs.push({ id: job.id, accepted, stagingSeconds: this.staging[j], endSeconds, executionSeconds, computeSeconds, deadlineSeconds, onTime: outcome.onTime, revenue: outcome.revenue });
+    });
+    return {
+      mode: this.driver.mode,
+      driver: this.driver.name,
+      qos: this.options.qos.name,
+      seed: this.options.seed ?? 1,
+      makespanSeconds: makespan,
+      jobExecutionSeconds: summarise(exec),
+      relaunchedTaskPct: pct(relaunches, tasks),
+      remoteTaskPct: pct(remoteTasks, tasks),
+      bytesMoved: this.placementBytes + this.remoteBytes,
+      placementBytes: this.placementBytes,
+      remoteBytes: this.remoteBytes,
+      deadlineMisses: misses,
+      revenue,
+      interferenceSlots: this.interference,
+      tasks,
+      relaunches,
+      remoteTasks,
+      rejectedJobs: model.jobs.length - this.accepted.reduce((a, b) => a + b, 0),
+      unfinishedJobs: unfinished,
+      events,
+      elapsedMs,
+      jobs,
+    };
+  }
+}

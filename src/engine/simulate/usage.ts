@@ -1,0 +1,63 @@
+import { ValidationError } from '../model/errors';
+import { Model } from '../model/model';
+import { InstanceDoc, Issue } from '../model/types';
+import { validateInstance } from '../model/validate';
+
+/** node -> metric -> one fraction per slot: the shape of an instance's `usage` (FORMAT.md). */
+export type UsageDoc = Record<string, Record<string, number[]>>;
+
+/**
+ * The regular customers' *actual* utilisation U(k,m,t), which the simulator replays and which may differ
+ * from the forecast the plan was made with. Missing nodes and metrics are 0 (as for `usage`). Past the
+ * window the series wrap around: the traces are daily, and a run that overruns its window (relaunch
+ * storms) still needs a load to replay.
+ */
+export class ActualUsage {
+  /** frac[k][m * T + t] */
+  private readonly frac: Float64Array[];
+
+  constructor(
+    private readonly model: Model,
+    usage: UsageDoc | undefined,
+  ) {
+    const { T, M } = model;
+    this.frac = model.nodeIds.map((id) => {
+      const row = new Float64Array(M * T);
+      const per = own(usage, id);
+      model.metrics.forEach((m, mi) => {
+        const series = own(per, m);
+        if (series) for (let t = 0; t < T && t < series.length; t++) row[mi * T + t] = series[t];
+      });
+      return row;
+    });
+  }
+
+  /** U(k, m, slot), slot >= 0 (wraps around past the window). */
+  at(k: number, m: number, slot: number): number {
+    const T = this.model.T;
+    return this.frac[k][m * T + (slot % T)];
+  }
+}
+
+/**
+ * Checks an `--actual` document the way the instance's own `usage` is checked (same rules, same messages),
+ * with paths under `actual.` so the error names the offending field.
+ */
+export function validateActualUsage(doc: InstanceDoc, raw: unknown): UsageDoc {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ValidationError('actual usage', [{ path: 'actual', message: 'must be an object of node -> metric -> fractions (the shape of the instance\'s "usage")' }]);
+  try {
+    validateInstance({ ...doc, usage: raw });
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    const issues: Issue[] = e.issues
+      .filter((i) => i.path === 'usage' || i.path.startsWith('usage.'))
+      .map((i) => ({ path: 'actual' + i.path.slice('usage'.length), message: i.message }));
+    if (issues.length > 0) throw new ValidationError('actual usage', issues);
+  }
+  return raw as UsageDoc;
+}
+
+function own<V>(obj: Record<string, V> | undefined, key: string): V | undefined {
+  return obj !== undefined && Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
+}

@@ -1,0 +1,87 @@
+/**
+ * `fallow simulate`: replays a plan, or runs an online policy, against the regular customers' actual
+ * utilisation and prints the realised metrics as one JSON report (src/engine/simulate).
+ *   fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos salamander|cuckoo|none] [--seed N]
+ *   fallow simulate INSTANCE.json --policy hadoop|cuckoo [--actual USAGE.json] [--qos ...] [--seed N]
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ValidationError } from './engine/model/errors';
+import { loadInstance } from './engine/model/model';
+import { PlanDoc } from './engine/model/types';
+import { POLICY_NAMES } from './engine/policies';
+import { QOS_NAMES } from './engine/qos';
+import { simulatePlan, simulatePolicy, validateActualUsage } from './engine/simulate';
+
+export const SIMULATE_USAGE = `  fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N]
+  fallow simulate INSTANCE.json --policy ${POLICY_NAMES.join('|')} [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N]`;
+
+/** Exit codes: 0 report printed, 2 bad input (the message names the file or field). */
+export function simulateCommand(args: string[]): number {
+  try {
+    return run(args);
+  } catch (e) {
+    if (e instanceof ValidationError) {
+      process.stderr.write(`fallow: ${e.what} is not valid:\n`);
+      for (const i of e.issues) process.stderr.write(`  ${i.path}: ${i.message}\n`);
+      return 2;
+    }
+    if (e instanceof InputError) {
+      process.stderr.write(`fallow: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+function run(args: string[]): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { actual: { type: 'string' }, qos: { type: 'string' }, policy: { type: 'string' }, seed: { type: 'string', default: '1' } },
+    });
+  } catch (e) {
+    return usage((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const seed = Number(values.seed);
+  if (!Number.isInteger(seed)) return usage(`--seed must be an integer, got "${values.seed}"`);
+  if (values.qos !== undefined && !QOS_NAMES.includes(values.qos)) return usage(`--qos must be one of ${QOS_NAMES.join(', ')}, got "${values.qos}"`);
+  if (values.policy !== undefined && !(POLICY_NAMES as readonly string[]).includes(values.policy))
+    return usage(`--policy must be one of ${POLICY_NAMES.join(', ')}, got "${values.policy}"`);
+  if (values.policy === undefined && positionals.length !== 2) return usage('simulate needs INSTANCE.json and PLAN.json, or INSTANCE.json --policy NAME');
+  if (values.policy !== undefined && positionals.length !== 1) return usage('simulate --policy takes INSTANCE.json only (no plan)');
+
+  const model = loadInstance(readJson(positionals[0]));
+  let actual;
+  if (values.actual !== undefined) actual = validateActualUsage(model.doc, readJson(values.actual));
+  else process.stderr.write('fallow: no --actual given: simulating with the instance\'s own usage as the actual utilisation (a perfect forecast)\n');
+  const options = { actual, qos: values.qos, seed };
+  const report =
+    values.policy !== undefined ? simulatePolicy(model, values.policy, options) : simulatePlan(model, readJson(positionals[1]) as PlanDoc, options);
+  process.stdout.write(JSON.stringify(report, null, 1) + '\n');
+  return 0;
+}
+
+class InputError extends Error {}
+
+function readJson(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new InputError(`${path} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function usage(message: string): number {
+  process.stderr.write(`fallow: ${message}\nusage:\n${SIMULATE_USAGE}\n`);
+  return 2;
+}

@@ -1,0 +1,80 @@
+/**
+ * `fallow simulate` end to end on temporary files: the compiled CLI (dist/src/cli.js) prints one JSON
+ * report for a plan or a policy, says when it uses the instance's own usage, and exits 2 naming the
+ * field on bad input.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { InstanceDoc } from '../../src/engine/model/types';
+import { at, planOf, withTempDir } from '../support/fixtures';
+import { flat, oneJob } from '../support/sim-fixtures';
+
+const CLI = path.resolve(__dirname, '../../src/cli.js');
+
+function fallow(...args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
+  assert.equal(r.error, undefined, `could not run the CLI: ${r.error}`);
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const KEYS = ['makespanSeconds', 'jobExecutionSeconds', 'relaunchedTaskPct', 'remoteTaskPct', 'bytesMoved', 'deadlineMisses', 'revenue', 'interferenceSlots'];
+
+const INSTANCE: InstanceDoc = oneJob(
+  [
+    { id: 'map', tasks: 2, demand: { cpu: 1, ram: 2 }, durationSeconds: 50, inputMB: 10 },
+    { id: 'reduce', tasks: 1, after: ['map'], demand: { cpu: 1, ram: 2 }, durationSeconds: 50 },
+  ],
+  { usage: { a: { cpu: flat(0.25), ram: flat(0.25) } } },
+);
+const PLAN = planOf(INSTANCE, [at('j/map/0@a:0'), at('j/map/1@b:0'), at('j/reduce/0@a:1')]);
+
+describe('fallow simulate', () => {
+  test('a plan with --actual and --qos prints the report', async () => {
+    await withTempDir((_dir, write) => {
+      const r = fallow('simulate', write('i.json', INSTANCE), write('p.json', PLAN), '--actual', write('u.json', { a: { ram: flat(0.5) } }), '--qos', 'salamander', '--seed', '3');
+      assert.equal(r.code, 0, r.stderr);
+      const report = JSON.parse(r.stdout);
+      for (const k of KEYS) assert.ok(k in report, `missing ${k}`);
+      assert.deepEqual(Object.keys(report.jobExecutionSeconds).sort(), ['max', 'median', 'min']);
+      assert.equal(report.makespanSeconds, 100);
+      assert.equal(report.seed, 3);
+      assert.equal(report.remoteTaskPct, 0);
+    });
+  });
+
+  test('--policy runs without a plan; without --actual it says it uses the forecast', async () => {
+    await withTempDir((_dir, write) => {
+      for (const policy of ['hadoop', 'cuckoo']) {
+        const r = fallow('simulate', write('i.json', INSTANCE), '--policy', policy);
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stderr, /instance's own usage/);
+        const report = JSON.parse(r.stdout);
+        for (const k of KEYS) assert.ok(k in report, `missing ${k}`);
+        assert.equal(report.driver, policy);
+      }
+    });
+  });
+
+  test('bad input exits 2 and names the field', async () => {
+    await withTempDir((_dir, write) => {
+      const inst = write('i.json', INSTANCE);
+      const badUsage = fallow('simulate', inst, '--policy', 'hadoop', '--actual', write('u.json', { a: { cpu: [...flat(0.1, 19), 1.5] } }));
+      assert.equal(badUsage.code, 2);
+      assert.match(badUsage.stderr, /actual\.a\.cpu\[19\]/);
+      const unknownNode = fallow('simulate', inst, '--policy', 'hadoop', '--actual', write('u2.json', { zz: {} }));
+      assert.equal(unknownNode.code, 2);
+      assert.match(unknownNode.stderr, /actual\.zz/);
+      const badPolicy = fallow('simulate', inst, '--policy', 'yarn');
+      assert.equal(badPolicy.code, 2);
+      assert.match(badPolicy.stderr, /--policy/);
+      const badInstance = fallow('simulate', write('bad.json', { ...INSTANCE, horizon: { slots: 0, slotSeconds: 50 } }), '--policy', 'hadoop');
+      assert.equal(badInstance.code, 2);
+      assert.match(badInstance.stderr, /horizon\.slots/);
+      const badPlan = fallow('simulate', inst, write('p.json', { ...PLAN, assignments: PLAN.assignments.slice(1) }));
+      assert.equal(badPlan.code, 2);
+      assert.match(badPlan.stderr, /plan/);
+    });
+  });
+});
