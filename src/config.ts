@@ -11,6 +11,8 @@ export interface Config {
   logLevel: string;
   /** Largest accepted request body (express/body-parser syntax). */
   bodyLimit: string;
+  /** Largest body of POST /v1/clusters/{id}/usage (bulk history: 400k samples are ~30 MB of JSON). */
+  usageBodyLimit: string;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
   /** Prefix of every BullMQ key in Redis, so several deployments (or test runs) can share a server. */
@@ -32,6 +34,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: int(env, 'FALLOW_WORKER_CONCURRENCY', Math.max(1, cpus().length)),
     logLevel: env.FALLOW_LOG_LEVEL || 'info',
     bodyLimit: env.FALLOW_BODY_LIMIT || '20mb',
+    usageBodyLimit: env.FALLOW_USAGE_BODY_LIMIT || '100mb',
     rateLimitPerMinute: int(env, 'FALLOW_RATE_LIMIT_PER_MINUTE', 600),
     queuePrefix: env.FALLOW_QUEUE_PREFIX || 'fallow',
     lockMs: int(env, 'FALLOW_LOCK_MS', 30000),

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The worker process: solves queued solves. No HTTP port. */
+/** The worker process: runs queued solves and forecast builds. No HTTP port. */
 import 'reflect-metadata';
 import { loadConfig } from './config';
 import { startWorker } from './worker/start-worker';

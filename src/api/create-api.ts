@@ -13,7 +13,8 @@ import { createLogger, PinoNestLogger } from '../modules/common/logger';
 import { problemBody } from '../modules/common/problem.filter';
 import { validationPipe } from '../modules/common/validation';
 import { MetricsService } from '../modules/health/metrics.service';
-import { SOLVE_QUEUE } from '../modules/queue/queue.module';
+import { FORECAST_BUILD_QUEUE, SOLVE_QUEUE } from '../modules/queue/queue.module';
+import { usageBodyParsers } from '../modules/usage/usage-body';
 import { buildOpenApiDocument } from './openapi';
 
 /** Builds the HTTP API (not listening yet): middleware, validation, docs, metrics and the queue board. */
@@ -38,6 +39,7 @@ export async function createApi(config: Config): Promise<NestExpressApplication>
   );
   const metrics = app.get(MetricsService);
   app.use(metrics.middleware());
+  app.use(usageBodyParsers(config)); // first: bulk usage history may be larger than FALLOW_BODY_LIMIT
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
   app.use(bodyErrors);
   app.useGlobalPipes(validationPipe());
@@ -50,7 +52,7 @@ export async function createApi(config: Config): Promise<NestExpressApplication>
   http.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
-  const board = queueBoard([app.get<Queue>(SOLVE_QUEUE)], app.get(AuthService));
+  const board = queueBoard([app.get<Queue>(SOLVE_QUEUE), app.get<Queue>(FORECAST_BUILD_QUEUE)], app.get(AuthService));
   app.use(QUEUE_BOARD_PATH, board.guard, board.router);
   metrics.listen();
   return app;
@@ -65,7 +67,7 @@ function bodyErrors(err: Error & { type?: string; status?: number }, req: Reques
     ...problemBody(
       status,
       tooLarge ? 'Payload too large' : 'Malformed body',
-      tooLarge ? 'the request body is larger than the configured limit (FALLOW_BODY_LIMIT)' : `the body is not valid JSON: ${err.message}`,
+      tooLarge ? 'the request body is larger than the configured limit (FALLOW_BODY_LIMIT; FALLOW_USAGE_BODY_LIMIT for usage history)' : `the body is not valid JSON: ${err.message}`,
       [{ path: '$', message: tooLarge ? 'body too large' : 'invalid JSON' }],
     ),
     instance: req.originalUrl,

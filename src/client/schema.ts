@@ -156,6 +156,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{clusterId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ingest usage history in bulk (JSON or CSV); samples already stored are ignored and counted
+         * @description Every sample is checked against the cluster's current version (node, metric), a timestamp of whole Unix seconds and a value in [0, 1]; any problem is a 422 naming each bad sample (`samples[17].value`, or `line 18` for CSV; the first 100 are listed, the detail gives the total) and nothing is written. Re-posting the same samples changes nothing (they count as duplicates). Body limit: FALLOW_USAGE_BODY_LIMIT (default 100mb).
+         */
+        post: operations["postUsage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{clusterId}/usage/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per node and metric: how many samples are stored and their time range */
+        get: operations["getUsageSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clusters/{clusterId}/forecasts": {
         parameters: {
             query?: never;
@@ -183,6 +220,43 @@ export interface paths {
         };
         /** A forecast with its series */
         get: operations["getForecast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{clusterId}/forecasts:build": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build a forecast from the cluster's usage history on a worker; Location names the build
+         * @description The worker trains the model (or computes the baseline) on the usage history, forecasts the `horizonSlots` slots after the last sample at the quantile, and stores it as a forecast of the cluster (solves use it by forecastId) with its provenance: model, training window and scores (in-sample; and, with 2 days of history or more, the last day held out against every baseline). A cluster without history, or with too little for the model, gives a failed build whose `error` says so.
+         */
+        post: operations["buildForecast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/forecast-builds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Status of a forecast build: queued, running, succeeded (with forecastId) or failed (with error) */
+        get: operations["getForecastBuild"];
         put?: never;
         post?: never;
         delete?: never;
@@ -549,6 +623,93 @@ export interface components {
             /** @description unchanged when left out */
             lendable?: boolean;
         };
+        UsageSampleDto: {
+            /**
+             * @description whole Unix seconds (UTC) when the sample was taken
+             * @example 1704067200
+             */
+            timestamp: number;
+            /**
+             * @description a node of the cluster's current version
+             * @example h01
+             */
+            node: string;
+            /**
+             * @description a metric of the cluster's current version
+             * @example cpu
+             */
+            metric: string;
+            /**
+             * @description utilisation by the regular customers, a fraction of the node's capacity (not a percentage)
+             * @example 0.42
+             */
+            value: number;
+        };
+        PostUsageDto: {
+            /** @description in any order; a repeated (node, metric, timestamp) keeps its first value */
+            samples: components["schemas"]["UsageSampleDto"][];
+        };
+        UsageIngestResultDto: {
+            /** @description samples stored now */
+            accepted: number;
+            /** @description samples ignored: already stored, or repeated in the request (a stored value is never changed) */
+            duplicates: number;
+            /** @description distinct nodes in the request */
+            nodes: number;
+            /**
+             * @description distinct metrics in the request
+             * @example [
+             *       "cpu",
+             *       "ram"
+             *     ]
+             */
+            metrics: string[];
+            /**
+             * Format: date-time
+             * @description the earliest sample in the request
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description the latest sample in the request
+             */
+            to: string;
+        };
+        UsageSeriesSummaryDto: {
+            /** @example h01 */
+            node: string;
+            /** @example cpu */
+            metric: string;
+            samples: number;
+            /**
+             * Format: date-time
+             * @description the first stored sample
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description the last stored sample
+             */
+            to: string;
+        };
+        UsageSummaryDto: {
+            /** Format: uuid */
+            clusterId: string;
+            /** @description stored samples over every series */
+            samples: number;
+            /**
+             * Format: date-time
+             * @description the first stored sample; null without history
+             */
+            from: string | null;
+            /**
+             * Format: date-time
+             * @description the last stored sample; null without history
+             */
+            to: string | null;
+            /** @description per node and metric, ordered by node then metric */
+            series: components["schemas"]["UsageSeriesSummaryDto"][];
+        };
         CreateForecastDto: {
             /**
              * @description sampling period of the series, in seconds
@@ -589,6 +750,73 @@ export interface components {
                 };
             };
         };
+        TrainingWindowDto: {
+            /**
+             * Format: date-time
+             * @description the first sample trained on
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description the last sample trained on
+             */
+            to: string;
+            samples: number;
+            /** @description node-metric series */
+            series: number;
+        };
+        ScoreSummaryDto: {
+            /** @description slots scored, every node and metric pooled */
+            n: number;
+            /** @description mean pinball loss at the quantile (lower is better) */
+            pinball: number | null;
+            /** @description share of slots whose actual usage was at most the forecast (calibrated: about the quantile) */
+            coverage: number | null;
+            /** @description mean 1 - forecast: the capacity share offered to ephemeral work */
+            reclaimable: number | null;
+        };
+        HoldoutScoreDto: {
+            /** @description slots scored, every node and metric pooled */
+            n: number;
+            /** @description mean pinball loss at the quantile (lower is better) */
+            pinball: number | null;
+            /** @description share of slots whose actual usage was at most the forecast (calibrated: about the quantile) */
+            coverage: number | null;
+            /** @description mean 1 - forecast: the capacity share offered to ephemeral work */
+            reclaimable: number | null;
+            /** @enum {string} */
+            model: "gbt" | "last-day" | "slot-quantile" | "max";
+            /** @description why the model could not be scored (n is 0 then) */
+            skipped?: string;
+        };
+        HoldoutDto: {
+            /**
+             * Format: date-time
+             * @description start of the held-out last day
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description end of the held-out last day (exclusive)
+             */
+            to: string;
+            /** @description the built model and every baseline, each trained on the history before `from` */
+            scores: components["schemas"]["HoldoutScoreDto"][];
+        };
+        ForecastProvenanceDto: {
+            /** Format: uuid */
+            buildId: string;
+            /** @enum {string} */
+            model: "gbt" | "last-day" | "slot-quantile" | "max";
+            quantile: number;
+            training: components["schemas"]["TrainingWindowDto"];
+            /** @description fit to the training window at the quantile (GBT: after its first lag window; baselines: after the first day) */
+            inSample: components["schemas"]["ScoreSummaryDto"];
+            /** @description the last day held out (needs at least 2 days of history) */
+            holdout: components["schemas"]["HoldoutDto"] | null;
+            /** @description wall time of training and forecasting, in ms */
+            trainMs: number;
+        };
         ForecastDto: {
             /** Format: uuid */
             id: string;
@@ -599,6 +827,8 @@ export interface components {
             slotSeconds: number;
             slots: number;
             quantile: number;
+            /** @description how a built forecast was made; null when it was posted */
+            provenance: components["schemas"]["ForecastProvenanceDto"] | null;
             createdAt: string;
             /**
              * @description U(k,m,t): node -> metric -> one utilisation fraction in [0, 1] per slot (exactly `slots` values); a missing node or metric is idle
@@ -633,12 +863,72 @@ export interface components {
             slotSeconds: number;
             slots: number;
             quantile: number;
+            /** @description how a built forecast was made; null when it was posted */
+            provenance: components["schemas"]["ForecastProvenanceDto"] | null;
             createdAt: string;
         };
         ForecastPageDto: {
             items: components["schemas"]["ForecastSummaryDto"][];
             /** @description pass as ?cursor= for the next page */
             nextCursor?: string | null;
+        };
+        CreateForecastBuildDto: {
+            /**
+             * @description the quantile of future usage to forecast (0.99: exceeded in about 1% of slots)
+             * @default 0.99
+             * @example 0.99
+             */
+            quantile?: number;
+            /**
+             * @description slots to forecast, from the slot after the last sample; at most 7 days
+             * @example 288
+             */
+            horizonSlots: number;
+            /**
+             * @description slot length of the forecast, in seconds (the solve's horizon.slotSeconds)
+             * @example 300
+             */
+            slotSeconds: number;
+            /**
+             * @description gbt: gradient-boosted quantile regression (needs more history than the horizon, at least one day more); last-day, slot-quantile, max: baselines
+             * @default gbt
+             * @enum {string}
+             */
+            model?: "gbt" | "last-day" | "slot-quantile" | "max";
+            /**
+             * @description days of history, ending with the last sample, to train on (default: all of it, at most the last 28 days)
+             * @default 28
+             */
+            trainingDays?: number;
+        };
+        ForecastBuildDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description the cluster version whose nodes and metrics are forecast */
+            clusterVersion: number;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /** @enum {string} */
+            model: "gbt" | "last-day" | "slot-quantile" | "max";
+            quantile: number;
+            horizonSlots: number;
+            slotSeconds: number;
+            trainingDays: number;
+            /**
+             * Format: uuid
+             * @description the forecast built (GET /v1/forecasts/{id}; a solve uses it as forecastId) once succeeded
+             */
+            forecastId: string | null;
+            /** @description why the build failed */
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
         };
         RevenueDto: {
             onTime?: number;
@@ -2104,6 +2394,171 @@ export interface operations {
             };
         };
     };
+    postUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clusterId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON `{"samples": [...]}`, or CSV with the header `timestamp,node,metric,value` (Content-Type: text/csv) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostUsageDto"];
+                "text/csv": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageIngestResultDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getUsageSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clusterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageSummaryDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
     listForecasts: {
         parameters: {
             query?: {
@@ -2291,6 +2746,155 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForecastDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    buildForecast: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a retry with the same key returns the first response */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                clusterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateForecastBuildDto"];
+            };
+        };
+        responses: {
+            /** @description queued; Location names the build */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForecastBuildDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getForecastBuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForecastBuildDto"];
                 };
             };
             /** @description malformed request */

@@ -10,7 +10,30 @@ import { ExecutionsController } from './executions/executions.controller';
 import { ExecutionsService } from './executions/executions.service';
 import { ForecastsController } from './forecasts/forecasts.controller';
 import { ForecastsService } from './forecasts/forecasts.service';
+import { ForecastBuildsController } from './forecast-builds/forecast-builds.controller';
+import { ForecastBuildsService } from './forecast-builds/forecast-builds.service';
+import { UsageController } from './usage/usage.controller';
+import { UsageRepository } from './usage/usage.repository';
+import { UsageService } from './usage/usage.service';
 
-/** The farmer- and customer-facing resources (clusters, forecasts, batches) and execution reports and accounting. */
-export const FEATURE_CONTROLLERS: Type<unknown>[] = [ClustersController, ForecastsController, BatchesController, ExecutionsController, AccountingController];
-export const FEATURE_PROVIDERS: Provider[] = [ClustersService, ForecastsService, BatchesService, ExecutionsService, AccountingRepository, AccountingService];
+/** The farmer- and customer-facing resources (clusters, usage, forecasts, batches) and execution reports and accounting. */
+export const FEATURE_CONTROLLERS: Type<unknown>[] = [
+  ClustersController,
+  UsageController,
+  ForecastsController,
+  ForecastBuildsController,
+  BatchesController,
+  ExecutionsController,
+  AccountingController,
+];
+export const FEATURE_PROVIDERS: Provider[] = [
+  ClustersService,
+  UsageRepository,
+  UsageService,
+  ForecastsService,
+  ForecastBuildsService,
+  BatchesService,
+  ExecutionsService,
+  AccountingRepository,
+  AccountingService,
+];

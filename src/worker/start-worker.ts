@@ -3,7 +3,9 @@ import { Worker } from 'bullmq';
 import { Config } from '../config';
 import { createLogger, PinoNestLogger } from '../modules/common/logger';
 import { redisConnection } from '../modules/queue/queue.module';
+import { FORECAST_BUILD_QUEUE_NAME, ForecastBuildJobData } from '../modules/queue/forecast-build-jobs';
 import { cancelChannel, SOLVE_QUEUE_NAME, SolveJobData } from '../modules/queue/solve-jobs';
+import { ForecastBuildJobResult, ForecastBuildProcessor } from './forecast-build.processor';
 import { SolveJobResult, SolveProcessor } from './solve.processor';
 import { WorkerModule } from './worker.module';
 
@@ -14,7 +16,7 @@ export interface RunningWorker {
 
 /**
  * The worker process: consumes the solve queue with `workerConcurrency` solves at once, each in its own
- * thread. A worker that dies loses its lock after `lockMs`; another worker then retries the solve.
+ * thread, and the forecast-build queue likewise. A worker that dies loses its lock after `lockMs`; another worker then retries the solve.
  */
 export async function startWorker(config: Config): Promise<RunningWorker> {
   const log = createLogger(config.logLevel, 'fallow-worker');
@@ -30,6 +32,18 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     maxStalledCount: 2,
   });
   worker.on('error', (e) => log.error({ err: e }, 'queue error'));
+  // Forecast builds: their own queue and connection, the same concurrency, each build in its own thread.
+  const builder = app.get(ForecastBuildProcessor);
+  const buildConnection = redisConnection(config.redisUrl);
+  const builds = new Worker<ForecastBuildJobData, ForecastBuildJobResult>(FORECAST_BUILD_QUEUE_NAME, (job) => builder.process(job), {
+    connection: buildConnection,
+    prefix: config.queuePrefix,
+    concurrency: config.workerConcurrency,
+    lockDuration: config.lockMs,
+    stalledInterval: config.stalledIntervalMs,
+    maxStalledCount: 2,
+  });
+  builds.on('error', (e) => log.error({ err: e }, 'forecast build queue error'));
   const subscriber = redisConnection(config.redisUrl);
   await subscriber.subscribe(cancelChannel(config.queuePrefix));
   subscriber.on('message', (_channel, solveId: string) => processor.cancel(solveId));
@@ -37,8 +51,9 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   return {
     async close() {
       log.info({ running: processor.activeCount }, 'worker stopping: finishing running solves');
-      await worker.close();
+      await Promise.all([worker.close(), builds.close()]);
       connection.disconnect(); // BullMQ leaves connections it was given open
+      buildConnection.disconnect();
       await subscriber.quit().catch(() => undefined);
       await app.close();
     },

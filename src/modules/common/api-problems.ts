@@ -9,6 +9,7 @@ const MEANING: Record<number, string> = {
   404: 'does not exist or belongs to another tenant',
   409: 'conflicts with the current state',
   413: 'body too large',
+  415: 'unsupported Content-Type',
   422: 'invalid fields; each problem names its JSON path',
   429: 'rate limit exceeded (see Retry-After)',
 };

@@ -4,9 +4,11 @@ import { BatchEntity } from '../batches/batch.entity';
 import { ClusterEntity, ClusterVersionEntity } from '../clusters/cluster.entity';
 import { IdempotencyEntity } from '../common/idempotency.entity';
 import { ExecutionEventEntity } from '../executions/execution-event.entity';
+import { ForecastBuildEntity } from '../forecast-builds/forecast-build.entity';
 import { ForecastEntity } from '../forecasts/forecast.entity';
 import { PlanAssignmentEntity, PlanEntity } from '../plans/plan.entity';
 import { SolveEntity } from '../solves/solve.entity';
+import { UsageSampleEntity, UsageSeriesEntity } from '../usage/usage.entity';
 
 export const ENTITIES = [
   TenantEntity,
@@ -20,4 +22,7 @@ export const ENTITIES = [
   PlanAssignmentEntity,
   IdempotencyEntity,
   ExecutionEventEntity,
+  UsageSeriesEntity,
+  UsageSampleEntity,
+  ForecastBuildEntity,
 ];

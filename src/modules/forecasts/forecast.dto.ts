@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
+import { BUILD_MODELS, BuildModel } from './forecast-provenance';
 
 const usageSchema = {
   type: 'object',
@@ -31,6 +32,42 @@ export class CreateForecastDto {
   usage!: Record<string, Record<string, number[]>>;
 }
 
+export class ScoreSummaryDto {
+  @ApiProperty({ type: 'integer', description: 'slots scored, every node and metric pooled' }) n!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'mean pinball loss at the quantile (lower is better)' }) pinball!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'share of slots whose actual usage was at most the forecast (calibrated: about the quantile)' }) coverage!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'mean 1 - forecast: the capacity share offered to ephemeral work' }) reclaimable!: number | null;
+}
+
+export class HoldoutScoreDto extends ScoreSummaryDto {
+  @ApiProperty({ enum: BUILD_MODELS }) model!: BuildModel;
+  @ApiPropertyOptional({ description: 'why the model could not be scored (n is 0 then)' }) skipped?: string;
+}
+
+export class HoldoutDto {
+  @ApiProperty({ format: 'date-time', description: 'start of the held-out last day' }) from!: string;
+  @ApiProperty({ format: 'date-time', description: 'end of the held-out last day (exclusive)' }) to!: string;
+  @ApiProperty({ type: [HoldoutScoreDto], description: 'the built model and every baseline, each trained on the history before `from`' }) scores!: HoldoutScoreDto[];
+}
+
+export class TrainingWindowDto {
+  @ApiProperty({ format: 'date-time', description: 'the first sample trained on' }) from!: string;
+  @ApiProperty({ format: 'date-time', description: 'the last sample trained on' }) to!: string;
+  @ApiProperty({ type: 'integer' }) samples!: number;
+  @ApiProperty({ type: 'integer', description: 'node-metric series' }) series!: number;
+}
+
+/** How a built forecast was made (POST /v1/clusters/{id}/forecasts:build). */
+export class ForecastProvenanceDto {
+  @ApiProperty({ format: 'uuid' }) buildId!: string;
+  @ApiProperty({ enum: BUILD_MODELS }) model!: BuildModel;
+  @ApiProperty() quantile!: number;
+  @ApiProperty({ type: TrainingWindowDto }) training!: TrainingWindowDto;
+  @ApiProperty({ type: ScoreSummaryDto, description: 'fit to the training window at the quantile (GBT: after its first lag window; baselines: after the first day)' }) inSample!: ScoreSummaryDto;
+  @ApiProperty({ type: HoldoutDto, nullable: true, description: 'the last day held out (needs at least 2 days of history)' }) holdout!: HoldoutDto | null;
+  @ApiProperty({ description: 'wall time of training and forecasting, in ms' }) trainMs!: number;
+}
+
 /** A forecast in a listing (without its series). */
 export class ForecastSummaryDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -39,6 +76,7 @@ export class ForecastSummaryDto {
   @ApiProperty() slotSeconds!: number;
   @ApiProperty({ type: 'integer' }) slots!: number;
   @ApiProperty() quantile!: number;
+  @ApiProperty({ type: ForecastProvenanceDto, nullable: true, description: 'how a built forecast was made; null when it was posted' }) provenance!: ForecastProvenanceDto | null;
   @ApiProperty() createdAt!: string;
 }
 

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { ForecastProvenance } from './forecast-provenance';
 
 /** Forecast utilisation by the regular customers: U(k,m,t) of Salamander Eq. 1, per node, metric and slot. */
 @Entity('forecasts')
@@ -13,5 +14,7 @@ export class ForecastEntity {
   /** Which quantile of the predicted distribution these fractions are (0.5 = median). */
   @Column({ type: 'double precision' }) quantile!: number;
   @Column({ type: 'jsonb' }) usage!: Record<string, Record<string, number[]>>;
+  /** How a built forecast was made (model, training window, scores); null for a posted forecast. */
+  @Column({ type: 'jsonb', nullable: true }) provenance!: ForecastProvenance | null;
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
 }

@@ -36,6 +36,7 @@ export class ForecastsService {
         slots: dto.slots,
         quantile: dto.quantile ?? 0.5,
         usage: dto.usage,
+        provenance: null,
       }),
     );
   }
@@ -51,7 +52,7 @@ export class ForecastsService {
     await this.clusters.find(p, clusterId);
     const q = this.forecasts
       .createQueryBuilder('f')
-      .select(['f.id', 'f.tenantId', 'f.clusterId', 'f.clusterVersion', 'f.slotSeconds', 'f.slots', 'f.quantile', 'f.createdAt'])
+      .select(['f.id', 'f.tenantId', 'f.clusterId', 'f.clusterVersion', 'f.slotSeconds', 'f.slots', 'f.quantile', 'f.provenance', 'f.createdAt'])
       .where('f.cluster_id = :clusterId', { clusterId });
     const rows = await newestFirst(q, 'f', limit, cursor).getMany();
     return pageOf(rows, limit, (f) => f);
@@ -91,6 +92,7 @@ export function toForecastSummaryDto(f: ForecastEntity): ForecastSummaryDto {
     slotSeconds: f.slotSeconds,
     slots: f.slots,
     quantile: f.quantile,
+    provenance: f.provenance ?? null,
     createdAt: f.createdAt.toISOString(),
   };
 }

@@ -2,10 +2,12 @@ import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import IORedis, { Redis } from 'ioredis';
 import { Config, CONFIG } from '../../config';
+import { FORECAST_BUILD_QUEUE_NAME } from './forecast-build-jobs';
 import { SOLVE_QUEUE_NAME } from './solve-jobs';
 
 export const REDIS = Symbol('REDIS');
 export const SOLVE_QUEUE = Symbol('SOLVE_QUEUE');
+export const FORECAST_BUILD_QUEUE = Symbol('FORECAST_BUILD_QUEUE');
 
 export function redisConnection(url: string): Redis {
   // BullMQ needs maxRetriesPerRequest: null for its blocking commands.
@@ -21,17 +23,23 @@ export function redisConnection(url: string): Redis {
       inject: [CONFIG, REDIS],
       useFactory: (c: Config, redis: Redis) => new Queue(SOLVE_QUEUE_NAME, { connection: redis, prefix: c.queuePrefix }),
     },
+    {
+      provide: FORECAST_BUILD_QUEUE,
+      inject: [CONFIG, REDIS],
+      useFactory: (c: Config, redis: Redis) => new Queue(FORECAST_BUILD_QUEUE_NAME, { connection: redis, prefix: c.queuePrefix }),
+    },
   ],
-  exports: [REDIS, SOLVE_QUEUE],
+  exports: [REDIS, SOLVE_QUEUE, FORECAST_BUILD_QUEUE],
 })
 export class QueueModule implements OnApplicationShutdown {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(SOLVE_QUEUE) private readonly queue: Queue,
+    @Inject(FORECAST_BUILD_QUEUE) private readonly builds: Queue,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.queue.close();
+    await Promise.all([this.queue.close(), this.builds.close()]);
     await this.redis.quit().catch(() => undefined);
   }
 }

@@ -1,0 +1,38 @@
+import { Issue } from '../../engine/model/types';
+import { show } from '../../engine/model/validate';
+import { BUILD_MODELS } from '../forecasts/forecast-provenance';
+import { MAX_FORECAST_SLOTS } from '../forecasts/forecasts.service';
+
+/** Longest window a build forecasts: the GBT's lag grows with it (whole days), so its history must too. */
+export const MAX_BUILD_HORIZON_SECONDS = 7 * 86_400;
+export const MAX_TRAINING_DAYS = 28;
+
+export interface BuildRequest {
+  quantile?: unknown;
+  horizonSlots?: unknown;
+  slotSeconds?: unknown;
+  model?: unknown;
+  trainingDays?: unknown;
+}
+
+/** Everything wrong with a build request, each with its path. */
+export function buildIssues(dto: BuildRequest): Issue[] {
+  const issues: Issue[] = [];
+  const q = dto.quantile;
+  if (q !== undefined && !(typeof q === 'number' && q > 0 && q < 1)) issues.push({ path: 'quantile', message: `must be a number strictly between 0 and 1, got ${show(q)}` });
+  const S = dto.slotSeconds;
+  const slotOk = isInt(S) && S >= 1 && S <= 86_400;
+  if (!slotOk) issues.push({ path: 'slotSeconds', message: `required: whole seconds in [1, 86400], got ${show(S)}` });
+  const H = dto.horizonSlots;
+  if (!(isInt(H) && H >= 1 && H <= MAX_FORECAST_SLOTS)) issues.push({ path: 'horizonSlots', message: `required: an integer in [1, ${MAX_FORECAST_SLOTS}], got ${show(H)}` });
+  else if (slotOk && H * (S as number) > MAX_BUILD_HORIZON_SECONDS)
+    issues.push({ path: 'horizonSlots', message: `at most ${MAX_BUILD_HORIZON_SECONDS / 86_400} days: ${Math.floor(MAX_BUILD_HORIZON_SECONDS / (S as number))} slots of ${S} s, got ${H}` });
+  if (dto.model !== undefined && !BUILD_MODELS.includes(dto.model as never)) issues.push({ path: 'model', message: `must be one of ${BUILD_MODELS.join(', ')}, got ${show(dto.model)}` });
+  const D = dto.trainingDays;
+  if (D !== undefined && !(isInt(D) && D >= 1 && D <= MAX_TRAINING_DAYS)) issues.push({ path: 'trainingDays', message: `must be an integer in [1, ${MAX_TRAINING_DAYS}], got ${show(D)}` });
+  return issues;
+}
+
+function isInt(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v);
+}

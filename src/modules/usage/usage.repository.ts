@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
+import { UsageHistory } from '../../engine/forecast';
+import { binaryRows, CopyFrom } from './pg-copy';
+import { orderRows } from './usage-order';
+import { SampleColumns } from './usage-samples';
+
+export interface SeriesSummary {
+  node: string;
+  metric: string;
+  samples: number;
+  from: Date;
+  to: Date;
+}
+
+export interface TrainingHistory {
+  history: UsageHistory;
+  /** Unix seconds of the first and last sample loaded. */
+  from: number;
+  to: number;
+  samples: number;
+}
+
+const DAY_SECONDS = 86_400;
+
+/** Usage history in Postgres: usage_series (one row per cluster, node, metric) and usage_samples. */
+@Injectable()
+export class UsageRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Writes the samples in one transaction and returns how many were new. Ingests of one cluster are
+   * serialised by an advisory lock, so the overlap check stays true until commit: when no stored sample
+   * falls inside the time span of any incoming series, the rows go straight in with COPY; otherwise they
+   * are copied to a temporary table and inserted with ON CONFLICT DO NOTHING (the stored sample wins).
+   */
+  async insert(clusterId: string, c: SampleColumns): Promise<{ accepted: number }> {
+    const rows = orderRows(c);
+    const runner = this.db.createQueryRunner();
+    const client = (await runner.connect()) as PoolClient;
+    try {
+      await runner.startTransaction();
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`usage:${clusterId}`]);
+      const ids = await this.seriesIds(client, clusterId, c.series);
+      const seriesIdOf = new Int32Array(c.ts.length);
+      c.series.forEach((_, s) => {
+        for (let k = rows.start[s]; k < rows.start[s + 1]; k++) seriesIdOf[k] = ids[s];
+      });
+      const overlap = await client.query<{ any: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM unnest($1::int[], $2::float8[], $3::float8[]) AS r(id, lo, hi)
+                        WHERE EXISTS (SELECT 1 FROM usage_samples u WHERE u.series_id = r.id AND u.ts BETWEEN to_timestamp(r.lo) AND to_timestamp(r.hi))) AS any`,
+        [ids, Array.from(rows.first), Array.from(rows.last)],
+      );
+      const chunks = binaryRows(rows.order.length, (k, out) => {
+        const i = rows.order[k];
+        out.id = seriesIdOf[k];
+        out.ts = c.ts[i];
+        out.value = c.value[i];
+      });
+      let accepted: number;
+      if (!overlap.rows[0].any) {
+        accepted = await copy(client, 'COPY usage_samples (series_id, ts, value) FROM STDIN (FORMAT binary)', chunks);
+      } else {
+        await client.query('CREATE TEMP TABLE usage_incoming (series_id int, ts timestamptz, value double precision) ON COMMIT DROP');
+        await copy(client, 'COPY usage_incoming (series_id, ts, value) FROM STDIN (FORMAT binary)', chunks);
+        accepted = (await client.query('INSERT INTO usage_samples (series_id, ts, value) SELECT series_id, ts, value FROM usage_incoming ON CONFLICT DO NOTHING')).rowCount ?? 0;
+      }
+      await runner.commitTransaction();
+      return { accepted };
+    } catch (e) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      throw e;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** Per node and metric of a cluster: sample count and time range. */
+  async summary(clusterId: string): Promise<SeriesSummary[]> {
+    return this.db.query(
+      `SELECT s.node, s.metric, count(*)::int AS samples, min(u.ts) AS "from", max(u.ts) AS "to"
+       FROM usage_series s JOIN usage_samples u ON u.series_id = s.id
+       WHERE s.cluster_id = $1 GROUP BY s.node, s.metric ORDER BY s.node, s.metric`,
+      [clusterId],
+    );
+  }
+
+  /**
+   * The history a forecast is trained on: the series of the given nodes and metrics, over the `days` days
+   * that end with the last sample of any of them; null when there is none. Each series arrives as two
+   * arrays (one row per series), not one row per sample.
+   */
+  async history(clusterId: string, nodes: string[], metrics: string[], days: number): Promise<TrainingHistory | null> {
+    const [{ last }] = await this.db.query(
+      `SELECT max((SELECT max(u.ts) FROM usage_samples u WHERE u.series_id = s.id)) AS last
+       FROM usage_series s WHERE s.cluster_id = $1 AND s.node = ANY($2) AND s.metric = ANY($3)`,
+      [clusterId, nodes, metrics],
+    );
+    if (!last) return null;
+    const to = (last as Date).getTime() / 1000;
+    const rows: { node: string; metric: string; t: number[]; v: number[] }[] = await this.db.query(
+      `SELECT s.node, s.metric, array_agg(extract(epoch FROM u.ts)::float8 ORDER BY u.ts) AS t, array_agg(u.value ORDER BY u.ts) AS v
+       FROM usage_series s JOIN usage_samples u ON u.series_id = s.id
+       WHERE s.cluster_id = $1 AND s.node = ANY($2) AND s.metric = ANY($3) AND u.ts > to_timestamp($4) AND u.ts <= to_timestamp($5)
+       GROUP BY s.node, s.metric ORDER BY s.node, s.metric`,
+      [clusterId, nodes, metrics, to - days * DAY_SECONDS, to],
+    );
+    const history: UsageHistory = {};
+    let samples = 0;
+    let from = Infinity;
+    for (const r of rows) {
+      (history[r.node] ??= {})[r.metric] = { t: Float64Array.from(r.t), v: Float64Array.from(r.v) };
+      samples += r.t.length;
+      from = Math.min(from, r.t[0]);
+    }
+    return { history, from, to, samples };
+  }
+
+  /** Series ids of (node, metric) pairs of a cluster, created when new; in the order given. */
+  private async seriesIds(client: PoolClient, clusterId: string, series: { node: string; metric: string }[]): Promise<number[]> {
+    const nodes = series.map((s) => s.node);
+    const metrics = series.map((s) => s.metric);
+    await client.query(
+      'INSERT INTO usage_series (cluster_id, node, metric) SELECT $1, * FROM unnest($2::text[], $3::text[]) ON CONFLICT DO NOTHING',
+      [clusterId, nodes, metrics],
+    );
+    const found = await client.query<{ id: number; node: string; metric: string }>(
+      'SELECT s.id, s.node, s.metric FROM usage_series s JOIN unnest($2::text[], $3::text[]) AS r(node, metric) USING (node, metric) WHERE s.cluster_id = $1',
+      [clusterId, nodes, metrics],
+    );
+    const id = new Map(found.rows.map((r) => [`${r.node}\u0000${r.metric}`, r.id]));
+    return series.map((s) => id.get(`${s.node}\u0000${s.metric}`)!);
+  }
+}
+
+function copy(client: PoolClient, sql: string, chunks: Buffer[]): Promise<number> {
+  const c = new CopyFrom(sql, chunks);
+  void client.query(c as never);
+  return c.promise;
+}
