@@ -388,6 +388,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/plans/{planId}/simulations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A plan's simulations, newest first */
+        get: operations["listPlanSimulations"];
+        put?: never;
+        /**
+         * Replay a plan against the actual utilisation on a worker; Location names the simulation
+         * @description The worker replays the plan in the discrete-event simulator (what `fallow simulate` does) against actualUsage, the usage of forecast actualForecastId, or, with neither, the plan's own forecast (a perfect forecast; actualSource says which), with the QoS controller `qos`, and stores the report: makespan, job execution times, relaunched and remote tasks, bytes moved, deadline misses, revenue, interference and each job's outcome.
+         */
+        post: operations["simulatePlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A simulation: queued, running, succeeded (with its report) or failed (with error) */
+        get: operations["getSimulation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/solves": {
         parameters: {
             query?: never;
@@ -1101,7 +1139,7 @@ export interface components {
             deadlineAt?: string | null;
             /**
              * Format: date-time
-             * @description planned (basis plan) or actual (basis actual) end; null when rejected or pending
+             * @description planned (basis plan), actual (basis actual) or simulated (basis simulated) end; null when rejected or pending
              */
             endAt?: string | null;
             /**
@@ -1123,7 +1161,7 @@ export interface components {
             onTime: number;
             late: number;
             rejected: number;
-            /** @description actual basis: not every task has finished yet */
+            /** @description actual basis: not every task has finished yet; simulated basis: not simulated yet, or unfinished in the simulation */
             pending: number;
             /** @description integer minor units of `currency` (cents for EUR) */
             amountDue: number;
@@ -1142,7 +1180,7 @@ export interface components {
             onTime: number;
             late: number;
             rejected: number;
-            /** @description actual basis: not every task has finished yet */
+            /** @description actual basis: not every task has finished yet; simulated basis: not simulated yet, or unfinished in the simulation */
             pending: number;
             /** @description integer minor units of `currency` (cents for EUR) */
             amountDue: number;
@@ -1163,7 +1201,7 @@ export interface components {
             onTime: number;
             late: number;
             rejected: number;
-            /** @description actual basis: not every task has finished yet */
+            /** @description actual basis: not every task has finished yet; simulated basis: not simulated yet, or unfinished in the simulation */
             pending: number;
             /** @description integer minor units of `currency` (cents for EUR) */
             amountDue: number;
@@ -1179,10 +1217,10 @@ export interface components {
              */
             currency: string;
             /**
-             * @description plan: the stored plans' verdicts; actual: the execution events
+             * @description plan: the stored plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation
              * @enum {string}
              */
-            basis: "plan" | "actual";
+            basis: "plan" | "actual" | "simulated";
             /**
              * @description UTC days, ISO weeks (from Monday) or calendar months
              * @enum {string}
@@ -1276,10 +1314,10 @@ export interface components {
              */
             currency: string;
             /**
-             * @description plan: the stored plans' verdicts; actual: the execution events
+             * @description plan: the stored plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation
              * @enum {string}
              */
-            basis: "plan" | "actual";
+            basis: "plan" | "actual" | "simulated";
             /**
              * @description UTC days, ISO weeks (from Monday) or calendar months
              * @enum {string}
@@ -1400,10 +1438,10 @@ export interface components {
              */
             currency: string;
             /**
-             * @description plan: the stored plans' verdicts; actual: the execution events
+             * @description plan: the stored plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation
              * @enum {string}
              */
-            basis: "plan" | "actual";
+            basis: "plan" | "actual" | "simulated";
             /**
              * @description UTC days, ISO weeks (from Monday) or calendar months
              * @enum {string}
@@ -1425,6 +1463,136 @@ export interface components {
             farmers: components["schemas"]["OperatorFarmerPeriodDto"][];
             customers: components["schemas"]["OperatorCustomerPeriodDto"][];
             totals: components["schemas"]["OperatorFiguresDto"];
+        };
+        CreateSimulationDto: {
+            /**
+             * @description the regular customers' actual utilisation, node -> metric -> one fraction in [0, 1] per slot of the plan's window (the shape of the instance's usage; nodes and metrics left out are idle). Not with actualForecastId; without either the plan's own forecast is replayed.
+             * @example {
+             *       "h01": {
+             *         "cpu": [
+             *           0.6,
+             *           0.7,
+             *           0.9,
+             *           0.5
+             *         ],
+             *         "ram": [
+             *           0.3,
+             *           0.4,
+             *           0.5,
+             *           0.2
+             *         ]
+             *       }
+             *     }
+             */
+            actualUsage?: {
+                [key: string]: {
+                    [key: string]: number[];
+                };
+            };
+            /**
+             * Format: uuid
+             * @description a forecast of the plan's cluster (same slot length, at least the window's slots) whose usage is replayed as the actual utilisation
+             */
+            actualForecastId?: string;
+            /**
+             * @description the QoS controller: salamander throttles CPU and kills for RAM (Alg. 3), cuckoo kills for any metric, none never kills
+             * @default salamander
+             * @enum {string}
+             */
+            qos?: "salamander" | "cuckoo" | "none";
+            /**
+             * @description random seed of the simulation
+             * @default 1
+             */
+            seed?: number;
+        };
+        MinMedianMaxDto: {
+            min: number;
+            median: number;
+            max: number;
+        };
+        JobRunDto: {
+            id: string;
+            accepted: boolean;
+            /** @description seconds to stage the job's chunks on their nodes before it starts */
+            stagingSeconds: number;
+            /** @description when its last task ended, seconds from slot 0; null when rejected or unfinished */
+            endSeconds: number | null;
+            /** @description stagingSeconds + endSeconds - release */
+            executionSeconds: number | null;
+            /** @description endSeconds - release */
+            computeSeconds: number | null;
+            deadlineSeconds: number | null;
+            /** @description null when rejected */
+            onTime: boolean | null;
+            /** @description revenue.onTime when on time, revenue.late otherwise, 0 when rejected (the job's own units) */
+            revenue: number;
+        };
+        SimReportDto: {
+            /** @enum {string} */
+            mode: "plan" | "policy";
+            driver: string;
+            qos: string;
+            seed: number;
+            /** @description latest task end, seconds from slot 0 */
+            makespanSeconds: number;
+            /** @description over accepted jobs that finished */
+            jobExecutionSeconds: components["schemas"]["MinMedianMaxDto"];
+            /** @description kills / tasks of accepted jobs, in % */
+            relaunchedTaskPct: number;
+            /** @description tasks whose successful run read its chunk from another node, in % */
+            remoteTaskPct: number;
+            bytesMoved: number;
+            placementBytes: number;
+            remoteBytes: number;
+            deadlineMisses: number;
+            revenue: number;
+            /** @description node-slots where the tasks held more of an incompressible metric than the regular customers left */
+            interferenceSlots: number;
+            tasks: number;
+            relaunches: number;
+            /** @description relaunches because an attempt got no CPU at all for 600 s (Hadoop's task timeout) */
+            stalledTasks: number;
+            remoteTasks: number;
+            rejectedJobs: number;
+            unfinishedJobs: number;
+            events: number;
+            elapsedMs: number;
+            jobs: components["schemas"]["JobRunDto"][];
+        };
+        SimulationDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            planId: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /** @enum {string} */
+            qos: "salamander" | "cuckoo" | "none";
+            seed: number;
+            /**
+             * @description usage: posted actualUsage; forecast: actualForecastId's usage; plan: the plan's own forecast taken as actual (a perfect forecast)
+             * @enum {string}
+             */
+            actualSource: "usage" | "forecast" | "plan";
+            /** Format: uuid */
+            actualForecastId: string | null;
+            /** @description what was replayed as the actual utilisation, in words */
+            actualDescription: string;
+            /** @description once succeeded */
+            report: components["schemas"]["SimReportDto"] | null;
+            /** @description why the simulation failed */
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        SimulationPageDto: {
+            items: components["schemas"]["SimulationDto"][];
+            nextCursor?: string | null;
         };
         HorizonDto: {
             /**
@@ -3264,8 +3432,8 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events */
-                basis?: "plan" | "actual";
+                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                basis?: "plan" | "actual" | "simulated";
                 /** @description csv: text/csv of the jobs, with a header row */
                 format?: "json" | "csv";
                 /** @description operators: the customer tenant; customers see only themselves */
@@ -3334,8 +3502,8 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events */
-                basis?: "plan" | "actual";
+                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                basis?: "plan" | "actual" | "simulated";
                 /** @description csv: text/csv of the cluster x period rows, with a header row */
                 format?: "json" | "csv";
                 /** @description operators: the farmer tenant; farmers see only themselves */
@@ -3404,8 +3572,8 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events */
-                basis?: "plan" | "actual";
+                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                basis?: "plan" | "actual" | "simulated";
                 /** @description csv: text/csv of the periods, with a header row */
                 format?: "json" | "csv";
             };
@@ -3445,6 +3613,215 @@ export interface operations {
             };
             /** @description invalid fields; each problem names its JSON path */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    listPlanSimulations: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationPageDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    simulatePlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a retry with the same key returns the first response */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSimulationDto"];
+            };
+        };
+        responses: {
+            /** @description queued; Location names the simulation */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getSimulation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,11 +12,13 @@ import { ForecastsController } from './forecasts/forecasts.controller';
 import { ForecastsService } from './forecasts/forecasts.service';
 import { ForecastBuildsController } from './forecast-builds/forecast-builds.controller';
 import { ForecastBuildsService } from './forecast-builds/forecast-builds.service';
+import { SimulationsController } from './simulations/simulations.controller';
+import { SimulationsService } from './simulations/simulations.service';
 import { UsageController } from './usage/usage.controller';
 import { UsageRepository } from './usage/usage.repository';
 import { UsageService } from './usage/usage.service';
 
-/** The farmer- and customer-facing resources (clusters, usage, forecasts, batches) and execution reports and accounting. */
+/** The farmer- and customer-facing resources (clusters, usage, forecasts, batches) execution reports, simulations and accounting. */
 export const FEATURE_CONTROLLERS: Type<unknown>[] = [
   ClustersController,
   UsageController,
@@ -25,6 +27,7 @@ export const FEATURE_CONTROLLERS: Type<unknown>[] = [
   BatchesController,
   ExecutionsController,
   AccountingController,
+  SimulationsController,
 ];
 export const FEATURE_PROVIDERS: Provider[] = [
   ClustersService,
@@ -36,4 +39,5 @@ export const FEATURE_PROVIDERS: Provider[] = [
   ExecutionsService,
   AccountingRepository,
   AccountingService,
+  SimulationsService,
 ];

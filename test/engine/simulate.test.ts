@@ -85,6 +85,37 @@ describe('simulator', () => {
     assert.equal(r2.interferenceSlots, 0, 'a throttled task leaves the regular customers their CPU');
   });
 
+  // Regression (Bitbrains PC-1, 256 MB, seed 1): two VMs whose CPU the previous day was idle run at 100 % the
+  // next day; tasks planned there were throttled to nothing, never killed (Salamander only throttles CPU) and
+  // the job never finished. A node with no CPU left takes no planned launch, and a stalled attempt fails.
+  test('a planned node whose regular customers take the whole CPU: its tasks are re-placed at once', () => {
+    const doc = oneJob([{ id: 'm', tasks: 2, demand: { cpu: 1, ram: 1 }, durationSeconds: 100 }]);
+    const plan = planOf(doc, [at('j/m/0@a:0'), at('j/m/1@a:0')]);
+    const { sim, model, report } = runPlan(doc, plan, { a: { cpu: flat(1) } }, 'salamander');
+    assert.equal(report.unfinishedJobs, 0);
+    assert.equal(report.relaunches, 0, 'nothing was killed: they never started on a');
+    assert.equal(report.stalledTasks, 0);
+    assert.ok(Math.abs(report.makespanSeconds - 100) < 1e-9, `makespan ${report.makespanSeconds}`);
+    for (let i = 0; i < model.nTasks; i++) assert.equal(model.nodeIds[sim.node[i]], 'b');
+  });
+
+  test('a task whose node loses all its CPU after launch fails after the stall timeout and runs elsewhere', () => {
+    // 200 s of work on a; from t = 50 the regular customers take all of a's CPU. At 50 + 600 s the attempt
+    // fails, is relaunched on b (idle) and runs its 200 s again: it ends at 850 s.
+    const doc = oneJob([{ id: 'm', tasks: 1, demand: { cpu: 1, ram: 1 }, durationSeconds: 200 }]);
+    const plan = planOf(doc, [at('j/m/0@a:0')]);
+    const { sim, model, report } = runPlan(doc, plan, { a: { cpu: step(0, 1, 1) } }, 'salamander');
+    assert.equal(report.unfinishedJobs, 0);
+    assert.equal(report.relaunches, 1);
+    assert.equal(report.stalledTasks, 1);
+    assert.ok(Math.abs(report.makespanSeconds - 850) < 1e-9, `makespan ${report.makespanSeconds}`);
+    assert.equal(model.nodeIds[sim.node[0]], 'b');
+    // CPU that comes back before the timeout only delays the task (throttling, no kill).
+    const { report: back } = runPlan(doc, plan, { a: { cpu: [0, 1, 1, 1, ...flat(0, 16)] } }, 'salamander');
+    assert.equal(back.relaunches, 0);
+    assert.ok(Math.abs(back.makespanSeconds - 350) < 1e-9, `makespan ${back.makespanSeconds}`);
+  });
+
   test('a remote task first fetches its chunk: inputMB x 8 / bandwidthMbps seconds', () => {
     const doc = oneJob([{ id: 'm', tasks: 1, demand: { cpu: 1, ram: 1 }, durationSeconds: 30, inputMB: 100 }]);
     // The plan runs the task on a, but its only replica is on b.

@@ -1,5 +1,5 @@
 /**
- * The accounting arithmetic on its own (no services): minor-unit rounding, SLA status on both bases, the
+ * The accounting arithmetic on its own (no services): minor-unit rounding, SLA status on every basis, the
  * money split and the farmer's share, totals and their identities, UTC period bucketing, CSV, and the
  * per-field checks of execution events.
  */
@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseAccountingQuery } from '../../src/modules/accounting/accounting-query';
 import { parseCsv, toCsv } from '../../src/modules/accounting/csv';
-import { actualStatus, farmerShare, jobRevenue, LedgerLine, planStatus, split, toMinor, totals } from '../../src/modules/accounting/ledger';
-import { actualLines, AccountedSolve, planLines } from '../../src/modules/accounting/lines';
+import { actualStatus, farmerShare, jobRevenue, LedgerLine, planStatus, simulatedStatus, split, toMinor, totals } from '../../src/modules/accounting/ledger';
+import { actualLines, AccountedSolve, planLines, simulatedLines } from '../../src/modules/accounting/lines';
 import { inRange, periodOf } from '../../src/modules/accounting/periods';
 import { eventIssues, SolveShape } from '../../src/modules/executions/event-validation';
 import { ProblemException } from '../../src/modules/common/problem';
@@ -136,6 +136,33 @@ describe('plan and actual lines', () => {
     assert.deepEqual([a.sla, a.revenue, a.endAt!.toISOString(), a.payout], ['late', -200, '2030-01-01T05:00:00.000Z', 0]);
     assert.deepEqual([b.sla, b.revenue, b.endAt, b.at.toISOString()], ['pending', 0, null, '2030-01-02T06:00:00.000Z']);
     assert.equal(c.sla, 'rejected');
+  });
+
+  it('simulated basis: the simulation\'s end decides on time or late; unfinished or not simulated is pending', () => {
+    const deadlineAt = at('2030-01-01T04:00:00Z');
+    assert.equal(simulatedStatus({ simulated: false, accepted: true, endAt: null, deadlineAt }), 'pending');
+    assert.equal(simulatedStatus({ simulated: true, accepted: false, endAt: null, deadlineAt }), 'rejected');
+    assert.equal(simulatedStatus({ simulated: true, accepted: true, endAt: null, deadlineAt }), 'pending');
+    assert.equal(simulatedStatus({ simulated: true, accepted: true, endAt: deadlineAt, deadlineAt }), 'on-time');
+    assert.equal(simulatedStatus({ simulated: true, accepted: true, endAt: at('2030-01-01T04:00:01Z'), deadlineAt }), 'late');
+    assert.equal(simulatedStatus({ simulated: true, accepted: true, endAt: at('2031-01-01T00:00:00Z'), deadlineAt: null }), 'on-time');
+    const terms = new Map([
+      ['a', { revenue: { onTime: 1000, late: -200 }, tasks: 2 }],
+      ['b', { revenue: { onTime: 500, late: -50 }, tasks: 1 }],
+      ['c', { tasks: 1 }],
+    ]);
+    // a ends 5 h 30 min after slot 0: past its 4 h deadline; b never finished in the simulation.
+    const runs = new Map([
+      ['a', { accepted: true, endSeconds: 5.5 * 3600 }],
+      ['b', { accepted: true, endSeconds: null }],
+      ['c', { accepted: false, endSeconds: null }],
+    ]);
+    const [a, b, c] = simulatedLines(solve, terms, runs);
+    assert.deepEqual([a.sla, a.revenue, a.endAt!.toISOString(), a.at.toISOString(), a.payout], ['late', -200, '2030-01-01T05:30:00.000Z', '2030-01-01T05:30:00.000Z', 0]);
+    assert.deepEqual([b.sla, b.revenue, b.endAt, b.at.toISOString()], ['pending', 0, null, '2030-01-02T06:00:00.000Z']);
+    assert.deepEqual([c.sla, c.revenue], ['rejected', 0]);
+    const none = simulatedLines(solve, terms, undefined);
+    assert.deepEqual(none.map((l) => [l.sla, l.revenue]), [['pending', 0], ['pending', 0], ['pending', 0]], 'a plan not simulated yet');
   });
 });
 

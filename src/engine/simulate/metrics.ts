@@ -42,6 +42,8 @@ export interface SimReport {
   interferenceSlots: number;
   tasks: number;
   relaunches: number;
+  /** Relaunches because an attempt got no CPU at all for the stall timeout (Hadoop's task timeout). */
+  stalledTasks: number;
   remoteTasks: number;
   rejectedJobs: number;
   unfinishedJobs: number;

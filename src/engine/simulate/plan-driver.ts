@@ -14,6 +14,9 @@ import type { Simulator } from './simulator';
  * A task the QoS controller kills is re-placed at once on the node with the most free capacity under
  * the actual load (as a remote task when that node holds none of its replicas); when no node has room,
  * it waits and is tried again whenever a task ends or a period starts: the plan is shifted (III-D).
+ * A planned launch on a node whose regular customers take its whole CPU in that period is re-placed the
+ * same way (the task could not progress there), and so is an attempt the simulator fails after the stall
+ * timeout (the CPU went away after it was launched).
  */
 export class PlanDriver implements Driver {
   readonly name: string;
@@ -82,9 +85,14 @@ export class PlanDriver implements Driver {
     for (let k = 0; k < this.waiting.length; k++) {
       const q = this.waiting[k];
       if (sim.nodes[k].closed) continue; // the QoS controller shrank it this period: the plan shifts
-      while (q.size > 0 && sim.freeSlots(k) > 0) {
+      const starved = sim.starved(k);
+      while (q.size > 0 && (starved || sim.freeSlots(k) > 0)) {
         const i = q.pop();
-        if (sim.state[i] === TaskState.Ready && sim.node[i] < 0) sim.launch(i, k);
+        if (sim.state[i] !== TaskState.Ready || sim.node[i] >= 0) continue;
+        // The regular customers take the node's whole CPU: the task would never progress there, so it is
+        // re-placed now like a killed one instead of stalling on its planned node.
+        if (starved) this.relaunch.push(i);
+        else sim.launch(i, k);
         if (sim.nodes[k].closed) break; // the launch itself was over capacity
       }
     }

@@ -13,7 +13,16 @@ export interface SimOptions {
   seed?: number;
   /** Stop the clock after this many window lengths even if tasks remain (relaunch storms). Default 10. */
   maxWindows?: number;
+  /**
+   * A running task that gets no CPU at all for this long is failed and relaunched elsewhere (Hadoop's
+   * mapreduce.task.timeout, 600 s by default). Without it a task on a node whose regular customers take the
+   * whole CPU waits forever: Salamander's controller only throttles CPU, it never kills for it.
+   */
+  stallTimeoutSeconds?: number;
 }
+
+/** Hadoop's default mapreduce.task.timeout: 10 minutes without progress. */
+export const STALL_TIMEOUT_SECONDS = 600;
 
 /** Event kinds, and their priority at the same instant: ends first, then the period tick, then starts. */
 const FINISH = 0;
@@ -21,7 +30,8 @@ const FETCHED = 1;
 const TICK = 2;
 const RELEASE = 3;
 const TIMER = 4;
-const PRIORITY = [0, 0, 1, 2, 2];
+const STALL = 5;
+const PRIORITY = [0, 0, 1, 2, 2, 1];
 
 /**
  * Discrete-event simulation of MapReduce tasks on ephemeral capacity (DESIGN.md; Salamander IV,
@@ -70,6 +80,8 @@ export class Simulator {
   private placementBytes = 0;
   private remoteBytes = 0;
   private interference = 0;
+  /** Kills by the stall timeout (a subset of the relaunches). */
+  private stalls = 0;
   private readonly staging: Float64Array;
   /**
    * Bumped whenever a node may have room it did not have (a task ended or was killed, a new period):
@@ -170,6 +182,10 @@ export class Simulator {
         case TIMER:
           this.driver.onTimer?.(this, ev.a);
           break;
+        case STALL:
+          // Still the same attempt at factor 0 (any change of the node's factor bumps the version).
+          if (ev.b === this.version[ev.a] && this.state[ev.a] === TaskState.Running) (this.stalls++, this.kill(ev.a));
+          break;
       }
       this.driver.dispatch(this);
     }
@@ -185,6 +201,14 @@ export class Simulator {
 
   freeSlots(k: number): number {
     return this.slots[k] - this.nodes[k].tasks.length;
+  }
+
+  /**
+   * The regular customers leave node k no CPU at all in the current period under the actual load: a task
+   * launched there would make no progress (its TaskTracker's container has been throttled to nothing).
+   */
+  starved(k: number): boolean {
+    return this.cpu >= 0 && this.model.capacity[k][this.cpu] * (1 - this.usage.at(k, this.cpu, this.slot)) <= 1e-9;
   }
 
   /** The node holds a replica of the task's chunk (or the task reads none). */
@@ -347,7 +371,11 @@ export class Simulator {
   }
 
   private scheduleFinish(i: number, factor: number): void {
-    if (factor <= 0) return; // stalled: the next tick's retime gives it a finish time again
+    if (factor <= 0) {
+      // Stalled: a tick that gives the node CPU again retimes it (new version); if none does in time, it fails.
+      this.queue.push(this.now + (this.options.stallTimeoutSeconds ?? STALL_TIMEOUT_SECONDS), PRIORITY[STALL], STALL, i, this.version[i]);
+      return;
+    }
     this.queue.push(this.now + this.rem[i] / factor, PRIORITY[FINISH], FINISH, i, this.version[i]);
   }
 
@@ -437,6 +465,7 @@ export class Simulator {
       interferenceSlots: this.interference,
       tasks,
       relaunches,
+      stalledTasks: this.stalls,
       remoteTasks,
       rejectedJobs: model.jobs.length - this.accepted.reduce((a, b) => a + b, 0),
       unfinishedJobs: unfinished,

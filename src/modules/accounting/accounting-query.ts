@@ -4,7 +4,7 @@ import { Role } from '../auth/api-key.entity';
 import { invalid, notFound } from '../common/problem';
 import { Period, PERIODS, TimeRange } from './periods';
 
-export const BASES = ['plan', 'actual'] as const;
+export const BASES = ['plan', 'actual', 'simulated'] as const;
 export type Basis = (typeof BASES)[number];
 export const FORMATS = ['json', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];

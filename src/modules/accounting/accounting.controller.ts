@@ -24,7 +24,7 @@ function Report(dto: Function, csvRows: string) {
     ApiQuery({ name: 'from', required: false, description: 'inclusive ISO 8601 date-time', example: '2030-01-01T00:00:00Z' }),
     ApiQuery({ name: 'to', required: false, description: 'exclusive ISO 8601 date-time' }),
     ApiQuery({ name: 'period', required: false, enum: PERIODS, description: 'UTC day (default), ISO week from Monday, or calendar month' }),
-    ApiQuery({ name: 'basis', required: false, enum: BASES, description: 'plan (default): the plans\' verdicts; actual: the execution events' }),
+    ApiQuery({ name: 'basis', required: false, enum: BASES, description: 'plan (default): the plans\' verdicts; actual: the execution events; simulated: each plan\'s latest succeeded simulation' }),
     ApiQuery({ name: 'format', required: false, enum: FORMATS, description: `csv: text/csv of ${csvRows}, with a header row` }),
     ApiProduces('application/json', 'text/csv'),
     ApiResponse({

@@ -7,7 +7,7 @@ const MINOR = 'integer minor units of `currency` (cents for EUR)';
 
 class ReportHeaderDto {
   @ApiProperty({ example: 'EUR', description: 'ISO 4217 code of every amount (FALLOW_CURRENCY); amounts are integer minor units' }) currency!: string;
-  @ApiProperty({ enum: BASES, description: 'plan: the stored plans\' verdicts; actual: the execution events' }) basis!: Basis;
+  @ApiProperty({ enum: BASES, description: 'plan: the stored plans\' verdicts; actual: the execution events; simulated: each plan\'s latest succeeded simulation' }) basis!: Basis;
   @ApiProperty({ enum: PERIODS, description: 'UTC days, ISO weeks (from Monday) or calendar months' }) period!: Period;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'inclusive' }) from!: string | null;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'exclusive' }) to!: string | null;
@@ -19,7 +19,7 @@ export class CustomerJobDto {
   @ApiProperty({ example: 'wordcount' }) job!: string;
   @ApiProperty({ enum: SLA_STATUSES }) sla!: SlaStatus;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'startsAt + deadlineSlot * slotSeconds' }) deadlineAt!: string | null;
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'planned (basis plan) or actual (basis actual) end; null when rejected or pending' }) endAt!: string | null;
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'planned (basis plan), actual (basis actual) or simulated (basis simulated) end; null when rejected or pending' }) endAt!: string | null;
   @ApiProperty({ format: 'date-time', description: 'when the job counts: its end, else its deadline within the plan\'s window, else the window\'s end' }) at!: string;
   @ApiProperty({ format: 'date-time' }) periodStart!: string;
   @ApiProperty({ description: `positive revenue the customer pays, ${MINOR}` }) amountDue!: number;
@@ -32,7 +32,7 @@ export class SlaCountsDto {
   @ApiProperty() onTime!: number;
   @ApiProperty() late!: number;
   @ApiProperty() rejected!: number;
-  @ApiProperty({ description: 'actual basis: not every task has finished yet' }) pending!: number;
+  @ApiProperty({ description: 'actual basis: not every task has finished yet; simulated basis: not simulated yet, or unfinished in the simulation' }) pending!: number;
 }
 
 export class BillTotalsDto extends SlaCountsDto {

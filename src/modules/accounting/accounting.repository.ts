@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AccountedSolve, FinishedTasks, JobTerms, PlanJobOutcome } from './lines';
+import { AccountedSolve, FinishedTasks, JobTerms, PlanJobOutcome, SimulatedJob } from './lines';
 
 /** Whose solves: a customer's (the tenant that asked for the solve), a farmer's (it owns the cluster) or all. */
 export type SolveScope = { customerId: string } | { farmerId: string } | Record<string, never>;
@@ -100,6 +100,23 @@ export class AccountingRepository {
     );
     const out = new Map<string, Map<string, FinishedTasks>>();
     for (const r of rows) nested(out, r.solve_id).set(r.job, { finished: r.finished, endAt: r.end_at });
+    return out;
+  }
+
+  /** Per solve, each job's outcome in the latest succeeded simulation of its plan (solves without one are absent). */
+  async simulatedJobs(solveIds: string[]): Promise<Map<string, Map<string, SimulatedJob>>> {
+    const rows = await this.db.query(
+      `SELECT DISTINCT ON (p.solve_id) p.solve_id, sim.report->'jobs' AS jobs
+       FROM simulations sim JOIN plans p ON p.id = sim.plan_id
+       WHERE p.solve_id = ANY($1::uuid[]) AND sim.status = 'succeeded'
+       ORDER BY p.solve_id, sim.created_at DESC, sim.id DESC`,
+      [solveIds],
+    );
+    const out = new Map<string, Map<string, SimulatedJob>>();
+    for (const r of rows) {
+      const jobs = nested(out, r.solve_id);
+      for (const j of r.jobs as { id: string; accepted: boolean; endSeconds: number | null }[]) jobs.set(j.id, { accepted: j.accepted, endSeconds: j.endSeconds });
+    }
     return out;
   }
 

@@ -14,7 +14,7 @@ import {
   OperatorReportDto,
 } from './accounting.dto';
 import { groupBy, LedgerLine, split, totals } from './ledger';
-import { actualLines, planLines } from './lines';
+import { actualLines, planLines, simulatedLines } from './lines';
 import { inRange, periodEnd, periodOf } from './periods';
 
 /** The three accounting views over one set of ledger lines per request. */
@@ -58,7 +58,8 @@ export class AccountingService {
     await this.mustExist(farmerId, 'farmer');
     const lines = await this.lines({ farmerId }, q);
     const solveIds = [...new Set(lines.map((l) => l.solveId))];
-    const capacity = solveIds.length ? await (q.basis === 'plan' ? this.repo.plannedCapacity(solveIds) : this.repo.actualCapacity(solveIds)) : [];
+    // The simulator's reports keep no per-task times, so the simulated basis lends what the plans planned.
+    const capacity = solveIds.length ? await (q.basis === 'actual' ? this.repo.actualCapacity(solveIds) : this.repo.plannedCapacity(solveIds)) : [];
     const incidents = await this.repo.incidents(farmerId, q.range);
     const clusterIds = [...new Set([...lines.map((l) => l.clusterId!), ...incidents.map((i) => i.clusterId)])];
     const names = await this.repo.clusterNames(clusterIds);
@@ -127,9 +128,12 @@ export class AccountingService {
   private async lines(scope: SolveScope, q: AccountingQuery): Promise<LedgerLine[]> {
     const solves = await this.repo.solves(scope, q.range, q.basis === 'plan');
     let lines: LedgerLine[];
+    const ids = solves.map((s) => s.solveId);
     if (q.basis === 'plan') lines = solves.flatMap(planLines);
-    else {
-      const ids = solves.map((s) => s.solveId);
+    else if (q.basis === 'simulated') {
+      const [terms, runs] = ids.length ? await Promise.all([this.repo.jobTerms(ids), this.repo.simulatedJobs(ids)]) : [new Map(), new Map()];
+      lines = solves.flatMap((s) => simulatedLines(s, terms.get(s.solveId) ?? new Map(), runs.get(s.solveId)));
+    } else {
       const [terms, finished] = ids.length ? await Promise.all([this.repo.jobTerms(ids), this.repo.finished(ids)]) : [new Map(), new Map()];
       lines = solves.flatMap((s) => actualLines(s, terms.get(s.solveId) ?? new Map(), finished.get(s.solveId) ?? new Map()));
     }

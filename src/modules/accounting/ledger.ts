@@ -31,6 +31,18 @@ export function actualStatus(j: { acceptedInPlan: boolean; totalTasks: number; f
   return 'pending';
 }
 
+/**
+ * Simulated basis: the job's outcome in its plan's latest succeeded simulation. A job the simulation did not
+ * run is rejected; one it left unfinished (or a plan not simulated yet) is pending; otherwise it is on time iff
+ * its simulated end is at or before its deadline (always, without a deadline), exactly as on the actual basis.
+ */
+export function simulatedStatus(j: { simulated: boolean; accepted: boolean; endAt: Date | null; deadlineAt: Date | null }): SlaStatus {
+  if (!j.simulated) return 'pending';
+  if (!j.accepted) return 'rejected';
+  if (!j.endAt) return 'pending';
+  return !j.deadlineAt || j.endAt.getTime() <= j.deadlineAt.getTime() ? 'on-time' : 'late';
+}
+
 /** Revenue of a job (FORMAT.md, two-stage Eq. 2-3): onTime, late, 0 when rejected, pending or without a revenue function. */
 export function jobRevenue(status: SlaStatus, revenue: { onTime?: number; late?: number } | undefined): number {
   if (!revenue) return 0;

@@ -1,5 +1,5 @@
 import { JobOutcome } from '../../engine/evaluate/evaluate';
-import { actualStatus, farmerShare, jobRevenue, LedgerLine, planStatus, SlaStatus, toMinor } from './ledger';
+import { actualStatus, farmerShare, jobRevenue, LedgerLine, planStatus, simulatedStatus, SlaStatus, toMinor } from './ledger';
 import { slotTime } from './periods';
 
 /** A solve with a stored plan, as accounting reads it (no assignments: only the plan's per-job KPIs). */
@@ -26,6 +26,12 @@ export type PlanJobOutcome = JobOutcome;
 export interface JobTerms {
   revenue?: { onTime?: number; late?: number };
   tasks: number;
+}
+
+/** A job's outcome in a simulation report (src/engine/simulate JobRun): seconds from the plan's slot 0. */
+export interface SimulatedJob {
+  accepted: boolean;
+  endSeconds: number | null;
 }
 
 export interface FinishedTasks {
@@ -77,5 +83,22 @@ export function actualLines(s: AccountedSolve, terms: Map<string, JobTerms>, fin
     const complete = sla === 'on-time' || sla === 'late';
     const plannedAt = j.accepted && j.endSlot !== null ? slotTime(s.startsAt, j.endSlot, s.slotSeconds) : unendedAt(s, j);
     return line(s, j, sla, complete ? f!.endAt : null, complete ? f!.endAt : plannedAt, jobRevenue(sla, t.revenue));
+  });
+}
+
+/**
+ * Simulated basis: the plan's latest succeeded simulation decides status, end and revenue (`runs` is undefined
+ * when the plan has none: its jobs are pending). The end is placed in time like the other bases:
+ * startsAt + endSeconds; incomplete jobs count where the actual basis counts them, with no amount.
+ */
+export function simulatedLines(s: AccountedSolve, terms: Map<string, JobTerms>, runs: Map<string, SimulatedJob> | undefined): LedgerLine[] {
+  return s.jobs.map((j) => {
+    const run = runs?.get(j.id);
+    const deadlineAt = j.deadlineSlot === null ? null : slotTime(s.startsAt, j.deadlineSlot, s.slotSeconds);
+    const endAt = run && run.endSeconds !== null ? new Date(s.startsAt.getTime() + run.endSeconds * 1000) : null;
+    const sla = simulatedStatus({ simulated: run !== undefined, accepted: run?.accepted ?? false, endAt, deadlineAt });
+    const complete = sla === 'on-time' || sla === 'late';
+    const plannedAt = j.accepted && j.endSlot !== null ? slotTime(s.startsAt, j.endSlot, s.slotSeconds) : unendedAt(s, j);
+    return line(s, j, sla, complete ? endAt : null, complete ? endAt! : plannedAt, jobRevenue(sla, terms.get(j.id)?.revenue));
   });
 }

@@ -7,6 +7,7 @@ import { ExecutionEventEntity } from '../executions/execution-event.entity';
 import { ForecastBuildEntity } from '../forecast-builds/forecast-build.entity';
 import { ForecastEntity } from '../forecasts/forecast.entity';
 import { PlanAssignmentEntity, PlanEntity } from '../plans/plan.entity';
+import { SimulationEntity } from '../simulations/simulation.entity';
 import { SolveEntity } from '../solves/solve.entity';
 import { UsageSampleEntity, UsageSeriesEntity } from '../usage/usage.entity';
 
@@ -25,4 +26,5 @@ export const ENTITIES = [
   UsageSeriesEntity,
   UsageSampleEntity,
   ForecastBuildEntity,
+  SimulationEntity,
 ];

@@ -1,0 +1,29 @@
+import { Issue } from '../../engine/model/types';
+import { show } from '../../engine/model/validate';
+import { QOS_NAMES } from '../../engine/qos';
+
+export interface SimulationRequest {
+  actualUsage?: unknown;
+  actualForecastId?: unknown;
+  qos?: unknown;
+  seed?: unknown;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Everything wrong with the request itself, each with its path. The usage series are checked against the
+ * plan's instance afterwards (the simulator's own validateActualUsage), since that needs the instance.
+ */
+export function simulationIssues(dto: SimulationRequest): Issue[] {
+  const issues: Issue[] = [];
+  if (dto.actualUsage !== undefined && dto.actualForecastId !== undefined)
+    issues.push({ path: 'actualForecastId', message: 'give actualUsage or actualForecastId, not both' });
+  if (dto.actualForecastId !== undefined && !(typeof dto.actualForecastId === 'string' && UUID.test(dto.actualForecastId)))
+    issues.push({ path: 'actualForecastId', message: `must be the uuid of a forecast of the plan's cluster, got ${show(dto.actualForecastId)}` });
+  if (dto.qos !== undefined && !QOS_NAMES.includes(dto.qos as string)) issues.push({ path: 'qos', message: `must be one of ${QOS_NAMES.join(', ')}, got ${show(dto.qos)}` });
+  const s = dto.seed;
+  if (s !== undefined && !(typeof s === 'number' && Number.isInteger(s) && s >= 0 && s <= 2 ** 31 - 1))
+    issues.push({ path: 'seed', message: `must be an integer in [0, 2147483647], got ${show(s)}` });
+  return issues;
+}

@@ -1,0 +1,101 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
+import { QOS_NAMES } from '../../engine/qos';
+import { ACTUAL_SOURCES, ActualSource, SIMULATION_STATUSES, SimulationStatus } from './simulation.entity';
+
+const USAGE_SCHEMA = {
+  type: 'object',
+  additionalProperties: { type: 'object', additionalProperties: { type: 'array', items: { type: 'number', minimum: 0, maximum: 1 } } },
+} as const;
+
+/* Checked by simulationIssues and the simulator's validateActualUsage so that every problem is reported at once; `@Allow()` lets the fields through the whitelist. */
+export class CreateSimulationDto {
+  @ApiPropertyOptional({
+    ...USAGE_SCHEMA,
+    example: { h01: { cpu: [0.6, 0.7, 0.9, 0.5], ram: [0.3, 0.4, 0.5, 0.2] } },
+    description:
+      'the regular customers\' actual utilisation, node -> metric -> one fraction in [0, 1] per slot of the plan\'s window (the shape of the ' +
+      'instance\'s usage; nodes and metrics left out are idle). Not with actualForecastId; without either the plan\'s own forecast is replayed.',
+  })
+  @Allow()
+  actualUsage?: Record<string, Record<string, number[]>>;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'a forecast of the plan\'s cluster (same slot length, at least the window\'s slots) whose usage is replayed as the actual utilisation' })
+  @Allow()
+  actualForecastId?: string;
+
+  @ApiPropertyOptional({ enum: QOS_NAMES, default: 'salamander', description: 'the QoS controller: salamander throttles CPU and kills for RAM (Alg. 3), cuckoo kills for any metric, none never kills' })
+  @Allow()
+  qos?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 1, description: 'random seed of the simulation' })
+  @Allow()
+  seed?: number;
+}
+
+export class JobRunDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() accepted!: boolean;
+  @ApiProperty({ description: 'seconds to stage the job\'s chunks on their nodes before it starts' }) stagingSeconds!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'when its last task ended, seconds from slot 0; null when rejected or unfinished' }) endSeconds!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'stagingSeconds + endSeconds - release' }) executionSeconds!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'endSeconds - release' }) computeSeconds!: number | null;
+  @ApiProperty({ type: Number, nullable: true }) deadlineSeconds!: number | null;
+  @ApiProperty({ type: Boolean, nullable: true, description: 'null when rejected' }) onTime!: boolean | null;
+  @ApiProperty({ description: 'revenue.onTime when on time, revenue.late otherwise, 0 when rejected (the job\'s own units)' }) revenue!: number;
+}
+
+export class MinMedianMaxDto {
+  @ApiProperty() min!: number;
+  @ApiProperty() median!: number;
+  @ApiProperty() max!: number;
+}
+
+/** The simulator's report: what `fallow simulate` prints. */
+export class SimReportDto {
+  @ApiProperty({ enum: ['plan', 'policy'] }) mode!: 'plan' | 'policy';
+  @ApiProperty() driver!: string;
+  @ApiProperty() qos!: string;
+  @ApiProperty() seed!: number;
+  @ApiProperty({ description: 'latest task end, seconds from slot 0' }) makespanSeconds!: number;
+  @ApiProperty({ type: MinMedianMaxDto, description: 'over accepted jobs that finished' }) jobExecutionSeconds!: MinMedianMaxDto;
+  @ApiProperty({ description: 'kills / tasks of accepted jobs, in %' }) relaunchedTaskPct!: number;
+  @ApiProperty({ description: 'tasks whose successful run read its chunk from another node, in %' }) remoteTaskPct!: number;
+  @ApiProperty() bytesMoved!: number;
+  @ApiProperty() placementBytes!: number;
+  @ApiProperty() remoteBytes!: number;
+  @ApiProperty() deadlineMisses!: number;
+  @ApiProperty() revenue!: number;
+  @ApiProperty({ description: 'node-slots where the tasks held more of an incompressible metric than the regular customers left' }) interferenceSlots!: number;
+  @ApiProperty() tasks!: number;
+  @ApiProperty() relaunches!: number;
+  @ApiProperty({ description: 'relaunches because an attempt got no CPU at all for 600 s (Hadoop\'s task timeout)' }) stalledTasks!: number;
+  @ApiProperty() remoteTasks!: number;
+  @ApiProperty() rejectedJobs!: number;
+  @ApiProperty() unfinishedJobs!: number;
+  @ApiProperty() events!: number;
+  @ApiProperty() elapsedMs!: number;
+  @ApiProperty({ type: [JobRunDto] }) jobs!: JobRunDto[];
+}
+
+export class SimulationDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) planId!: string;
+  @ApiProperty({ enum: SIMULATION_STATUSES }) status!: SimulationStatus;
+  @ApiProperty({ enum: QOS_NAMES }) qos!: string;
+  @ApiProperty({ type: 'integer' }) seed!: number;
+  @ApiProperty({ enum: ACTUAL_SOURCES, description: 'usage: posted actualUsage; forecast: actualForecastId\'s usage; plan: the plan\'s own forecast taken as actual (a perfect forecast)' })
+  actualSource!: ActualSource;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) actualForecastId!: string | null;
+  @ApiProperty({ description: 'what was replayed as the actual utilisation, in words' }) actualDescription!: string;
+  @ApiProperty({ type: SimReportDto, nullable: true, description: 'once succeeded' }) report!: SimReportDto | null;
+  @ApiProperty({ type: String, nullable: true, description: 'why the simulation failed' }) error!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) startedAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) finishedAt!: string | null;
+}
+
+export class SimulationPageDto {
+  @ApiProperty({ type: [SimulationDto] }) items!: SimulationDto[];
+  @ApiPropertyOptional({ type: String, nullable: true }) nextCursor!: string | null;
+}

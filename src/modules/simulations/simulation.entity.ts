@@ -1,0 +1,39 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { SimReport, UsageDoc } from '../../engine/simulate';
+
+export const SIMULATION_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export type SimulationStatus = (typeof SIMULATION_STATUSES)[number];
+
+/**
+ * Where the actual utilisation came from: posted with the request, a forecast of the plan's cluster (for
+ * instance one built later from what was recorded), or the plan's own instance usage (a perfect forecast).
+ */
+export const ACTUAL_SOURCES = ['usage', 'forecast', 'plan'] as const;
+export type ActualSource = (typeof ACTUAL_SOURCES)[number];
+
+/** A simulation is a resource like a forecast build: created queued, run by a worker, ending with a report or an error. */
+@Entity('simulations')
+@Index('ix_simulations_plan_created', ['planId', 'createdAt'])
+export class SimulationEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  /** The plan's tenant, also when an operator asked for the simulation: whoever sees the plan sees it. */
+  @Index() @Column({ type: 'uuid', name: 'tenant_id' }) tenantId!: string;
+  @Column({ type: 'uuid', name: 'plan_id' }) planId!: string;
+  @Column({ type: 'text' }) status!: SimulationStatus;
+  @Column({ type: 'text' }) qos!: string;
+  @Column({ type: 'int' }) seed!: number;
+  @Column({ type: 'text', name: 'actual_source' }) actualSource!: ActualSource;
+  @Column({ type: 'uuid', name: 'actual_forecast_id', nullable: true }) actualForecastId!: string | null;
+  /**
+   * The actual utilisation replayed, as validated when the simulation was created (a forecast's usage is
+   * copied, so deleting or re-posting it later changes nothing). Not loaded by default: it can be megabytes.
+   */
+  @Column({ type: 'jsonb', name: 'actual_usage', nullable: true, select: false }) actualUsage!: UsageDoc | null;
+  /** The simulator's report, exactly what `fallow simulate` prints. */
+  @Column({ type: 'jsonb', nullable: true }) report!: SimReport | null;
+  @Column({ type: 'text', nullable: true }) error!: string | null;
+  @Column({ type: 'int', default: 0 }) attempts!: number;
+  @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
+  @Column({ type: 'timestamptz', name: 'started_at', nullable: true }) startedAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'finished_at', nullable: true }) finishedAt!: Date | null;
+}

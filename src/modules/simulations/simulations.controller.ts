@@ -1,0 +1,67 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentPrincipal, Principal } from '../auth/principal';
+import { pageLimit } from '../common/cursor';
+import { ApiProblems } from '../common/api-problems';
+import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
+import { CreateSimulationDto, SimulationDto, SimulationPageDto } from './simulation.dto';
+import { SimulationsService, toSimulationDto } from './simulations.service';
+
+/** Replays of a plan against an actual utilisation, on a worker (src/engine/simulate). Whoever sees the plan may simulate it. */
+@ApiTags('plans')
+@ApiBearerAuth()
+@Controller('v1')
+export class SimulationsController {
+  constructor(private readonly simulations: SimulationsService) {}
+
+  @Post('plans/:planId/simulations')
+  @HttpCode(202)
+  @UseInterceptors(IdempotencyInterceptor)
+  @ApiOperation({
+    operationId: 'simulatePlan',
+    summary: 'Replay a plan against the actual utilisation on a worker; Location names the simulation',
+    description:
+      'The worker replays the plan in the discrete-event simulator (what `fallow simulate` does) against actualUsage, the usage of ' +
+      'forecast actualForecastId, or, with neither, the plan\'s own forecast (a perfect forecast; actualSource says which), with the ' +
+      'QoS controller `qos`, and stores the report: makespan, job execution times, relaunched and remote tasks, bytes moved, deadline ' +
+      'misses, revenue, interference and each job\'s outcome.',
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'a retry with the same key returns the first response' })
+  @ApiAcceptedResponse({ type: SimulationDto, description: 'queued; Location names the simulation' })
+  @ApiProblems(400, 401, 404, 413, 422, 429)
+  async create(
+    @CurrentPrincipal() p: Principal,
+    @Param('planId', new ParseUUIDPipe()) planId: string,
+    @Body() dto: CreateSimulationDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SimulationDto> {
+    const simulation = await this.simulations.create(p, planId, dto);
+    res.location(`/v1/simulations/${simulation.id}`);
+    return toSimulationDto(simulation);
+  }
+
+  @Get('plans/:planId/simulations')
+  @ApiOperation({ operationId: 'listPlanSimulations', summary: 'A plan\'s simulations, newest first' })
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiOkResponse({ type: SimulationPageDto })
+  @ApiProblems(400, 401, 404, 422, 429)
+  async list(
+    @CurrentPrincipal() p: Principal,
+    @Param('planId', new ParseUUIDPipe()) planId: string,
+    @Query('cursor') cursor?: string,
+    @Query('limit') limit?: string,
+  ): Promise<SimulationPageDto> {
+    const page = await this.simulations.list(p, planId, pageLimit(limit), cursor);
+    return { items: page.items.map(toSimulationDto), nextCursor: page.nextCursor };
+  }
+
+  @Get('simulations/:id')
+  @ApiOperation({ operationId: 'getSimulation', summary: 'A simulation: queued, running, succeeded (with its report) or failed (with error)' })
+  @ApiOkResponse({ type: SimulationDto })
+  @ApiProblems(400, 401, 404, 429)
+  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<SimulationDto> {
+    return toSimulationDto(await this.simulations.get(p, id));
+  }
+}

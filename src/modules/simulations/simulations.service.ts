@@ -1,0 +1,133 @@
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Queue } from 'bullmq';
+import { Repository } from 'typeorm';
+import { InstanceDoc } from '../../engine/model/types';
+import type { UsageDoc } from '../../engine/simulate';
+import { Principal, tenantScope } from '../auth/principal';
+import { newestFirst, pageOf } from '../common/keyset-page';
+import { invalid, notFound, ProblemException } from '../common/problem';
+import { ForecastEntity } from '../forecasts/forecast.entity';
+import { PlanEntity } from '../plans/plan.entity';
+import { PlansService } from '../plans/plans.service';
+import { SIMULATION_QUEUE } from '../queue/queue.module';
+import { SimulationJobData, simulationJobOptions } from '../queue/simulation-jobs';
+import { SolveEntity } from '../solves/solve.entity';
+import { actualUsageIssues, trimToWindow } from './actual-usage';
+import { CreateSimulationDto, SimulationDto } from './simulation.dto';
+import { ActualSource, SimulationEntity } from './simulation.entity';
+import { simulationIssues } from './simulation-issues';
+
+interface Actual {
+  source: ActualSource;
+  forecastId: string | null;
+  usage: UsageDoc | null;
+}
+
+/** Plan simulations: the API validates, stores and queues them; a worker replays the plan (src/worker). */
+@Injectable()
+export class SimulationsService {
+  private readonly log = new Logger('simulations');
+
+  constructor(
+    @InjectRepository(SimulationEntity) private readonly simulations: Repository<SimulationEntity>,
+    @InjectRepository(SolveEntity) private readonly solves: Repository<SolveEntity>,
+    @InjectRepository(ForecastEntity) private readonly forecasts: Repository<ForecastEntity>,
+    @Inject(SIMULATION_QUEUE) private readonly queue: Queue<SimulationJobData>,
+    private readonly plans: PlansService,
+  ) {}
+
+  /** Validates everything first (a rejected request writes and queues nothing), then stores and queues. */
+  async create(p: Principal, planId: string, dto: CreateSimulationDto): Promise<SimulationEntity> {
+    const plan = await this.plans.get(p, planId);
+    const issues = simulationIssues(dto);
+    if (issues.length) throw invalid(issues);
+    const solve = await this.solves.createQueryBuilder('s').addSelect('s.instance').where('s.id = :id', { id: plan.solveId }).getOneOrFail();
+    const actual = await this.actual(solve, dto);
+    const simulation = await this.simulations.save(
+      this.simulations.create({
+        tenantId: plan.tenantId,
+        planId: plan.id,
+        status: 'queued',
+        qos: dto.qos ?? 'salamander',
+        seed: dto.seed ?? 1,
+        actualSource: actual.source,
+        actualForecastId: actual.forecastId,
+        actualUsage: actual.usage,
+        report: null,
+        error: null,
+        startedAt: null,
+        finishedAt: null,
+      }),
+    );
+    try {
+      await this.queue.add('simulate', { simulationId: simulation.id }, simulationJobOptions(simulation.id));
+    } catch (e) {
+      await this.simulations.update(simulation.id, { status: 'failed', error: 'could not be queued', finishedAt: new Date() });
+      this.log.error(`queueing simulation ${simulation.id} failed: ${(e as Error).message}`);
+      throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'Queue unavailable', 'the simulation could not be queued; try again');
+    }
+    return simulation;
+  }
+
+  /** The actual utilisation to replay, checked against the instance the plan was made for. */
+  private async actual(solve: SolveEntity, dto: CreateSimulationDto): Promise<Actual> {
+    const instance: InstanceDoc = solve.instance;
+    if (dto.actualUsage !== undefined) {
+      const issues = actualUsageIssues(instance, dto.actualUsage, 'actualUsage');
+      if (issues.length) throw invalid(issues);
+      return { source: 'usage', forecastId: null, usage: dto.actualUsage };
+    }
+    if (dto.actualForecastId !== undefined) {
+      if (!solve.clusterId)
+        throw invalid([{ path: 'actualForecastId', message: 'the plan was solved from a whole instance, not from a cluster: give actualUsage instead' }]);
+      const forecast = await this.forecasts.findOneBy({ id: dto.actualForecastId, clusterId: solve.clusterId });
+      if (!forecast) throw notFound(`forecast of cluster ${solve.clusterId}`, dto.actualForecastId);
+      const { slots, slotSeconds } = instance.horizon;
+      if (forecast.slotSeconds !== slotSeconds || forecast.slots < slots)
+        throw invalid([{ path: 'actualForecastId', message: `must cover the plan's window: at least ${slots} slots of ${slotSeconds} s, got ${forecast.slots} of ${forecast.slotSeconds} s` }]);
+      const usage = trimToWindow(forecast.usage, slots);
+      const issues = actualUsageIssues(instance, usage, 'usage');
+      if (issues.length) throw invalid(issues.map((i) => ({ path: 'actualForecastId', message: `forecast ${forecast.id} ${i.path}: ${i.message}` })));
+      return { source: 'forecast', forecastId: forecast.id, usage };
+    }
+    return { source: 'plan', forecastId: null, usage: null };
+  }
+
+  async get(p: Principal, id: string): Promise<SimulationEntity> {
+    const simulation = await this.simulations.findOneBy({ id, ...tenantScope(p) });
+    if (!simulation) throw notFound('simulation', id);
+    return simulation;
+  }
+
+  /** A plan's simulations, newest first (the plan's visibility decides: 404 when the caller cannot see it). */
+  async list(p: Principal, planId: string, limit: number, cursor?: string): Promise<{ items: SimulationEntity[]; nextCursor: string | null }> {
+    const plan: PlanEntity = await this.plans.get(p, planId);
+    const q = this.simulations.createQueryBuilder('s').where('s.plan_id = :planId', { planId: plan.id });
+    return pageOf(await newestFirst(q, 's', limit, cursor).getMany(), limit, (s) => s);
+  }
+}
+
+const DESCRIPTIONS: Record<ActualSource, string> = {
+  usage: 'the actualUsage posted with the request',
+  forecast: 'the usage of forecast actualForecastId, cut to the plan\'s window',
+  plan: 'no actual utilisation was given: the plan\'s own forecast (its instance usage) was replayed as the actual one, a perfect forecast',
+};
+
+export function toSimulationDto(s: SimulationEntity): SimulationDto {
+  return {
+    id: s.id,
+    planId: s.planId,
+    status: s.status,
+    qos: s.qos,
+    seed: s.seed,
+    actualSource: s.actualSource,
+    actualForecastId: s.actualForecastId,
+    actualDescription: DESCRIPTIONS[s.actualSource],
+    report: s.report,
+    error: s.error,
+    createdAt: s.createdAt.toISOString(),
+    startedAt: s.startedAt?.toISOString() ?? null,
+    finishedAt: s.finishedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * Plan simulations against the real service and a worker process: a plan solved through the API is replayed
+ * with actual = its forecast (no kills, timing as planned), with a heavier actual load under Cuckoo's QoS
+ * (kills and relaunches), with no actual at all (the report says the forecast was taken as actual); invalid
+ * requests are 422 problems naming each path and queue nothing; other tenants see 404s; listings page.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { problem } from '../support/problem';
+import { Service, startService, waitFor } from '../support/service';
+
+const S = 300;
+const SLOTS = 24;
+const flat = (v: number) => Array(SLOTS).fill(v);
+const step = (v0: number, n: number, v1: number) => Array.from({ length: SLOTS }, (_, t) => (t < n ? v0 : v1));
+const CLUSTER = {
+  name: 'sim-north',
+  metrics: ['cpu', 'ram'],
+  nodes: [
+    { id: 'w01', capacity: { cpu: 4, ram: 16 }, speed: 1 },
+    { id: 'w02', capacity: { cpu: 4, ram: 16 }, speed: 1 },
+  ],
+};
+const FORECAST = { w01: { cpu: flat(0.25), ram: flat(0.1) }, w02: { cpu: flat(0), ram: flat(0.2) } };
+const JOBS = [
+  {
+    id: 'j1',
+    deadlineSlot: 12,
+    revenue: { onTime: 100, late: -20 },
+    stages: [
+      { id: 'map', tasks: 6, demand: { cpu: 1, ram: 2 }, durationSeconds: 600 },
+      { id: 'reduce', tasks: 2, after: ['map'], demand: { cpu: 1, ram: 2 }, durationSeconds: 300 },
+    ],
+  },
+  { id: 'j2', revenue: { onTime: 50, late: 50 }, stages: [{ id: 'map', tasks: 4, demand: { cpu: 1, ram: 2 }, durationSeconds: 900 }] },
+];
+
+type Json = any;
+
+describe('plan simulations', () => {
+  let svc: Service;
+  let a: { id: string; keys: Record<string, string> };
+  let b: { id: string; keys: Record<string, string> };
+  let planId: string;
+  let forecastId: string;
+  let plan: Json;
+  const customer = () => svc.client(a.keys.customer);
+  const count = async () => Number((await svc.sql<{ n: number }>('SELECT count(*)::int AS n FROM simulations'))[0].n);
+  const simulate = (body: Json, key = a.keys.customer, id = planId) => svc.client(key).POST('/v1/plans/{planId}/simulations', { params: { path: { planId: id } }, body });
+  const finished = (id: string) =>
+    waitFor('the simulation to end', async () => {
+      const r = await customer().GET('/v1/simulations/{id}', { params: { path: { id } } });
+      return r.data && (r.data.status === 'succeeded' || r.data.status === 'failed') ? r.data : undefined;
+    }, 45_000);
+  const run = async (body: Json) => {
+    const r = await simulate(body);
+    assert.equal(r.response.status, 202, JSON.stringify(r.error));
+    assert.equal(r.response.headers.get('location'), `/v1/simulations/${r.data!.id}`);
+    assert.equal(r.data!.status, 'queued');
+    const done = await finished(r.data!.id);
+    assert.equal(done.status, 'succeeded', done.error ?? '');
+    assert.ok(done.report && done.startedAt && done.finishedAt);
+    return done;
+  };
+
+  before(async () => {
+    svc = await startService();
+    svc.startWorker();
+    a = await svc.tenant('sim-a', ['farmer', 'customer']);
+    b = await svc.tenant('sim-b', ['farmer', 'customer']);
+    const f = svc.client(a.keys.farmer);
+    const cluster = await f.POST('/v1/clusters', { body: CLUSTER as never });
+    assert.equal(cluster.response.status, 201, JSON.stringify(cluster.error));
+    const forecast = await f.POST('/v1/clusters/{clusterId}/forecasts', { params: { path: { clusterId: cluster.data!.id } }, body: { slotSeconds: S, slots: SLOTS, quantile: 0.9, usage: FORECAST } });
+    assert.equal(forecast.response.status, 201, JSON.stringify(forecast.error));
+    forecastId = forecast.data!.id;
+    const batch = await customer().POST('/v1/batches', { body: { name: 'sim', jobs: JOBS as never } });
+    assert.equal(batch.response.status, 201, JSON.stringify(batch.error));
+    const solve = await customer().POST('/v1/solves', { body: { clusterId: cluster.data!.id, forecastId, batchId: batch.data!.id, strategy: 'ls', timeBudgetMs: 1000 } });
+    assert.equal(solve.response.status, 202, JSON.stringify(solve.error));
+    const done = await waitFor('the solve to end', async () => {
+      const r = await customer().GET('/v1/solves/{id}', { params: { path: { id: solve.data!.id } } });
+      return r.data && ['succeeded', 'failed', 'cancelled'].includes(r.data.status) ? r.data : undefined;
+    }, 60_000);
+    assert.equal(done.status, 'succeeded', done.error ?? '');
+    planId = done.planId!;
+    plan = (await customer().GET('/v1/plans/{id}', { params: { path: { id: planId } } })).data;
+    assert.equal(plan.objective.scheduledTasks, 12, 'the plan runs every task');
+  });
+  after(async () => svc?.close());
+
+  it('actual = the forecast: no kills, nothing remote, every job ends when the plan says', async () => {
+    const done = await run({ actualForecastId: forecastId });
+    assert.deepEqual([done.actualSource, done.actualForecastId, done.qos, done.seed], ['forecast', forecastId, 'salamander', 1]);
+    const r = done.report!;
+    assert.deepEqual([r.mode, r.driver, r.qos], ['plan', 'plan:ls', 'salamander']);
+    assert.deepEqual([r.relaunches, r.relaunchedTaskPct, r.remoteTaskPct, r.unfinishedJobs, r.rejectedJobs, r.interferenceSlots, r.deadlineMisses], [0, 0, 0, 0, 0, 0, 0]);
+    const planned = plan.objective.makespanSlots * S;
+    assert.ok(r.makespanSeconds <= planned + 1e-6 && r.makespanSeconds > planned - S, `${r.makespanSeconds} vs planned ${planned}`);
+    assert.deepEqual(r.jobs.map((j) => j.id), ['j1', 'j2']);
+    for (const j of r.jobs) {
+      const k = plan.kpis.jobs.find((x: Json) => x.id === j.id);
+      assert.ok(j.endSeconds !== null && j.endSeconds <= k.endSlot * S + 1e-6, `${j.id} ends at ${j.endSeconds}, planned ${k.endSlot * S}`);
+      assert.equal(j.onTime, k.onTime);
+      assert.equal(j.revenue, k.revenue);
+    }
+    assert.equal(r.revenue, plan.kpis.revenue);
+    assert.ok(r.jobExecutionSeconds.min > 0 && r.jobExecutionSeconds.max <= planned + 1e-6);
+  });
+
+  it('without an actual, the plan\'s own forecast is replayed, and the simulation says so', async () => {
+    const done = await run({});
+    assert.equal(done.actualSource, 'plan');
+    assert.equal(done.actualForecastId, null);
+    assert.match(done.actualDescription, /plan's own forecast/);
+    const same = await run({ actualForecastId: forecastId });
+    const { elapsedMs: _a, ...x } = done.report!;
+    const { elapsedMs: _b, ...y } = same.report!;
+    assert.deepEqual(x, y);
+  });
+
+  it('a heavier actual load makes Cuckoo\'s controller kill and relaunch tasks', async () => {
+    // From slot 1 the regular customers take 90% of w01's CPU and, from slot 2, 80% of w02's: the tasks
+    // over-commit CPU, which Cuckoo's controller kills for (Salamander's would throttle).
+    const actualUsage = { w01: { cpu: step(0.25, 1, 0.9), ram: flat(0.1) }, w02: { cpu: step(0, 2, 0.8), ram: flat(0.2) } };
+    const done = await run({ actualUsage, qos: 'cuckoo', seed: 3 });
+    assert.deepEqual([done.actualSource, done.qos, done.seed], ['usage', 'cuckoo', 3]);
+    const r = done.report!;
+    assert.equal(r.qos, 'cuckoo');
+    assert.ok(r.relaunches > 0 && r.relaunchedTaskPct > 0, JSON.stringify(r));
+    const calm = await run({ actualForecastId: forecastId, qos: 'cuckoo' });
+    assert.equal(calm.report!.relaunches, 0, 'the same controller kills nothing under the forecast load');
+    assert.ok(r.makespanSeconds > calm.report!.makespanSeconds, 'the kills cost time');
+  });
+
+  it('invalid requests are 422 problems naming each path, and nothing is stored or queued', async () => {
+    const before = await count();
+    const bad = await simulate({ actualUsage: { w01: { cpu: [...flat(0.1).slice(1), 2], gpu: flat(0) }, w99: { cpu: flat(0) }, w02: { ram: [0.1] } } });
+    assert.deepEqual(
+      problem(bad, 422).problems.map((p) => p.path).sort(),
+      ['actualUsage.w01.cpu[23]', 'actualUsage.w01.gpu', 'actualUsage.w02.ram', 'actualUsage.w99'],
+    );
+    const both = await simulate({ actualUsage: FORECAST, actualForecastId: forecastId, qos: 'strict', seed: -1 });
+    assert.deepEqual(problem(both, 422).problems.map((p) => p.path).sort(), ['actualForecastId', 'qos', 'seed']);
+    const notObject = await simulate({ actualUsage: [1, 2] });
+    assert.deepEqual(problem(notObject, 422).problems.map((p) => p.path), ['actualUsage']);
+    const malformed = await fetch(`${svc.baseUrl}/v1/plans/${planId}/simulations`, { method: 'POST', headers: { Authorization: `Bearer ${a.keys.customer}`, 'Content-Type': 'application/json' }, body: '{"qos":' });
+    assert.equal(malformed.status, 400);
+    const unknownForecast = await simulate({ actualForecastId: '00000000-0000-4000-8000-000000000000' });
+    problem(unknownForecast, 404);
+    problem(await simulate({}, a.keys.customer, '00000000-0000-4000-8000-000000000000'), 404);
+    assert.equal(await count(), before);
+    const waiting = await svc.sql<{ n: number }>("SELECT count(*)::int AS n FROM simulations WHERE status = 'queued'");
+    assert.equal(Number(waiting[0].n), 0);
+  });
+
+  it('tenancy: another tenant gets 404s; the operator sees and simulates every plan', async () => {
+    const own = await run({});
+    const other = svc.client(b.keys.customer);
+    problem(await simulate({}, b.keys.customer), 404);
+    problem(await other.GET('/v1/plans/{planId}/simulations', { params: { path: { planId } } }), 404);
+    problem(await other.GET('/v1/simulations/{id}', { params: { path: { id: own.id } } }), 404);
+    const op = svc.client(svc.operatorKey);
+    const seen = await op.GET('/v1/simulations/{id}', { params: { path: { id: own.id } } });
+    assert.equal(seen.response.status, 200);
+    const byOperator = await simulate({}, svc.operatorKey);
+    assert.equal(byOperator.response.status, 202, JSON.stringify(byOperator.error));
+    const row = await svc.sql<{ tenant_id: string }>('SELECT tenant_id FROM simulations WHERE id = $1', [byOperator.data!.id]);
+    assert.equal(row[0].tenant_id, a.id, 'the plan\'s tenant owns it, so its customer sees it');
+    await finished(byOperator.data!.id);
+  });
+
+  it('lists a plan\'s simulations newest first, in pages', async () => {
+    const all: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await customer().GET('/v1/plans/{planId}/simulations', { params: { path: { planId }, query: { limit: 2, ...(cursor ? { cursor } : {}) } } });
+      assert.equal(page.response.status, 200, JSON.stringify(page.error));
+      assert.ok(page.data!.items.length <= 2);
+      all.push(...page.data!.items.map((s) => s.id));
+      cursor = page.data!.nextCursor ?? undefined;
+    } while (cursor);
+    const rows = await svc.sql<{ id: string }>('SELECT id FROM simulations WHERE plan_id = $1 ORDER BY date_trunc(\'milliseconds\', created_at) DESC, id DESC', [planId]);
+    assert.deepEqual(all, rows.map((r) => r.id));
+    assert.ok(all.length >= 6);
+    problem(await customer().GET('/v1/plans/{planId}/simulations', { params: { path: { planId }, query: { cursor: 'nonsense' } } }), 422);
+  });
+});
