@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   baselineForecast,
+  conformalQuantile,
   evaluateForecast,
   forecast,
   ForecastInputError,
@@ -19,6 +20,7 @@ import {
   trainGbt,
 } from '../../src/engine/forecast';
 import { syntheticHistory } from '../support/usage-traces';
+import { trainForecasterParallel } from '../../src/worker/forecast-build-parallel';
 
 const close = (a: number, b: number, eps = 1e-9) => assert.ok(Math.abs(a - b) <= eps, `${a} != ${b}`);
 
@@ -67,6 +69,16 @@ describe('gradient boosting with the quantile leaf update', () => {
   });
 });
 
+describe('split-conformal calibration', () => {
+  test('the offset is the ceil((n + 1) q)-th smallest residual', () => {
+    const res = () => Float64Array.from([0.5, 0.1, 0.9, 0.3, 0.7, 0.2, 1.0, 0.4, 0.8, 0.6]);
+    close(conformalQuantile(res(), 0.5), 0.6); // ceil(5.5) = 6th smallest
+    close(conformalQuantile(res(), 0.9), 1.0); // ceil(9.9) = 10th
+    close(conformalQuantile(res(), 0.99), 1.0); // capped at the largest
+    close(conformalQuantile(new Float64Array(0), 0.9), 0);
+  });
+});
+
 describe('resampling to slots', () => {
   test('5-minute samples on 3-minute slots: each slot takes the max of the samples it overlaps', () => {
     const s = { t: [0, 300, 600], v: [0.1, 0.5, 0.2] };
@@ -110,6 +122,23 @@ describe('GBT forecaster on synthetic traces (daily sine + noise + spikes)', () 
       assert.equal(lo.length, 288);
       for (let i = 0; i < 288; i++) assert.ok(lo[i] >= 0 && hi[i] <= 1 && lo[i] <= hi[i]);
     }
+  });
+
+  test("calibration 'split' brings held-out coverage within a few points of q on stationary traces", () => {
+    const cal = runForecastEval(history, { slotSeconds: 300, quantiles: [0.5, 0.9, 0.99], margin: 0.05, testDay: 5, trainDays: 5, models: ['gbt'], gbt: { calibration: 'split' } });
+    const cov = (q: number) => cal.rows.find((r) => r.q === q)!.coverage;
+    assert.ok(Math.abs(cov(0.5) - 0.5) < 0.05, `coverage at 0.5: ${cov(0.5)}`);
+    assert.ok(Math.abs(cov(0.9) - 0.9) < 0.04, `coverage at 0.9: ${cov(0.9)}`);
+    assert.ok(cov(0.99) >= 0.97, `coverage at 0.99: ${cov(0.99)}`);
+    const model = trainForecaster(history, { slotSeconds: 300, quantiles: [0.5, 0.9], trees: 10, calibration: 'split' });
+    assert.equal(model.perMetric.cpu.calibrationRows, 20 * 288);
+    assert.ok(model.perMetric.cpu.offsets.every(Number.isFinite));
+  });
+
+  test('training on worker threads gives the same forecast as in one thread', async () => {
+    const opts = { slotSeconds: 300, quantiles: [0.5, 0.9, 0.99], trees: 8 };
+    const a = forecast(await trainForecasterParallel(history, opts, 2), undefined, 288);
+    assert.deepEqual(a, forecast(trainForecaster(history, opts), undefined, 288));
   });
 
   test('a window longer than the trained lag is refused; baselines have the window length', () => {

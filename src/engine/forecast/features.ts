@@ -21,8 +21,10 @@ export const FEATURE_NAMES = [
   'dayMean', // mean over the day ending at base
   'dayMax', // max over the day ending at base
   'sameSlotMax', // max of base, base - 1 day, ...
-  'nodeMean', // the node's whole-history mean, median, p90 and p99: let one pooled model serve nodes of
-  'nodeP50', // very different levels and burstiness
+  'sameSlotMedian', // median of base, base - 1 day, ... (the slot-quantile baseline at 0.5)
+  'sameSlotP90', // 0.9-quantile of base, base - 1 day, ... (type 7, as the baseline)
+  'nodeMean', // the node's mean, median, p90 and p99 over its history up to the end of base's day (never
+  'nodeP50', // past the target): let one pooled model serve nodes of very different levels and burstiness
   'nodeP90',
   'nodeP99',
 ] as const;
@@ -40,10 +42,37 @@ export interface SeriesFeatures {
   dayMax: Float64Array;
   sameMean: Float64Array;
   sameMax: Float64Array;
-  node: [number, number, number, number];
+  sameMedian: Float64Array;
+  sameP90: Float64Array;
+  /**
+   * Node statistics per history prefix: row k (4 values: mean, p50, p90, p99) covers grid indices
+   * [0, min(n, (k + 1) * day)). A row reads the prefix ending with base's day, so training rows never see
+   * statistics that include their own target (or anything after it) - at forecast time that prefix is the
+   * whole history, as before.
+   */
+  node: Float64Array;
+  /** Number of prefixes (days, the last one possibly partial). */
+  prefixes: number;
+  day: number;
+  /** Slots per day (the same-slot lag). */
+  sameDay: number;
 }
 
-export function seriesFeatures(y: Float64Array, startSlot: number, slotSeconds: number, lagSlots: number, day: number): SeriesFeatures {
+/** Index of the node-statistics prefix a row whose features end at grid index base reads. */
+export function prefixOf(s: SeriesFeatures, base: number): number {
+  return Math.max(0, Math.min(s.prefixes - 1, Math.floor(base / s.day)));
+}
+
+/** Quantiles of y[0..end) for each prefix end (k + 1) * day, k < ceil(n / day). */
+export function prefixQuantiles(y: Float64Array, day: number, qs: number[]): Float64Array[] {
+  const prefixes = Math.max(1, Math.ceil(y.length / day));
+  return Array.from({ length: prefixes }, (_, k) => {
+    const sub = y.subarray(0, Math.min(y.length, (k + 1) * day));
+    return Float64Array.from(qs, (q) => quantile(sub, q));
+  });
+}
+
+export function seriesFeatures(y: Float64Array, startSlot: number, slotSeconds: number, lagSlots: number, day: number, statsDay = day): SeriesFeatures {
   const hour = Math.max(1, Math.round(3600 / slotSeconds));
   const { mean: dayMean, max: dayMax } = rolling(y, day);
   const sameMean = new Float64Array(y.length);
@@ -62,9 +91,27 @@ export function seriesFeatures(y: Float64Array, startSlot: number, slotSeconds: 
     sameMean[i] = count > 0 ? sum / count : NaN;
     sameMax[i] = has ? (Number.isNaN(prevMax) || v > prevMax ? v : prevMax) : prevMax;
   }
+  // same-slot median and p90 over base, base - day, ... (a handful of values: a small sorted buffer)
+  const sameMedian = new Float64Array(y.length);
+  const sameP90 = new Float64Array(y.length);
+  const buf: number[] = [];
+  for (let i = 0; i < y.length; i++) {
+    buf.length = 0;
+    for (let j = i; j >= 0; j -= day) if (!Number.isNaN(y[j])) buf.push(y[j]);
+    buf.sort((a, b) => a - b);
+    sameMedian[i] = typeQuantileSorted(buf, 0.5);
+    sameP90[i] = typeQuantileSorted(buf, 0.9);
+  }
+  const prefixes = Math.max(1, Math.ceil(y.length / statsDay));
+  const node = new Float64Array(prefixes * 4);
+  const qs = prefixQuantiles(y, statsDay, [0.5, 0.9, 0.99]);
   let sum = 0;
   let n = 0;
-  for (const v of y) if (!Number.isNaN(v)) (sum += v), n++;
+  for (let k = 0; k < prefixes; k++) {
+    for (let i = k * statsDay; i < Math.min(y.length, (k + 1) * statsDay); i++) if (!Number.isNaN(y[i])) (sum += y[i]), n++;
+    node[4 * k] = n > 0 ? sum / n : NaN;
+    node.set(qs[k], 4 * k + 1);
+  }
   return {
     startSlot,
     slotSeconds,
@@ -75,8 +122,21 @@ export function seriesFeatures(y: Float64Array, startSlot: number, slotSeconds: 
     dayMax,
     sameMean,
     sameMax,
-    node: [n > 0 ? sum / n : NaN, quantile(y, 0.5), quantile(y, 0.9), quantile(y, 0.99)],
+    sameMedian,
+    sameP90,
+    node,
+    prefixes,
+    day: statsDay,
+    sameDay: day,
   };
+}
+
+/** Type-7 quantile of an ascending array (NaN when empty). */
+function typeQuantileSorted(xs: number[], q: number): number {
+  if (xs.length === 0) return NaN;
+  const h = (xs.length - 1) * q;
+  const lo = Math.floor(h);
+  return lo + 1 < xs.length ? xs[lo] + (h - lo) * (xs[lo + 1] - xs[lo]) : xs[lo];
 }
 
 /** Writes the features of target grid index `target` (may lie beyond the series) into out[at..]. */
@@ -94,7 +154,10 @@ export function rowFeatures(s: SeriesFeatures, target: number, day: number, out:
   out[at + 6] = ok ? s.dayMean[base] : NaN;
   out[at + 7] = ok ? s.dayMax[base] : NaN;
   out[at + 8] = ok ? s.sameMax[base] : NaN;
-  for (let k = 0; k < 4; k++) out[at + 9 + k] = s.node[k];
+  out[at + 9] = ok ? s.sameMedian[base] : NaN;
+  out[at + 10] = ok ? s.sameP90[base] : NaN;
+  const p = 4 * prefixOf(s, base);
+  for (let k = 0; k < 4; k++) out[at + 11 + k] = s.node[p + k];
 }
 
 /** Trailing-window mean and max over (i - w, i], skipping NaN (NaN when the window holds none). */

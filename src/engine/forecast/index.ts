@@ -2,8 +2,9 @@
 export * from './types';
 export { resampleMax, inferPeriod, toGrid } from './resample';
 export { pinball, pinballGradient, quantile, quantileInPlace } from './quantile';
-export { trainForecaster, forecast, DEFAULT_GBT } from './forecaster';
-export type { ForecastModel, ForecasterOptions, QuantileForecast } from './forecaster';
+export { trainForecaster, trainForecasterWith, runGbtJob, conformalQuantile, forecast, DEFAULT_GBT } from './forecaster';
+export type { ForecastModel, ForecasterOptions, QuantileForecast, GbtJob } from './forecaster';
+export type { Gbt } from './gbt';
 export { trainGbt } from './gbt';
 export { baselineForecast, BASELINES } from './baselines';
 export type { BaselineKind } from './baselines';
