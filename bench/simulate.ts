@@ -4,7 +4,8 @@
  * PC-2 and University clusters, whose regular customers replay real Bitbrains traces. Every approach
  * plans with the *previous day's* utilisation as its forecast and runs against the held-out day:
  *   hadoop       Hadoop default: random 3-replica placement, FIFO locality-first, 20 slots, Cuckoo QoS
- *   cuckoo       Cuckoo: host weights + WRR placement + accept/reject, Hadoop dispatch, Cuckoo QoS
+ *   cuckoo       Cuckoo: host weights + WRR placement + accept/reject, Hadoop dispatch on slots sized from
+ *                the forecast (container-slots.ts), Cuckoo QoS
  *   sal-<s>      Salamander: a plan from strategy s (ls, ga, exact) with its scheduler-driven placement
  *                (one replica, III-C), replayed with Salamander's QoS controller (Alg. 3)
  * Writes bench/results/simulate-<date>.json and the results section of bench/SIMULATION.md.

@@ -70,7 +70,7 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
   let bound = Math.max(accBound.makespanSlots, result.bound ?? 0);
   if (plan.objective.scheduledTasks === 0) bound = 0;
   bound = Math.min(bound, makespan); // a bound above the plan can only come from a budget-cut proof
-  plan.placement = placeChunks(model, schedule);
+  plan.placement = result.placement ?? placeChunks(model, schedule);
   plan.bound = { makespanSlots: bound };
   plan.optimal = result.optimal === true || (allAccepted && makespan === bound);
   plan.gap = bound > 0 ? (makespan - bound) / bound : 0;

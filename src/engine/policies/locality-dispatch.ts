@@ -6,11 +6,20 @@ import type { Simulator } from '../simulate/simulator';
 /** Hadoop's default TaskTracker configuration (Cuckoo IV-A, Salamander IV-A): 20 map/reduce slots. */
 export const HADOOP_SLOTS_PER_NODE = 20;
 
+/** TaskTracker heartbeat period (Salamander II-B: "periodically (e.g., 3 seconds)"). */
+export const HEARTBEAT_SECONDS = 3;
+
 /**
  * Hadoop's default JobTracker (Cuckoo II-B): whenever a TaskTracker has an empty slot it asks for a task;
  * the JobTracker answers with a task whose chunk that node holds if there is one (locality first), else
  * with any pending task, which then reads its chunk remotely. Jobs are served FIFO (earliest release,
  * then submission order). Slots are fixed per node and blind to the load: no forecasts.
+ *
+ * Nor does it know what the QoS controller did: the controller shrinks the TaskTracker's container
+ * (Cuckoo III-D) but the TaskTracker still has its fixed slots, so at its next heartbeat it asks for
+ * tasks again and gets them, on a node that may kill them again (Salamander IV-B: Cuckoo's relaunches
+ * come from "the fixed number of slots"). Only the heartbeat paces it: a node whose task was killed is
+ * served again HEARTBEAT_SECONDS later, not at once (that would relaunch within the same instant).
  *
  * Subclasses decide acceptance and chunk placement (Hadoop: random replicas; Cuckoo: WRR on forecasts).
  */
@@ -25,6 +34,8 @@ export abstract class LocalityDispatch implements Driver {
   private seenEpoch = -1;
   /** Heartbeats come in turn: the node asked first rotates so no node is always served first. */
   private nextNode = 0;
+  /** Per node: no task is handed to it before this time (its next heartbeat after a kill). */
+  private readonly wakeAt: Float64Array;
 
   constructor(
     protected readonly model: Model,
@@ -39,6 +50,7 @@ export abstract class LocalityDispatch implements Driver {
     }
     this.pending = new IdHeap(this.rank, 64);
     this.local = model.nodeIds.map(() => new IdHeap(this.rank, 16));
+    this.wakeAt = new Float64Array(model.K);
   }
 
   prepare(sim: Simulator): void {
@@ -53,9 +65,21 @@ export abstract class LocalityDispatch implements Driver {
     this.enqueue(sim, i);
   }
 
-  /** A killed task goes back to the pending pool, at its FIFO rank (so ahead of later tasks). */
-  onKilled(sim: Simulator, i: number): void {
+  /**
+   * A killed task goes back to the pending pool, at its FIFO rank (so ahead of later tasks). Its node's
+   * TaskTracker asks for work again at its next heartbeat.
+   */
+  onKilled(sim: Simulator, i: number, k: number): void {
     this.enqueue(sim, i);
+    if (this.wakeAt[k] <= sim.now) {
+      this.wakeAt[k] = sim.now + HEARTBEAT_SECONDS;
+      sim.timer(this.wakeAt[k], k);
+    }
+  }
+
+  /** Node k's heartbeat after a kill: it may be handed tasks again. */
+  onTimer(_sim: Simulator, _k: number): void {
+    this.dirty = true;
   }
 
   dispatch(sim: Simulator): void {
@@ -67,7 +91,7 @@ export abstract class LocalityDispatch implements Driver {
     this.nextNode = (this.nextNode + 1) % K;
     for (let n = 0; n < K; n++) {
       const k = (first + n) % K;
-      while (sim.freeSlots(k) > 0 && !sim.nodes[k].closed) {
+      while (sim.freeSlots(k) > 0 && sim.now >= this.wakeAt[k]) {
         const i = this.take(sim, k);
         if (i < 0) break;
         sim.launch(i, k);

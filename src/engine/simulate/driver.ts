@@ -15,8 +15,11 @@ export interface Driver {
   prepare(sim: Simulator): void;
   /** Task i became runnable: its job is released and every task of its predecessor stages is done. */
   onReady(sim: Simulator, task: number): void;
-  /** Task i was killed by the QoS controller and must be relaunched. Must not launch anything itself. */
-  onKilled(sim: Simulator, task: number): void;
+  /**
+   * Task i was killed on node k (by the QoS controller or the stall timeout) and must be relaunched.
+   * Must not launch anything itself.
+   */
+  onKilled(sim: Simulator, task: number, node: number): void;
   /** A timer the driver set with `sim.timer(time, payload)` went off. */
   onTimer?(sim: Simulator, payload: number): void;
   /** Launch what can be launched now. Called after every event that may have changed something. */

@@ -3,6 +3,7 @@ import { fromPlanDoc } from '../model/plan';
 import { PlanDoc } from '../model/types';
 import { Driver, TaskState } from './driver';
 import { IdHeap } from './id-heap';
+import { relaunchTarget } from './relaunch';
 import type { Simulator } from './simulator';
 
 /**
@@ -11,12 +12,12 @@ import type { Simulator } from './simulator';
  * (the plan shifts). Chunks are where the plan's `placement` puts them, or on the planned node when the
  * plan has none (scheduler-driven data placement, III-C), so a task that runs as planned is local.
  *
- * A task the QoS controller kills is re-placed at once on the node with the most free capacity under
- * the actual load (as a remote task when that node holds none of its replicas); when no node has room,
- * it waits and is tried again whenever a task ends or a period starts: the plan is shifted (III-D).
- * A planned launch on a node whose regular customers take its whole CPU in that period is re-placed the
- * same way (the task could not progress there), and so is an attempt the simulator fails after the stall
- * timeout (the CPU went away after it was launched).
+ * A task the QoS controller kills is relaunched by relaunch.ts: on a node holding its chunk when one has
+ * room, else after waiting for one when that is expected to be quicker than a remote run, else on the
+ * remote node with the most room; when no node has room, it waits and is tried again whenever a task ends
+ * or a period starts: the plan is shifted (III-D). A planned launch on a node whose regular customers take
+ * its whole CPU in that period is re-placed the same way (the task could not progress there), and so is an
+ * attempt the simulator fails after the stall timeout (the CPU went away after it was launched).
  */
 export class PlanDriver implements Driver {
   readonly name: string;
@@ -28,6 +29,8 @@ export class PlanDriver implements Driver {
   private readonly ready: Uint8Array;
   private readonly waiting: IdHeap[];
   private relaunch: number[] = [];
+  /** Per task: until when it waits for a node holding its chunk (-1: it has not waited this attempt). */
+  private readonly waitUntil: Float64Array;
   private dirty = true;
   private seenEpoch = -1;
 
@@ -43,6 +46,7 @@ export class PlanDriver implements Driver {
     this.due = new Uint8Array(model.nTasks);
     this.ready = new Uint8Array(model.nTasks);
     this.waiting = model.nodeIds.map(() => new IdHeap(this.plannedStart));
+    this.waitUntil = new Float64Array(model.nTasks).fill(-1);
   }
 
   prepare(sim: Simulator): void {
@@ -73,6 +77,12 @@ export class PlanDriver implements Driver {
   }
 
   onKilled(_sim: Simulator, i: number): void {
+    this.replace(i);
+  }
+
+  /** Queues task i for relaunch (relaunch.ts): a fresh decision, it may wait for its chunk's node once. */
+  private replace(i: number): void {
+    this.waitUntil[i] = -1;
     this.relaunch.push(i);
     this.dirty = true;
   }
@@ -91,7 +101,7 @@ export class PlanDriver implements Driver {
         if (sim.state[i] !== TaskState.Ready || sim.node[i] >= 0) continue;
         // The regular customers take the node's whole CPU: the task would never progress there, so it is
         // re-placed now like a killed one instead of stalling on its planned node.
-        if (starved) this.relaunch.push(i);
+        if (starved) this.replace(i);
         else sim.launch(i, k);
         if (sim.nodes[k].closed) break; // the launch itself was over capacity
       }
@@ -103,8 +113,10 @@ export class PlanDriver implements Driver {
     const kept = new Set<number>();
     for (const i of this.relaunch) {
       if (sim.state[i] !== TaskState.Ready || sim.node[i] >= 0 || kept.has(i)) continue;
-      const k = mostFree(sim, i);
-      if (k >= 0) sim.launch(i, k);
+      const waited = this.waitUntil[i] >= 0 && sim.now >= this.waitUntil[i] - 1e-9;
+      const choice = relaunchTarget(sim, i, waited);
+      if (choice.waitForLocal && this.waitUntil[i] < 0) this.waitUntil[i] = sim.nextPeriod();
+      if (choice.node >= 0) sim.launch(i, choice.node);
       else (still.push(i), kept.add(i));
     }
     this.relaunch = still;
@@ -116,26 +128,4 @@ export class PlanDriver implements Driver {
     this.waiting[this.plannedNode[i]].push(i);
     this.dirty = true;
   }
-}
-
-/**
- * The node with the most free capacity for task i under the actual load (Salamander III-D re-placement):
- * largest headroom, then one holding its chunk, then the lowest index; -1 when none has a slot and room.
- */
-export function mostFree(sim: Simulator, i: number): number {
-  let best = -1;
-  let bestRoom = -Infinity;
-  let bestLocal = false;
-  for (let k = 0; k < sim.model.K; k++) {
-    if (sim.nodes[k].closed || sim.freeSlots(k) <= 0) continue;
-    const room = sim.headroom(k, i);
-    if (room < -1e-9) continue;
-    const local = sim.isLocal(i, k);
-    if (room > bestRoom + 1e-12 || (Math.abs(room - bestRoom) <= 1e-12 && local && !bestLocal)) {
-      best = k;
-      bestRoom = room;
-      bestLocal = local;
-    }
-  }
-  return best;
 }

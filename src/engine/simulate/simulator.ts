@@ -5,7 +5,7 @@ import { Driver, TaskState } from './driver';
 import { EventQueue, SimEvent } from './event-queue';
 import { jobRevenue, JobRun, pct, SimReport, summarise } from './metrics';
 import { NodeState, throttleFactor } from './node-state';
-import { Link, stagingSeconds } from './transfer';
+import { Link, stagingSeconds, transferSeconds } from './transfer';
 import { ActualUsage } from './usage';
 
 export interface SimOptions {
@@ -211,6 +211,23 @@ export class Simulator {
     return this.cpu >= 0 && this.model.capacity[k][this.cpu] * (1 - this.usage.at(k, this.cpu, this.slot)) <= 1e-9;
   }
 
+  /** Start of the next period, when the actual load changes and closed nodes open again. */
+  nextPeriod(): number {
+    return (this.slot + 1) * this.model.slotSeconds;
+  }
+
+  /** Seconds task i computes on node k at full speed. */
+  runSeconds(i: number, k: number): number {
+    return this.baseSeconds(i, k);
+  }
+
+  /** Seconds from now until task i's chunk would be on node k if launched there now (0 when local). */
+  fetchSeconds(i: number, k: number): number {
+    if (this.isLocal(i, k)) return 0;
+    const link = this.links[k];
+    return Math.max(0, link.freeAt - this.now) + transferSeconds(this.model.stages[this.model.taskStage[i]].inputMB, link.bandwidthMbps);
+  }
+
   /** The node holds a replica of the task's chunk (or the task reads none). */
   isLocal(i: number, k: number): boolean {
     const r = this.replicas[i];
@@ -343,7 +360,7 @@ export class Simulator {
     this.nodes[k].closed = true;
     this.capacityEpoch++;
     if (wasRunning) this.retime(k);
-    this.driver.onKilled(this, i);
+    this.driver.onKilled(this, i, k);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { ValidationError } from '../model/errors';
 import { makeAuto } from './auto/auto';
+import { cuckoo } from './cuckoo/cuckoo';
 import { edf } from './edf/edf';
 import { exact } from './exact/exact';
 import { fifo } from './fifo/fifo';
@@ -10,7 +11,7 @@ import { Strategy } from './strategy';
 import { tps } from './tps/tps';
 
 const registry = new Map<string, Strategy>();
-for (const s of [rffd, ls, exact, ga, tps, fifo, edf]) registry.set(s.name, s);
+for (const s of [rffd, ls, exact, ga, tps, fifo, edf, cuckoo]) registry.set(s.name, s);
 
 registry.set('auto', makeAuto((name) => registry.get(name)));
 

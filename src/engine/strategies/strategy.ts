@@ -1,4 +1,5 @@
 import { Model } from '../model/model';
+import { PlacementDoc } from '../model/types';
 import { Random } from '../random';
 import { Schedule } from '../schedule/schedule';
 
@@ -74,6 +75,11 @@ export interface StrategyResult {
   revenueBound?: number;
   /** True only when the strategy proved its objective optimal (both levels for tasks-then-makespan). */
   optimal?: boolean;
+  /**
+   * Chunk replicas the strategy decided itself (Cuckoo's WRR placement, Alg. 2); solve() uses them instead
+   * of scheduler-driven placement (placeChunks, Salamander III-C). Tasks may then run remotely.
+   */
+  placement?: PlacementDoc[];
   stats?: Record<string, unknown>;
 }
 
