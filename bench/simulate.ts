@@ -95,6 +95,13 @@ export async function main(argv: string[]): Promise<number> {
             const r = simulatePolicy(model, policy, { actual, qos: 'cuckoo', seed });
             rows.push(row(base, policy, r, null));
           }
+          {
+            // Cuckoo's plan (the `cuckoo` strategy): its own WRR replicas, replayed with Cuckoo's QoS.
+            const t0 = Date.now();
+            const plan = await solve(model, { strategy: 'cuckoo', timeBudgetMs: budget, seed });
+            const r = simulatePlan(model, plan, { actual, qos: 'cuckoo', seed });
+            rows.push(row(base, 'cuckoo-plan', r, Date.now() - t0));
+          }
           for (const strategy of STRATEGIES) {
             const t0 = Date.now();
             const plan = await solve(model, { strategy, timeBudgetMs: budget, seed });
