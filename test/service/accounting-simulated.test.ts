@@ -6,20 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { accountingCluster, HOUR, STARTS_AT, stage } from '../support/accounting-fixtures';
 import { Service, startService, waitFor } from '../support/service';
 
-const HOUR = 3600;
-const STARTS_AT = '2030-01-01T00:00:00.000Z';
 const SLOTS = 24;
-const CLUSTER = {
-  name: 'sim-acc',
-  metrics: ['cpu', 'ram'],
-  nodes: [
-    { id: 'w01', capacity: { cpu: 4, ram: 16 }, speed: 1 },
-    { id: 'w02', capacity: { cpu: 4, ram: 16 }, speed: 1 },
-  ],
-};
-const stage = (id: string, tasks: number, hours: number, after?: string[]) => ({ id, tasks, demand: { cpu: 1, ram: 2 }, durationSeconds: hours * HOUR, ...(after ? { after } : {}) });
+const CLUSTER = accountingCluster('sim-acc');
 const JOBS = [
   { id: 'j1', deadlineSlot: 6, revenue: { onTime: 1000, late: -200 }, stages: [stage('map', 2, 1), stage('reduce', 1, 1, ['map'])] },
   { id: 'j2', revenue: { onTime: 750, late: 750 }, stages: [stage('map', 2, 1)] },

@@ -9,21 +9,12 @@ import { after, before, describe, it } from 'node:test';
 import { strategyNames } from '../../src/engine/strategies';
 import { parseCsv } from '../../src/modules/accounting/csv';
 import { problem } from '../support/problem';
+import { accountingCluster, HOUR, STARTS_AT, stage } from '../support/accounting-fixtures';
 import { Service, startService, stopChild, waitFor } from '../support/service';
 
-const HOUR = 3600;
-const STARTS_AT = '2030-01-01T00:00:00.000Z';
 const DAY2 = '2030-01-02T00:00:00.000Z';
 const SLOTS = 48;
-const CLUSTER = {
-  name: 'north',
-  metrics: ['cpu', 'ram'],
-  nodes: [
-    { id: 'w01', capacity: { cpu: 4, ram: 16 }, speed: 1 },
-    { id: 'w02', capacity: { cpu: 4, ram: 16 }, speed: 1 },
-  ],
-};
-const stage = (id: string, tasks: number, hours: number, after?: string[]) => ({ id, tasks, demand: { cpu: 1, ram: 2 }, durationSeconds: hours * HOUR, ...(after ? { after } : {}) });
+const CLUSTER = accountingCluster('north');
 const JOBS = [
   { id: 'j1', deadlineSlot: 6, revenue: { onTime: 1000, late: -200 }, stages: [stage('map', 2, 1), stage('reduce', 1, 1, ['map'])] },
   { id: 'j2', deadlineSlot: 8, revenue: { onTime: 750, late: -100 }, stages: [stage('map', 2, 1)] },

@@ -1,5 +1,6 @@
 import { Model, NO_TASK_LIMIT, stageKey } from '../model/model';
 import { PLAN_FORMAT } from '../model/types';
+import { jobRevenue } from '../schedule/revenue';
 import { isObject, show } from '../model/validate';
 
 /** Same tolerance as tools/check-plan.py, so both checkers give the same verdict on every plan. */
@@ -246,7 +247,7 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
     const endSlot = accepted ? jobEnd[j] : null;
     const deadlineSlot = job.deadline >= 0 ? job.deadline : null;
     const onTime = accepted ? deadlineSlot === null || endSlot! <= deadlineSlot : null;
-    const r = !accepted || !job.hasRevenue ? 0 : onTime ? job.revenueOnTime : job.revenueLate;
+    const r = accepted ? jobRevenue(job, endSlot!) : 0;
     if (accepted && job.hasRevenue && onTime) onTimeJobs++;
     if (accepted && job.hasRevenue && !onTime) lateJobs++;
     if (accepted && onTime) completedByDeadline++;

@@ -1,6 +1,6 @@
 import { Model } from '../model/model';
 import { Driver, TaskState } from '../simulate/driver';
-import { IdHeap } from '../simulate/id-heap';
+import { MinHeap } from '../schedule/min-heap';
 import type { Simulator } from '../simulate/simulator';
 
 /** Hadoop's default TaskTracker configuration (Cuckoo IV-A, Salamander IV-A): 20 map/reduce slots. */
@@ -28,8 +28,8 @@ export abstract class LocalityDispatch implements Driver {
   readonly mode = 'policy' as const;
   /** FIFO rank of each task: jobs by (release, index), tasks in order inside a job. */
   protected readonly rank: Int32Array;
-  private readonly pending: IdHeap;
-  private readonly local: IdHeap[];
+  private readonly pending: MinHeap;
+  private readonly local: MinHeap[];
   private dirty = true;
   private seenEpoch = -1;
   /** Heartbeats come in turn: the node asked first rotates so no node is always served first. */
@@ -48,8 +48,8 @@ export abstract class LocalityDispatch implements Driver {
       const job = model.jobs[j];
       for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) this.rank[i] = r++;
     }
-    this.pending = new IdHeap(this.rank, 64);
-    this.local = model.nodeIds.map(() => new IdHeap(this.rank, 16));
+    this.pending = new MinHeap(this.rank, 64);
+    this.local = model.nodeIds.map(() => new MinHeap(this.rank, 16));
     this.wakeAt = new Float64Array(model.K);
   }
 

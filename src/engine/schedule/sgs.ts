@@ -181,7 +181,7 @@ export function buildFromTaskOrder(
   const waiting = new Int32Array(model.stages.length);
   const left = new Int32Array(model.stages.length);
   model.stages.forEach((s, g) => ((waiting[g] = s.preds.length), (left[g] = s.tasks)));
-  const heap = new MinHeap(n, pos);
+  const heap = new MinHeap(pos, n);
   const failed = new Uint8Array(model.jobs.length);
   for (let j = 0; j < model.jobs.length; j++) if (!skip?.[j]) b.schedule.accepted[j] = 1;
   model.stages.forEach((s, g) => {

@@ -2,7 +2,7 @@ import { Model } from '../model/model';
 import { fromPlanDoc } from '../model/plan';
 import { PlanDoc } from '../model/types';
 import { Driver, TaskState } from './driver';
-import { IdHeap } from './id-heap';
+import { MinHeap } from '../schedule/min-heap';
 import { relaunchTarget } from './relaunch';
 import type { Simulator } from './simulator';
 
@@ -27,7 +27,7 @@ export class PlanDriver implements Driver {
   private readonly accepted: Uint8Array;
   private readonly due: Uint8Array;
   private readonly ready: Uint8Array;
-  private readonly waiting: IdHeap[];
+  private readonly waiting: MinHeap[];
   private relaunch: number[] = [];
   /** Per task: until when it waits for a node holding its chunk (-1: it has not waited this attempt). */
   private readonly waitUntil: Float64Array;
@@ -45,7 +45,7 @@ export class PlanDriver implements Driver {
     this.accepted = s.accepted;
     this.due = new Uint8Array(model.nTasks);
     this.ready = new Uint8Array(model.nTasks);
-    this.waiting = model.nodeIds.map(() => new IdHeap(this.plannedStart));
+    this.waiting = model.nodeIds.map(() => new MinHeap(this.plannedStart));
     this.waitUntil = new Float64Array(model.nTasks).fill(-1);
   }
 

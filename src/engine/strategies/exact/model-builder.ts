@@ -1,4 +1,5 @@
 import { Model } from '../../model/model';
+import { jobRevenue } from '../../schedule/revenue';
 import { capacityRows, cliqueRows, runningTerms } from './resource-rows';
 import { RowWriter, TooBig } from './row-writer';
 import { Windows, computeWindows, lastIndexAtMost } from './windows';
@@ -128,7 +129,8 @@ export function buildMilp(model: Model, opt: BuildOptions): BuildResult {
     const c = colY[j];
     colLower[c] = opt.weighted || revenue ? 0 : 1;
     colUpper[c] = w.jobFeasible[j] ? 1 : 0;
-    colCost[c] = revenue ? -jobBaseRevenue(job) : opt.weighted ? -taskWeight * job.taskCount : 0;
+    // revenue: an accepted job earns at least its late revenue (onTime when it has no deadline): end = Infinity
+    colCost[c] = revenue ? -jobRevenue(job, Infinity) : opt.weighted ? -taskWeight * job.taskCount : 0;
     const o = colOnTime?.[j] ?? -1;
     if (o >= 0) {
       colUpper[o] = 1;
@@ -232,10 +234,4 @@ export function buildMilp(model: Model, opt: BuildOptions): BuildResult {
   };
   const layout: MilpLayout = { weighted: opt.weighted, taskWeight, horizon: H, windows: w, colC: 0, colY, colStart, doneCol, colOnTime };
   return { ok: true, problem, layout, nonzeros: rows.nonzeros };
-}
-
-/** What job j earns when accepted and late (or whenever accepted, when it has no deadline). */
-function jobBaseRevenue(job: Model['jobs'][number]): number {
-  if (!job.hasRevenue) return 0;
-  return job.deadline < 0 ? job.revenueOnTime : job.revenueLate;
 }

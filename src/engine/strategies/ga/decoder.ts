@@ -41,7 +41,7 @@ export class Decoder {
     this.fitVersion = new Int32Array(S * model.K);
     this.touched = new Uint8Array(model.K);
     this.pos = new Int32Array(model.nTasks);
-    this.heap = new MinHeap(model.nTasks, this.pos);
+    this.heap = new MinHeap(this.pos, model.nTasks);
     this.waiting = new Int32Array(S);
     this.left = new Int32Array(S);
     this.placed = new Int32Array(S);
