@@ -1,13 +1,13 @@
 import { Model } from '../../model/model';
 import { Random } from '../../random';
-import { decreasingJobOrder, jobLength, rffdOnce } from '../rffd/rffd';
+import { decreasingJobOrder, rffdOnce } from '../rffd/rffd';
 import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
 import { MakespanMutation } from './alg2';
 import { Decoder } from './decoder';
 import { Individual, ThirdObjective } from './individual';
 import { Justifier } from './justify';
 import { crowdedBetter, selectSurvivors } from './nsga2';
-import { advanceTasks, encodeByStart, moveJobToEnd, moveRandomTasks, ox2 } from './operators';
+import { advanceTasks, densityJobOrder, encodeByStart, moveRandomTasks, ox2, tasksOfJobs, toggleJobs, workPerTask } from './operators';
 
 export interface GaParams {
   /** Population size when the budget allows (Salamander: 50); smaller budgets get at least minPopulation. */
@@ -99,7 +99,7 @@ class GaRun {
     this.mark = new Uint8Array(n);
     this.buf = new Int32Array(n);
     this.count = new Int32Array(this.model.T + 2);
-    this.workPerTask = Float64Array.from(this.model.jobs, (job, j) => jobLength(this.model, j) / job.taskCount);
+    this.workPerTask = workPerTask(this.model);
   }
 
   run(): StrategyResult {
@@ -148,8 +148,7 @@ class GaRun {
           : m % 2 === 1
             ? decreasingJobOrder(model, rng)
             : rng.shuffle(model.jobs.map((_, j) => j));
-      let p = 0;
-      for (const j of jobs) for (let i = 0; i < model.jobs[j].taskCount; i++) this.childOrder[p++] = model.jobs[j].firstTask + i;
+      tasksOfJobs(model, jobs, this.childOrder);
       const ind = this.alloc();
       this.decoder.decode(this.childOrder, null, rng, ind.sched, ind.order, true);
       this.iterations++;
@@ -161,10 +160,8 @@ class GaRun {
     this.survive([]);
   }
 
-  /** Jobs by increasing work per task, equal ones in random order. */
   private densityOrder(): number[] {
-    const w = this.workPerTask;
-    return this.rng.shuffle(this.model.jobs.map((_, j) => j)).sort((a, b) => w[a] - w[b]);
+    return densityJobOrder(this.model, this.workPerTask, this.rng);
   }
 
   /**
@@ -229,30 +226,8 @@ class GaRun {
     } else moveRandomTasks(this.childOrder, 1 + rng.int(3), rng.next() < 0.5 ? Math.max(1, Math.ceil(n / 20)) : n, rng);
   }
 
-  /**
-   * Acceptance mutation: readmit one rejected job, or reject a random accepted job and readmit all the
-   * rejected ones (how two small jobs can replace a big one). Readmitted jobs go to the end of the list
-   * so they take the room the others leave.
-   */
   private toggleJobs(p1: Individual): void {
-    const { rng, model, workPerTask } = this;
-    const rejected: number[] = [];
-    const accepted: number[] = [];
-    model.jobs.forEach((_, j) => (p1.sched.accepted[j] ? accepted : rejected).push(j));
-    rng.shuffle(rejected);
-    if (rng.next() < 0.5 || accepted.length === 0) rejected.length = 1;
-    else {
-      // Dropping the job with more work per task frees the most room per task lost (binary tournament).
-      const a = rng.pick(accepted);
-      const b = rng.pick(accepted);
-      this.skip[workPerTask[a] >= workPerTask[b] ? a : b] = 1;
-      // Half of the time the cheapest jobs (least work per task) are readmitted first.
-      if (rng.next() < 0.5) rejected.sort((x, y) => workPerTask[x] - workPerTask[y]);
-    }
-    for (const j of rejected) {
-      this.skip[j] = 0;
-      moveJobToEnd(model, this.childOrder, j, this.buf);
-    }
+    toggleJobs(this.model, p1.sched.accepted, this.childOrder, this.skip, this.workPerTask, this.rng, this.buf);
   }
 
   /** Forward-backward improvement, repeated while it helps. */

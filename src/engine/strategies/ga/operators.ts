@@ -1,6 +1,7 @@
 import { Model } from '../../model/model';
 import { Random } from '../../random';
 import { Schedule } from '../../schedule/schedule';
+import { jobLength } from '../rffd/rffd';
 
 /**
  * Operators on chromosomes = task priority permutations (decoded by the SGS in decoder.ts, which makes
@@ -105,4 +106,54 @@ export function encodeByStart(s: Schedule, prev: Int32Array, out: Int32Array, co
     if (s.accepted[model.taskJob[i]]) out[count[s.start[i]]++] = i;
     else out[tail++] = i;
   }
+}
+
+/**
+ * Acceptance mutation on a chromosome whose parent accepted the jobs in `accepted` (`skip` holds their
+ * complement and is updated): readmit one rejected job, or reject a random accepted job and readmit all
+ * the rejected ones (how two small jobs can replace a big one). Readmitted jobs go to the end of the list
+ * so they take the room the others leave. `workPerTask` (Alg. 1's job length per task) picks the job
+ * to drop: the one with more work per task frees the most room per task lost (binary tournament).
+ */
+export function toggleJobs(
+  model: Model,
+  accepted: Uint8Array,
+  order: Int32Array,
+  skip: Uint8Array,
+  workPerTask: Float64Array,
+  rng: Random,
+  buf: Int32Array,
+): void {
+  const rejected: number[] = [];
+  const kept: number[] = [];
+  model.jobs.forEach((_, j) => (accepted[j] ? kept : rejected).push(j));
+  rng.shuffle(rejected);
+  if (rng.next() < 0.5 || kept.length === 0) rejected.length = Math.min(1, rejected.length);
+  else {
+    const a = rng.pick(kept);
+    const b = rng.pick(kept);
+    skip[workPerTask[a] >= workPerTask[b] ? a : b] = 1;
+    // Half of the time the cheapest jobs (least work per task) are readmitted first.
+    if (rng.next() < 0.5) rejected.sort((x, y) => workPerTask[x] - workPerTask[y]);
+  }
+  for (const j of rejected) {
+    skip[j] = 0;
+    moveJobToEnd(model, order, j, buf);
+  }
+}
+
+/** Alg. 1's job length divided by the job's tasks: what a job costs per scheduled task. */
+export function workPerTask(model: Model): Float64Array {
+  return Float64Array.from(model.jobs, (job, j) => jobLength(model, j) / job.taskCount);
+}
+
+/** Jobs by increasing work per task, equal ones in random order: the greedy answer to "most tasks in the room there is". */
+export function densityJobOrder(model: Model, work: Float64Array, rng: Random): number[] {
+  return rng.shuffle(model.jobs.map((_, j) => j)).sort((a, b) => work[a] - work[b]);
+}
+
+/** Writes the tasks of `jobs`, job by job, into `out` (a chromosome when `jobs` holds every job). */
+export function tasksOfJobs(model: Model, jobs: readonly number[], out: Int32Array): void {
+  let p = 0;
+  for (const j of jobs) for (let i = 0; i < model.jobs[j].taskCount; i++) out[p++] = model.jobs[j].firstTask + i;
 }

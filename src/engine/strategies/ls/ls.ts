@@ -8,7 +8,9 @@ import { deadlineCheck, Strategy, StrategyContext, StrategyResult, timeUp } from
 import { compareScore, ScoreHistory } from './score';
 import { LsState } from './state';
 import { MoveRunner } from './moves';
-import { justify, perturb } from './justify';
+import { ListSearch } from './list-search';
+import { Decoder } from '../ga/decoder';
+import { densityJobOrder, tasksOfJobs, workPerTask } from '../ga/operators';
 import { revenueSearch } from './revenue-search';
 // Circular on purpose (index registers ls): only read at run time, to seed the revenue search.
 import { getStrategy, strategyNames } from '../index';
@@ -16,8 +18,10 @@ import { getStrategy, strategyNames } from '../index';
 /** OptaPlanner defaults used by Salamander (section IV): lateAcceptanceSize = 500, entityTabuRatio = 0.2. */
 const LATE_ACCEPTANCE_SIZE = 500;
 const ENTITY_TABU_RATIO = 0.2;
-/** Without a new best for this many moves, restart from the best with a justification pass. */
+/** Without a new best for this many moves, the move-based phase hands over to the list phase. */
 const STALL_MOVES = 20000;
+/** The list phase ends after this many decodes without a new best. */
+const LIST_STALL_DECODES = 2000;
 
 /**
  * Tabu Search + Late Acceptance over (node, start) of every task (Salamander III-B2), with incremental
@@ -50,6 +54,11 @@ export const ls: Strategy = {
     let iterations = 0;
     let accepted = 0;
     let restarts = 0;
+    const list = new ListSearch(model, rng);
+    let bestChanged = true;
+    let listDecodes = 0;
+    let listMs = 0;
+    let moveCount = 0;
     ctx.report(0, bestTasks, bestMs);
     const done = () => bestTasks === model.nTasks && bestMs <= ctx.lowerBound;
 
@@ -59,24 +68,41 @@ export const ls: Strategy = {
       if ((iterations & 63) === 0 && timeUp(ctx, iterations)) break;
       if (iterations >= ctx.maxIterations) break;
       if (iterations - lastImprovement > STALL_MOVES) {
-        // Stalled: justify the best (forward-backward improvement) and continue the search from there.
+        // Stalled: intensify in the activity-list view (serial SGS + forward-backward improvement),
+        // starting from the best if this phase found a new one, else where the last list phase stopped;
+        // then continue the move-based search from the list search's current solution, which differs
+        // from the basin this phase stalled in.
         restarts++;
-        const j = justify(model, best, rng, stop);
-        if (compareScore(0, j.scheduledTasks(), j.makespan(), j.sumJobEnds(), 0, bestTasks, bestMs, Infinity) < 0) {
-          best = j;
-          bestTasks = j.scheduledTasks();
-          bestMs = j.makespan();
+        const listStarted = Date.now();
+        const before = iterations;
+        if (bestChanged) iterations += list.adopt(best);
+        bestChanged = false;
+        iterations += list.run({
+          stallDecodes: LIST_STALL_DECODES,
+          maxDecodes: ctx.maxIterations - iterations,
+          stop,
+          bestTasks,
+          bestMakespan: bestMs,
+          optimal: (t, m) => t === model.nTasks && m <= ctx.lowerBound,
+        });
+        listDecodes += iterations - before;
+        const lb = list.best;
+        if (compareScore(0, lb.tasks, lb.makespan, lb.taskEnds, 0, bestTasks, bestMs, bestEnds) < 0) {
+          best = lb.sched.clone();
+          bestTasks = lb.tasks;
+          bestMs = lb.makespan;
+          bestEnds = lb.taskEnds;
           ctx.report(iterations, bestTasks, bestMs);
         }
-        // Continue from a perturbed copy of the best (iterated local search): re-decode its start
-        // order with a few random swaps and justify it, so the search leaves the basin it stalled in.
-        state = new LsState(model, perturb(model, best, rng, stop));
+        listMs += Date.now() - listStarted;
+        if (done() || stop() || iterations >= ctx.maxIterations) break;
+        state = new LsState(model, list.current);
         moves.reset(state);
         history.fill(state.hard, state.scheduled, state.makespan, state.sumEnds);
         lastImprovement = iterations;
-        if (stop()) break; // the restart may have run into the deadline
       }
       iterations++;
+      moveCount++;
       const h0 = state.hard, t0 = state.scheduled, m0 = state.makespan, e0 = state.sumEnds;
       if (!moves.random(iterations)) continue;
       const slot = iterations % LATE_ACCEPTANCE_SIZE;
@@ -98,19 +124,23 @@ export const ls: Strategy = {
           lastImprovement = iterations; // only real objective gains reset the stall counter
         }
         best = state.toSchedule();
+        bestChanged = true;
         bestTasks = t;
         bestMs = m;
         bestEnds = e;
       }
     }
-    const elapsed = Math.max(1, Date.now() - started);
+    const moveMs = Math.max(1, Date.now() - started - listMs);
     return {
       schedule: best,
       iterations,
       stats: {
         acceptedMoves: accepted,
-        movesPerSecond: Math.round((iterations / elapsed) * 1000),
-        restarts,
+        // Over the time of the move-based phases only: the list phases decode whole schedules.
+        movesPerSecond: Math.round((moveCount / moveMs) * 1000),
+        moves: moveCount,
+        listPhases: restarts,
+        listDecodes,
         tabuTenure: tenure,
         lateAcceptanceSize: LATE_ACCEPTANCE_SIZE,
       },
@@ -119,13 +149,23 @@ export const ls: Strategy = {
 };
 
 /**
- * Initial solution: the better of Alg. 1 (RFFD) and a serial SGS by latest-finish priority. RFFD always
- * completes, so that there is a plan to return; the SGS gives up at `stop`.
+ * Initial solution: the best of Alg. 1 (RFFD), a serial SGS by latest-finish priority and, when not
+ * every job fits, the serial SGS over the jobs by increasing work per task (the GA's density seed, the
+ * greedy answer to "most tasks in the room there is"). RFFD always completes, so that there is a plan
+ * to return; the SGS gives up at `stop`.
  */
 function bestConstruction(model: Model, rng: Random, stop: () => boolean): Schedule {
-  const first = rffdOnce(model, rng);
+  let best = rffdOnce(model, rng);
   const lft = buildFromTaskOrder(model, latestFinishOrder(model), null, undefined, stop);
-  return lft && better(lft.scheduledTasks(), lft.makespan(), first.scheduledTasks(), first.makespan()) ? lft : first;
+  if (lft && better(lft.scheduledTasks(), lft.makespan(), best.scheduledTasks(), best.makespan())) best = lft;
+  if (best.scheduledTasks() < model.nTasks && !stop()) {
+    const order = new Int32Array(model.nTasks);
+    tasksOfJobs(model, densityJobOrder(model, workPerTask(model), rng), order);
+    const dense = new Schedule(model);
+    new Decoder(model).decode(order, null, null, dense, undefined, true);
+    if (better(dense.scheduledTasks(), dense.makespan(), best.scheduledTasks(), best.makespan())) best = dense;
+  }
+  return best;
 }
 
 /**

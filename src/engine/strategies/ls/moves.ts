@@ -15,6 +15,8 @@ export class MoveRunner {
   private critical: number[] = [];
   private criticalMakespan = -1;
   private criticalAge = 0;
+  /** insertJob's per-node scan start for the stage being placed. */
+  private readonly from: Int32Array;
 
   constructor(
     public state: LsState,
@@ -22,6 +24,7 @@ export class MoveRunner {
     private readonly tenure: number,
   ) {
     this.lastMoved = new Int32Array(state.model.nTasks).fill(-0x3fffffff);
+    this.from = new Int32Array(state.model.K);
   }
 
   reset(state: LsState): void {
@@ -214,21 +217,32 @@ export class MoveRunner {
     this.setAccepted(j, 0);
   }
 
-  /** Places every task of job j at its earliest feasible start (serial SGS); undoes itself on failure. */
+  /**
+   * Places every task of job j at its earliest feasible start (serial SGS); undoes itself on failure.
+   * The tasks of a stage are identical and the usage only grows while the job is placed, so a node's
+   * next fit for a stage is never earlier than its last one (or the last slot it was refused up to):
+   * `from` remembers it, and each node's timeline is scanned about once per stage instead of per task.
+   */
   private insertJob(j: number): boolean {
     const s = this.state;
     const model = s.model;
     const job = model.jobs[j];
     const mark = this.touched.length;
+    const from = this.from;
     for (const g of job.stages) {
       const st = model.stages[g];
+      from.fill(0);
       for (let i = st.firstTask; i < st.firstTask + st.tasks; i++) {
         const est = s.earliestStart(i);
         let bestK = -1, bestT = 0, bestEnd = Infinity;
         for (let k = 0; k < model.K; k++) {
           const d = st.dur[k];
-          const t = s.earliestFit(i, k, est, Math.min(model.T, bestEnd) - d);
-          if (t >= 0 && t + d < bestEnd) (bestK = k), (bestT = t), (bestEnd = t + d);
+          const f = Math.max(from[k], est);
+          const last = Math.min(model.T, bestEnd - 1) - d;
+          if (f > last) continue;
+          const t = s.earliestFit(i, k, f, last);
+          from[k] = t >= 0 ? t : last + 1;
+          if (t >= 0) (bestK = k), (bestT = t), (bestEnd = t + d);
         }
         if (bestK < 0) {
           for (let x = this.touched.length - 1; x >= mark; x--) s.lift(this.touched[x]);

@@ -1,0 +1,188 @@
+import { Model } from '../../model/model';
+import { Random } from '../../random';
+import { Schedule } from '../../schedule/schedule';
+import { Decoder } from '../ga/decoder';
+import { Individual } from '../ga/individual';
+import { Justifier } from '../ga/justify';
+import { advanceTasks, encodeByStart, moveElement, toggleJobs, workPerTask } from '../ga/operators';
+
+/** Late acceptance history of the list search: short, because a step is a whole decode. */
+const LIST_LATE_ACCEPTANCE_SIZE = 50;
+
+export interface ListPhaseLimits {
+  /** End the phase after this many decodes without a new best of the phase's caller. */
+  stallDecodes: number;
+  /** Decodes the phase may use at most (the iteration limit left). */
+  maxDecodes: number;
+  /** True at the deadline (checked between decodes: one decode is never interrupted). */
+  stop: () => boolean;
+  /** The caller's best, to tell when the phase improves on it. */
+  bestTasks: number;
+  bestMakespan: number;
+  /** True when nothing can beat the schedule (every task at the lower bound): the phase ends. */
+  optimal: (tasks: number, makespan: number) => boolean;
+}
+
+/**
+ * Late acceptance search over the activity-list view of the schedule, the strongest known neighbourhood
+ * for makespan on RCPSP-like instances (Kolisch and Hartmann 2006): a schedule is a task priority list
+ * decoded by the serial SGS of the GA (ga/decoder.ts, feasible for any list, rejects a job that does
+ * not fit), every candidate gets one forward-backward improvement (ga/justify.ts), and moves are list
+ * insertions, advances of tasks ending at the makespan and the GA's acceptance mutation, so jobs are
+ * still accepted and rejected as part of the search. The local search runs it as an intensification
+ * phase between its own phases; its current list persists across phases, and bests found by the
+ * move-based search are fed in with adopt().
+ */
+export class ListSearch {
+  private readonly decoder: Decoder;
+  private readonly justifier: Justifier;
+  private readonly cur: Individual;
+  private readonly cand: Individual;
+  private readonly fbi: Individual;
+  readonly best: Individual;
+  private readonly histTasks: Int32Array;
+  private readonly histMakespan: Int32Array;
+  private readonly histEnds: Float64Array;
+  private readonly skip: Uint8Array;
+  private readonly buf: Int32Array;
+  private readonly list: Int32Array;
+  private readonly count: Int32Array;
+  private readonly workPerTask: Float64Array;
+  private readonly critical: number[] = [];
+  private steps = 0;
+  private started = false;
+
+  constructor(
+    readonly model: Model,
+    private readonly rng: Random,
+  ) {
+    this.decoder = new Decoder(model);
+    this.justifier = new Justifier(model);
+    this.cur = new Individual(model);
+    this.cand = new Individual(model);
+    this.fbi = new Individual(model);
+    this.best = new Individual(model);
+    this.histTasks = new Int32Array(LIST_LATE_ACCEPTANCE_SIZE);
+    this.histMakespan = new Int32Array(LIST_LATE_ACCEPTANCE_SIZE);
+    this.histEnds = new Float64Array(LIST_LATE_ACCEPTANCE_SIZE);
+    this.skip = new Uint8Array(model.jobs.length);
+    this.buf = new Int32Array(model.nTasks);
+    this.list = new Int32Array(model.nTasks);
+    this.count = new Int32Array(model.T + 2);
+    this.workPerTask = workPerTask(model);
+  }
+
+  /**
+   * Makes `s` the current solution (the first call, or a new best of the move-based search): its tasks
+   * by start are the list. Costs one forward-backward pass (2 decodes, returned).
+   */
+  adopt(s: Schedule): number {
+    const cur = this.cur;
+    cur.sched.copyFrom(s);
+    const prev = this.started ? this.cur.order : this.identity();
+    this.buf.set(prev);
+    encodeByStart(s, this.buf, cur.order, this.count);
+    cur.evaluate();
+    const decodes = this.justify(cur);
+    this.histTasks.fill(cur.tasks);
+    this.histMakespan.fill(cur.makespan);
+    this.histEnds.fill(cur.taskEnds);
+    if (!this.started || cur.betterThan(this.best)) this.best.copyFrom(cur);
+    this.started = true;
+    return decodes;
+  }
+
+  /** The list search's current schedule (where the move-based search continues from). */
+  get current(): Schedule {
+    return this.cur.sched;
+  }
+
+  /** Runs one phase; returns the decodes used. `best` then holds the best list-decoded schedule so far. */
+  run(limits: ListPhaseLimits): number {
+    const { cur, cand, model } = this;
+    let decodes = 0;
+    let sinceBest = 0;
+    let bestTasks = limits.bestTasks;
+    let bestMakespan = limits.bestMakespan;
+    while (sinceBest < limits.stallDecodes && decodes < limits.maxDecodes && !limits.stop()) {
+      if (limits.optimal(this.best.tasks, this.best.makespan)) break;
+      for (let j = 0; j < model.jobs.length; j++) this.skip[j] = cur.sched.accepted[j] ? 0 : 1;
+      this.list.set(cur.order);
+      this.mutate();
+      this.decoder.decode(this.list, this.skip, null, cand.sched, cand.order, true);
+      cand.evaluate();
+      decodes += 1 + this.justify(cand);
+      sinceBest++;
+      if (cand.betterThan(this.best)) this.best.copyFrom(cand);
+      if (cand.tasks > bestTasks || (cand.tasks === bestTasks && cand.makespan < bestMakespan)) {
+        bestTasks = cand.tasks;
+        bestMakespan = cand.makespan;
+        sinceBest = 0;
+      }
+      const slot = this.steps++ % LIST_LATE_ACCEPTANCE_SIZE;
+      if (this.notWorse(cand, cur.tasks, cur.makespan, cur.taskEnds) || this.notWorse(cand, this.histTasks[slot], this.histMakespan[slot], this.histEnds[slot])) {
+        cur.copyFrom(cand);
+      }
+      this.histTasks[slot] = cur.tasks;
+      this.histMakespan[slot] = cur.makespan;
+      this.histEnds[slot] = cur.taskEnds;
+    }
+    return decodes;
+  }
+
+  /** More tasks, then a smaller makespan, then a smaller sum of task ends (compaction, also on one-job instances). */
+  private notWorse(a: Individual, tasks: number, makespan: number, ends: number): boolean {
+    if (a.tasks !== tasks) return a.tasks > tasks;
+    if (a.makespan !== makespan) return a.makespan < makespan;
+    return a.taskEnds <= ends;
+  }
+
+  /**
+   * One neighbour of the current list: the acceptance mutation when jobs are left out (sometimes), else
+   * a task ending at the makespan moved earlier (only those can shorten it), or a random task moved to a
+   * random position nearby or anywhere (the decoder repairs precedence).
+   */
+  private mutate(): void {
+    const { rng, model, list, cur } = this;
+    const n = model.nTasks;
+    const r = rng.next();
+    if (cur.tasks < n && r < 0.1) {
+      toggleJobs(model, cur.sched.accepted, list, this.skip, this.workPerTask, rng, this.buf);
+      return;
+    }
+    if (r < 0.4) {
+      const critical = this.critical;
+      critical.length = 0;
+      for (let i = 0; i < n; i++) if (cur.sched.node[i] >= 0 && cur.sched.end(i) === cur.makespan) critical.push(i);
+      if (critical.length > 0) {
+        advanceTasks(list, [rng.pick(critical)], Math.max(1, Math.ceil(n / 4)), rng, this.buf);
+        return;
+      }
+    }
+    const from = rng.int(n);
+    const reach = rng.next() < 0.7 ? Math.max(1, Math.ceil(n / 10)) : n;
+    const lo = Math.max(0, from - reach);
+    const hi = Math.min(n - 1, from + reach);
+    moveElement(list, from, lo + rng.int(hi - lo + 1));
+  }
+
+  /** Forward-backward improvement of `ind`, repeated while it helps; returns the decodes used. */
+  private justify(ind: Individual): number {
+    const { fbi, model } = this;
+    let decodes = 0;
+    for (let round = 0; round < 3; round++) {
+      if (!this.justifier.backward(ind.sched, ind.makespan, ind.order, this.buf)) break;
+      for (let j = 0; j < model.jobs.length; j++) this.skip[j] = ind.sched.accepted[j] ? 0 : 1;
+      this.decoder.decode(this.buf, this.skip, null, fbi.sched, fbi.order);
+      decodes++;
+      fbi.evaluate();
+      if (!fbi.betterThan(ind) && !(fbi.tasks === ind.tasks && fbi.makespan === ind.makespan && fbi.taskEnds < ind.taskEnds)) break;
+      ind.copyFrom(fbi);
+    }
+    return decodes;
+  }
+
+  private identity(): Int32Array {
+    return Int32Array.from({ length: this.model.nTasks }, (_, i) => i);
+  }
+}
