@@ -12,7 +12,7 @@ import { loadInstance, Model } from '../../src/engine/model/model';
 import { InstanceDoc, JobSpec, NodeSpec, PlanDoc } from '../../src/engine/model/types';
 import { solve } from '../../src/engine/solve';
 import { assertProperty } from '../support/fixtures';
-import { instanceArb, plausiblePlan } from '../support/random-instance';
+import { instanceArb, plausiblePlan, randomInstance } from '../support/random-instance';
 
 const SEED = 0xb0d;
 
@@ -170,15 +170,16 @@ describe('makespanBound', () => {
     assert.equal(plan.objective.makespanSlots, 5);
   });
 
-  test('task slots: maxTasks limits how many run at once', async () => {
+  test('task slots: maxTasks limits how many run at once; packing counts whole waves', async () => {
     const inst = instance(20, [{ id: 'n', capacity: { cpu: 100 }, maxTasks: 1 }, { id: 'm', capacity: { cpu: 100 }, maxTasks: 1 }], [
       { id: 'j', stages: [stage('a', 5, 2, 0)] },
     ]);
     const { bound, plan } = await boundAndBest(inst);
-    expectBound(bound, { makespanSlots: 5, criticalPath: 2, energy: 0, taskSlots: 5 });
-    assert.equal(plan.objective.makespanSlots, 6, 'five 2-slot tasks on 2 slots at a time: the bound is 5, the optimum 6');
-    assert.equal(plan.optimal, false);
-    // one node without a limit: the argument does not apply
+    // five 2-slot tasks, two at a time: the task-slot energy says 5, three waves of two slots say 6
+    expectBound(bound, { makespanSlots: 6, criticalPath: 2, energy: 0, taskSlots: 5, jobPacking: 6, classPacking: 6 });
+    assert.equal(plan.objective.makespanSlots, 6);
+    assert.equal(plan.optimal, true);
+    // one node without a limit: the task-slot argument does not apply
     const free = instance(20, [{ id: 'n', capacity: { cpu: 100 }, maxTasks: 1 }, { id: 'm', capacity: { cpu: 100 } }], [{ id: 'j', stages: [stage('a', 5, 2, 0)] }]);
     assert.equal(makespanBound(loadInstance(free)).taskSlots, 0);
   });
@@ -206,5 +207,93 @@ describe('makespanBound', () => {
     assert.equal(plan.bound?.makespanSlots, 2);
     assert.equal(plan.objective.makespanSlots, 2);
     assert.equal(plan.optimal, false, 'not proven: rejections are not covered by the makespan bound');
+  });
+});
+
+describe('makespanBound: packing with heads and tails (packing.ts, node-packing.ts)', () => {
+  test('a stage packed on the nodes in waves, then its successor after the last wave', async () => {
+    // six 2-slot maps on 2 x 2 cpus take two waves (end 4); the 3-slot reduce follows: 7
+    const inst = instance(40, [{ id: 'n1', capacity: { cpu: 2 } }, { id: 'n2', capacity: { cpu: 2 } }], [
+      { id: 'mr', stages: [stage('map', 6, 2, 1), stage('reduce', 1, 3, 2, ['map'])] },
+    ]);
+    const { bound, plan } = await boundAndBest(inst);
+    expectBound(bound, { makespanSlots: 7, criticalPath: 5, energy: 5, jobPacking: 7 });
+    assert.equal(plan.objective.makespanSlots, 7);
+    assert.equal(plan.optimal, true);
+  });
+
+  test('no task spans a slot without room: whole runs of the duration are counted, not capacity-slots', async () => {
+    // cpu 2, slot 2 fully used: 3-slot tasks run in [0, 2) never, so two at [3, 6) and two at [6, 9)
+    const usage = { n: { cpu: [0, 0, 1, ...new Array(27).fill(0)] } };
+    const inst = instance(30, [{ id: 'n', capacity: { cpu: 2 } }], [{ id: 'j', stages: [stage('a', 4, 3, 1)] }], { usage });
+    const { bound, plan } = await boundAndBest(inst);
+    // energy: 12 cpu-slots in 2 + 2 + 0 + 2 + ... reach 12 at 7; the critical path: one task at [3, 6)
+    expectBound(bound, { makespanSlots: 9, criticalPath: 6, energy: 7, jobPacking: 9, classPacking: 9 });
+    assert.equal(plan.objective.makespanSlots, 9);
+  });
+
+  test('same-shape stages of different jobs share the nodes: their tasks pack together before the tails', async () => {
+    // two jobs, each two 2-slot maps (cpu 1) then a 3-slot reduce that needs no cpu, on one 2-cpu node:
+    // alone each job ends at 2 + 3 = 5; together the four maps need two waves (4), then a reduce: 7
+    const job = (id: string) => ({ id, stages: [stage('map', 2, 2, 1), stage('reduce', 1, 3, 0, ['map'])] });
+    const inst = instance(30, [{ id: 'n', capacity: { cpu: 2 } }], [job('a'), job('b')]);
+    const { model, bound, plan } = await boundAndBest(inst);
+    expectBound(bound, { makespanSlots: 7, criticalPath: 5, energy: 4, jobPacking: 5, classPacking: 7 });
+    assert.equal(plan.objective.makespanSlots, 7);
+    assert.equal(plan.optimal, true);
+    // with one job accepted, the pool is that job's alone
+    expectBound(makespanBound(model, Uint8Array.from([1, 0])), { makespanSlots: 5, classPacking: 5 });
+  });
+
+  test('each node counts tasks at its own duration and within its own task limit', async () => {
+    // fast: 1-slot tasks, one at a time; slow: 3-slot tasks, two at a time. 8 tasks: by 5 only 5 + 2,
+    // by 6, 6 + 4. Throughput (GFLOP per second summed over nodes) and task-slot energy see 5 and 3.
+    const nodes: NodeSpec[] = [
+      { id: 'fast', capacity: { cpu: 8 }, speed: 3, maxTasks: 1 },
+      { id: 'slow', capacity: { cpu: 8 }, speed: 1, maxTasks: 2 },
+    ];
+    const inst = instance(30, nodes, [{ id: 'j', stages: [{ id: 'a', tasks: 8, demand: { cpu: 1 }, work: 180 }] }]);
+    const { bound, plan } = await boundAndBest(inst);
+    expectBound(bound, { makespanSlots: 6, taskSlots: 3, throughput: 5, jobPacking: 6 });
+    assert.equal(plan.objective.makespanSlots, 6);
+  });
+
+  test('never above a makespan that exact proved optimal, nor above any exact plan of the same jobs', async () => {
+    // Exact is lexicographically optimal (tasks, then makespan) when it proves optimality, so its makespan
+    // is also the optimum for the jobs it accepted. Instances where nothing can run say nothing: skipped.
+    let solved = 0;
+    let proven = 0;
+    let tight = 0;
+    for (let seed = 1; seed <= 80 && solved < 10; seed++) {
+      const inst = randomInstance(seed, { minSlots: 12, maxSlots: 24, maxJobs: 3, maxNodes: 2, maxTasks: 4 });
+      const model = loadInstance(inst);
+      if ((await solve(model, { strategy: 'rffd', maxIterations: 1 })).objective.scheduledTasks === 0) continue;
+      solved++;
+      const plan = await solve(model, { strategy: 'exact', timeBudgetMs: 2000, seed: 7 });
+      assert.deepEqual(evaluatePlan(model, plan).violations, []);
+      const b = makespanBound(model, acceptedOf(model, plan));
+      for (const [name, v] of components(b)) assert.ok(v <= plan.objective.makespanSlots, `seed ${seed}: ${name} = ${v} > ${plan.objective.makespanSlots}`);
+      if (plan.optimal) {
+        proven++;
+        if (b.makespanSlots === plan.objective.makespanSlots) tight++;
+      }
+    }
+    assert.ok(proven >= 3, `exact proved only ${proven} optima of ${solved}`);
+    assert.ok(tight >= 1, 'the bound never reached a proven optimum');
+  });
+
+  test('never above a feasible plan on instances with large stages and task limits', async () => {
+    await assertProperty(
+      fc.asyncProperty(instanceArb({ maxTasks: 12, maxNodes: 4, maxJobs: 4 }), async (inst) => {
+        const model = loadInstance(inst);
+        for (const seed of [1, 2]) {
+          const plan = await solve(model, { strategy: 'rffd', maxIterations: 1, seed, timeBudgetMs: 60_000 });
+          if (plan.objective.scheduledTasks === 0) continue;
+          const b = makespanBound(model, acceptedOf(model, plan));
+          for (const [name, v] of components(b)) assert.ok(v <= plan.objective.makespanSlots, `${name} = ${v} > makespan ${plan.objective.makespanSlots}`);
+        }
+      }),
+      { seed: SEED, numRuns: 60 },
+    );
   });
 });

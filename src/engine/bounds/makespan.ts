@@ -1,4 +1,6 @@
 import { CAPACITY_EPS, Model, NO_TASK_LIMIT } from '../model/model';
+import { earliestEnd } from './earliest-end';
+import { packingBound } from './packing';
 
 export interface MakespanBound {
   /** The best (largest) of the bounds below: no feasible schedule of the accepted jobs ends earlier. */
@@ -7,6 +9,10 @@ export interface MakespanBound {
   energy: number;
   taskSlots: number;
   throughput: number;
+  /** Each stage's tasks packed on the nodes from its head, plus the packed chain after it (packing.ts). */
+  jobPacking: number;
+  /** Same-shape tasks of all jobs packed into the windows their heads and tails allow (packing.ts). */
+  classPacking: number;
 }
 
 /**
@@ -15,20 +21,29 @@ export interface MakespanBound {
  */
 export function makespanBound(model: Model, accepted?: ArrayLike<number>): MakespanBound {
   const isIn = (j: number) => !accepted || accepted[j] === 1;
-  const criticalPath = criticalPathBound(model, isIn);
+  const eft = new Int32Array(model.stages.length);
+  const criticalPath = criticalPathBound(model, isIn, eft);
   const energy = energyBound(model, isIn);
   const taskSlots = taskSlotBound(model, isIn);
   const throughput = throughputBound(model, isIn);
-  return { makespanSlots: Math.max(criticalPath, energy, taskSlots, throughput), criticalPath, energy, taskSlots, throughput };
+  const { jobPacking, classPacking } = packingBound(model, isIn, eft);
+  return {
+    makespanSlots: Math.max(criticalPath, energy, taskSlots, throughput, jobPacking, classPacking),
+    criticalPath,
+    energy,
+    taskSlots,
+    throughput,
+    jobPacking,
+    classPacking,
+  };
 }
 
 /**
  * Longest chain of stages from the job's release, each task taking its earliest possible finish on
  * any node if it ran alone against the time-varying availability (a stage cannot finish before its
- * task that fits first; its successors cannot start before that).
+ * task that fits first; its successors cannot start before that). Leaves the earliest ends in eft.
  */
-function criticalPathBound(model: Model, isIn: (j: number) => boolean): number {
-  const eft = new Int32Array(model.stages.length);
+function criticalPathBound(model: Model, isIn: (j: number) => boolean, eft: Int32Array): number {
   let best = 0;
   model.jobs.forEach((job, j) => {
     if (!isIn(j)) return;
@@ -44,29 +59,12 @@ function criticalPathBound(model: Model, isIn: (j: number) => boolean): number {
  * when it cannot end within the window.
  */
 export function earliestFinishAlone(model: Model, j: number, eft: Int32Array): void {
-  const { T, M, K } = model;
   const job = model.jobs[j];
   for (const g of job.stages) {
     const s = model.stages[g];
     let est = job.release;
     for (const p of s.preds) est = Math.max(est, eft[p]);
-    let finish = T + 1;
-    for (let k = 0; k < K; k++) {
-      if (model.maxTasks[k] < 1) continue;
-      const d = s.dur[k];
-      const av = model.avail[k];
-      let run = est;
-      for (let t = est; run + d <= T && run + d < finish; t++) {
-        let ok = true;
-        for (let m = 0; m < M && ok; m++) ok = s.demand[m] <= av[m * T + t] + CAPACITY_EPS;
-        if (!ok) run = t + 1;
-        else if (t - run + 1 >= d) {
-          finish = run + d;
-          break;
-        }
-      }
-    }
-    eft[g] = finish;
+    eft[g] = earliestEnd(model, s, est);
   }
 }
 

@@ -115,8 +115,14 @@ function missesWindow(model: Model, j: number, eft: Int32Array): Verdict | null 
     if (need > offer + 1e-9)
       return { code: 'misses-window', reason: `${alone} need ${num(need)} ${model.metrics[m]}-slots, the nodes offer ${num(offer)}` };
   }
-  const which = b.taskSlots > T ? 'concurrent task slots' : 'processing throughput';
-  return { code: 'misses-window', reason: `${alone} need more ${which} than the nodes offer in that time` };
+  if (b.taskSlots > T || b.throughput > T) {
+    const which = b.taskSlots > T ? 'concurrent task slots' : 'processing throughput';
+    return { code: 'misses-window', reason: `${alone} need more ${which} than the nodes offer in that time` };
+  }
+  return {
+    code: 'misses-window',
+    reason: `${alone} cannot all be packed onto the nodes in time: counting how many of each stage fit per node and slot (task limit, availability, node speed), its stages in order need until slot ${b.makespanSlots}`,
+  };
 }
 
 /** A value without floating-point noise (0.30000000000000004 -> 0.3). */
