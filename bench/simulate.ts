@@ -2,16 +2,23 @@
  * The papers' experiment (Salamander IV, Cuckoo IV) in Fallow's simulator: one MapReduce job of 640 map
  * and 40 reduce tasks (128 MB or 256 MB chunks, 3100 / 6300 FLOP per byte, 3 / 4 GB RAM) on the PC-1,
  * PC-2 and University clusters, whose regular customers replay real Bitbrains traces. Every approach
- * plans with the *previous day's* utilisation as its forecast and runs against the held-out day:
+ * plans with the same forecast and runs against the held-out day (the actual load):
+ *   --forecast gbt          (default) the forecasting builder's q = 0.99 forecast, trained per cluster on
+ *                           each host's VM trace before the held-out day (simulate-forecast.ts)
+ *   --forecast previous-day the previous day's utilisation (the generator's trace offset), as the issue
+ *                           allowed before the builder existed; kept so the two can be compared
  *   hadoop       Hadoop default: random 3-replica placement, FIFO locality-first, 20 slots, Cuckoo QoS
- *   cuckoo       Cuckoo: host weights + WRR placement + accept/reject, Hadoop dispatch on slots sized from
- *                the forecast (container-slots.ts), Cuckoo QoS
+ *   cuckoo       Cuckoo: host weights + WRR placement + accept/reject, Hadoop dispatch on the same 20 fixed
+ *                slots, Cuckoo QoS
+ *   cuckoo-plan  the `cuckoo` strategy's plan (same replicas and admission) replayed with Cuckoo QoS
  *   sal-<s>      Salamander: a plan from strategy s (ls, ga, exact) with its scheduler-driven placement
  *                (one replica, III-C), replayed with Salamander's QoS controller (Alg. 3)
- * Writes bench/results/simulate-<date>.json and the results section of bench/SIMULATION.md.
+ * Writes bench/results/simulate-<date>-<forecast>.json and, for the full run, that forecast's results
+ * section of bench/SIMULATION.md plus the table comparing the two forecasts (simulate-compare.ts).
  *
- *   npm run bench:simulate -- [--quick] [--budget-ms 2000] [--seeds 2]
- * Skips (exit 0) when ../shared/data or python3 is missing. Instances go to .tmp/sim-bench/.
+ *   npm run bench:simulate -- [--quick] [--budget-ms 2000] [--seeds 2] [--forecast gbt|previous-day]
+ * Skips (exit 0) when ../shared/data or python3 is missing. The Bitbrains traces are read in place in
+ * ../shared/data; generated instances go to .tmp/sim-bench/.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,10 +30,11 @@ import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulate'
 import { median } from '../src/engine/simulate/metrics';
 import { solve } from '../src/engine/solve';
 import { repoRoot } from './common';
+import { FORECASTS, ForecastKind, forecastComparison, latestResults } from './simulate-compare';
+import { builderForecast, BuiltForecast, DAY_ROWS } from './simulate-forecast';
 
 const SLOT_SECONDS = 30;
 const SLOTS = 480; // a 4-hour window: the job's compute takes minutes at these GFLOP/s, 30 s slots keep the plan's rounding small
-const DAY_SAMPLES = 288; // Bitbrains: 5-minute samples
 const STRATEGIES = ['ls', 'ga', 'exact'];
 
 interface Row {
@@ -59,12 +67,19 @@ export async function main(argv: string[]): Promise<number> {
       'budget-ms': { type: 'string', default: '2000' },
       seeds: { type: 'string', default: '2' },
       out: { type: 'string' },
+      forecast: { type: 'string', default: 'gbt' },
     },
   });
+  const forecastKind = values.forecast as ForecastKind;
+  if (!FORECASTS.includes(forecastKind)) {
+    process.stderr.write(`bench:simulate: --forecast must be one of ${FORECASTS.join(', ')}, got "${values.forecast}"\n`);
+    return 2;
+  }
   const root = repoRoot();
   const shared = path.resolve(root, '..', 'shared');
   const gen = path.join(shared, 'tools', 'gen-instance.py');
-  if (!existsSync(path.join(shared, 'data', 'bitbrains-rnd')) || !existsSync(gen)) {
+  const traces = path.join(shared, 'data', 'bitbrains-rnd', '2013-7');
+  if (!existsSync(traces) || !existsSync(gen)) {
     process.stdout.write('bench:simulate: ../shared/data/bitbrains-rnd or gen-instance.py not found, skipping\n');
     return 0;
   }
@@ -84,12 +99,27 @@ export async function main(argv: string[]): Promise<number> {
   mkdirSync(tmp, { recursive: true });
 
   const rows: Row[] = [];
+  const forecasts: ForecastNote[] = [];
   const started = Date.now();
+  // The hosts and trace window depend on (dc, chunk, seed), not on the margin: one training each.
+  const built = new Map<string, BuiltForecast>();
+  const forecastFor = (doc: InstanceDoc, dc: string, chunk: number, seed: number): InstanceDoc['usage'] => {
+    if (forecastKind === 'previous-day') return doc.usage;
+    const key = `${dc}/${chunk}/${seed}`;
+    let b = built.get(key);
+    if (!b) {
+      b = builderForecast(doc, traces, seed);
+      built.set(key, b);
+      forecasts.push({ key, trainMs: b.trainMs, historyRows: b.historyRows, wrappedHosts: b.wrappedHosts });
+      process.stderr.write(`forecast ${key}: trained on ${Math.min(...b.historyRows)}-${Math.max(...b.historyRows)} rows per host in ${b.trainMs} ms${b.wrappedHosts.length ? `; held-out window wraps past the trace end on ${b.wrappedHosts.join(', ')}` : ''}\n`);
+    }
+    return b.usage;
+  };
   for (const dc of dcs)
     for (const chunk of chunks)
       for (const margin of margins)
         for (const seed of seeds) {
-          const { model, actual } = experiment(gen, tmp, dc, chunk, margin, seed);
+          const { model, actual } = experiment(gen, tmp, dc, chunk, margin, seed, (doc) => forecastFor(doc, dc, chunk, seed));
           const base = { dc, chunkMB: chunk, margin, seed };
           for (const policy of ['hadoop', 'cuckoo']) {
             const r = simulatePolicy(model, policy, { actual, qos: 'cuckoo', seed });
@@ -114,37 +144,67 @@ export async function main(argv: string[]): Promise<number> {
         }
 
   const throughput = measureThroughput(gen, tmp);
+  const forecastSetup =
+    forecastKind === 'gbt'
+      ? `the forecasting builder (GBT, q = 0.99, 300-s slots) trained per cluster on each host's VM rows before the held-out day, forecast over the window`
+      : `previous day (gen-instance.py offset)`;
   const summary = summarise(rows);
   const result = {
     format: 'fallow.bench.simulate/v1',
     date: new Date().toISOString(),
-    command: `npm run bench:simulate --${quick ? ' --quick' : ''} --budget-ms ${budget} --seeds ${seeds.length}`,
-    setup: { slotSeconds: SLOT_SECONDS, slots: SLOTS, forecast: 'previous day (gen-instance.py offset), actual: the next day (--usage-shift-samples 288)', budgetMs: budget, dcs, chunks, margins, seeds },
+    command: `npm run bench:simulate --${quick ? ' --quick' : ''} --budget-ms ${budget} --seeds ${seeds.length} --forecast ${forecastKind}`,
+    setup: { slotSeconds: SLOT_SECONDS, slots: SLOTS, forecastKind, forecast: `${forecastSetup}; actual: the next day (--usage-shift-samples ${DAY_ROWS})`, budgetMs: budget, dcs, chunks, margins, seeds },
+    forecasts,
     throughput,
     summary,
     rows,
     elapsedSeconds: (Date.now() - started) / 1000,
   };
   const day = result.date.slice(0, 10);
-  const out = values.out ?? path.join(root, 'bench', 'results', `simulate-${day}${quick ? '-quick' : ''}.json`);
+  const resultsDir = path.join(root, 'bench', 'results');
+  const out = values.out ?? path.join(resultsDir, `simulate-${day}-${forecastKind}${quick ? '-quick' : ''}.json`);
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(result, null, 1) + '\n');
   const md = renderMarkdown(result, path.relative(root, out));
   process.stdout.write(md + '\n');
-  if (!quick) writeResultsSection(path.join(root, 'bench', 'SIMULATION.md'), md);
+  if (!quick) {
+    const doc = path.join(root, 'bench', 'SIMULATION.md');
+    writeResultsSection(doc, md, forecastKind === 'gbt' ? 'results' : `results-${forecastKind}`);
+    const comparison = forecastComparison(latestResults(resultsDir), root);
+    if (comparison) writeResultsSection(doc, comparison, 'forecast-comparison');
+  }
   process.stderr.write(`wrote ${out}\n`);
   return 0;
 }
 
-/** Forecast instance (day d) and actual usage (day d + 1) from the generator, with the papers' job. */
-function experiment(gen: string, tmp: string, dc: string, chunk: number, margin: number, seed: number): { model: Model; actual: InstanceDoc['usage'] } {
+interface ForecastNote {
+  key: string;
+  trainMs: number;
+  historyRows: number[];
+  wrappedHosts: string[];
+}
+
+/**
+ * Forecast instance (day d) and actual usage (day d + 1) from the generator, with the papers' job; the
+ * instance's usage (what every approach plans with) is what `forecastOf` makes of the day-d instance.
+ */
+function experiment(
+  gen: string,
+  tmp: string,
+  dc: string,
+  chunk: number,
+  margin: number,
+  seed: number,
+  forecastOf: (doc: InstanceDoc) => InstanceDoc['usage'] = (doc) => doc.usage,
+): { model: Model; actual: InstanceDoc['usage'] } {
   const common = ['ephemeral', '--dc', dc, '--tasks', '680', '--chunk', String(chunk), '--safety', String(margin), '--seed', String(seed), '--slot-seconds', String(SLOT_SECONDS), '--slots', String(SLOTS)];
   const forecastFile = path.join(tmp, `${dc}-${chunk}-${margin}-${seed}-forecast.json`);
   const actualFile = path.join(tmp, `${dc}-${chunk}-${margin}-${seed}-actual.json`);
   if (!existsSync(forecastFile)) writeFileSync(forecastFile, execFileSync('python3', [gen, ...common], { maxBuffer: 1 << 28 }));
-  if (!existsSync(actualFile)) writeFileSync(actualFile, execFileSync('python3', [gen, ...common, '--usage-shift-samples', String(DAY_SAMPLES)], { maxBuffer: 1 << 28 }));
+  if (!existsSync(actualFile)) writeFileSync(actualFile, execFileSync('python3', [gen, ...common, '--usage-shift-samples', String(DAY_ROWS)], { maxBuffer: 1 << 28 }));
   const doc = JSON.parse(readFileSync(forecastFile, 'utf8')) as InstanceDoc;
   const actual = (JSON.parse(readFileSync(actualFile, 'utf8')) as InstanceDoc).usage;
+  doc.usage = forecastOf(doc);
   doc.jobs = [paperJob(chunk)];
   doc.name = `${doc.name}-paperjob`;
   return { model: loadInstance(doc), actual };
@@ -288,6 +348,8 @@ function renderMarkdown(result: any, file: string): string {
   const lines: string[] = [];
   lines.push(`Generated by \`${result.command}\` on ${result.date.slice(0, 10)} in ${result.elapsedSeconds.toFixed(0)} s (${file}).`);
   lines.push('');
+  lines.push(`Forecast: ${result.setup.forecast}.`);
+  lines.push('');
   lines.push('Median job execution time incl. staging (min) / median time on the cluster without staging (min) / median % relaunched tasks / median % remote tasks, over the safety margins and seeds of the runs that finished; `rej` = runs where the approach rejected the job, `unf` = runs accepted but unfinished after 10 window lengths.');
   lines.push('');
   lines.push(`| cluster / chunk | ${approaches.join(' | ')} |`);
@@ -313,12 +375,11 @@ function renderMarkdown(result: any, file: string): string {
   return lines.join('\n');
 }
 
-const START = '<!-- results:start -->';
-const END = '<!-- results:end -->';
-
-/** Replaces the generated section of SIMULATION.md, keeping the hand-written discussion around it. */
-function writeResultsSection(file: string, md: string): void {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : `# Simulation benchmark\n\n${START}\n${END}\n`;
+/** Replaces a generated section (<!-- name:start --> ... <!-- name:end -->) of SIMULATION.md, keeping the hand-written discussion around it. */
+function writeResultsSection(file: string, md: string, name: string): void {
+  const START = `<!-- ${name}:start -->`;
+  const END = `<!-- ${name}:end -->`;
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : `# Simulation benchmark\n`;
   const a = text.indexOf(START);
   const b = text.indexOf(END);
   const next = a >= 0 && b > a ? text.slice(0, a + START.length) + '\n' + md + '\n' + text.slice(b) : `${text}\n${START}\n${md}\n${END}\n`;

@@ -1,13 +1,12 @@
 /**
  * The parts of the simulation model behind issue 6's Hadoop / Cuckoo / Salamander comparison, on handmade
  * instances: independent links per node, Hadoop's dispatcher blind to the QoS controller (heartbeats),
- * Cuckoo's containers sized from the forecast, and Salamander's relaunch that keeps tasks local.
+ * Cuckoo's TaskTrackers on Hadoop's fixed slots, and Salamander's relaunch that keeps tasks local.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadInstance } from '../../src/engine/model/model';
 import { CuckooPolicy, HadoopPolicy, hostWeights } from '../../src/engine/policies';
-import { containerSlots } from '../../src/engine/policies/container-slots';
 import { HEARTBEAT_SECONDS } from '../../src/engine/policies/locality-dispatch';
 import { stagingSeconds } from '../../src/engine/simulate/transfer';
 import { at, planOf } from '../support/fixtures';
@@ -46,25 +45,36 @@ describe("Hadoop's dispatcher does not see the QoS controller", () => {
   });
 });
 
-describe("Cuckoo's containers are sized from the forecast", () => {
-  // 10 slots of 10 s, CPU margin 10 %: a 8 cores at 40 % -> 4 free cores; b 8 cores idle -> 7.2; c always
-  // busy -> no weight; d 64 idle cores -> 57.6, capped at Hadoop's 20.
-  const doc = oneJob([{ id: 'm', tasks: 4, demand: { cpu: 1, ram: 1 }, work: 10, inputMB: 10 }], {
+describe("Cuckoo's TaskTrackers keep Hadoop's fixed slots: the forecast only places chunks", () => {
+  // 10 slots of 10 s, CPU margin 10 %. The forecast calls c always busy (95 %): Alg. 1 gives it no weight,
+  // so Alg. 2 puts no replica there. The actual load is nil everywhere. 60 tasks of 64 MB, 2 replicas:
+  // a and b hold every chunk and fill their 20 slots; c, whose TaskTracker still has 20 slots, asks for
+  // work and runs 20 tasks remotely (Cuckoo IV-A, Salamander IV-A/IV-B: 20 fixed slots per TaskTracker).
+  const doc = oneJob([{ id: 'm', tasks: 60, demand: { cpu: 1, ram: 1 }, work: 10, inputMB: 64 }], {
     horizon: { slots: 10, slotSeconds: 10 },
     safetyMargin: { cpu: 0.1 },
-    nodes: [node('a', { capacity: { cpu: 8, ram: 32 }, speed: 2 }), node('b', { capacity: { cpu: 8, ram: 32 } }), node('c'), node('d', { capacity: { cpu: 64, ram: 256 } })],
-    usage: { a: { cpu: flat(0.4, 10) }, c: { cpu: flat(0.95, 10) } },
+    nodes: ['a', 'b', 'c'].map((id) => node(id, { capacity: { cpu: 64, ram: 256 }, maxTasks: 20 })),
+    usage: { c: { cpu: flat(0.95, 10) } },
   });
+  doc.jobs[0].replication = 2;
+  const idle = { a: { cpu: flat(0, 10) }, b: { cpu: flat(0, 10) }, c: { cpu: flat(0, 10) } };
 
-  test('slots = mean forecast free cores (host weight / speed / window) per task core, at most 20', () => {
+  test('c gets no weight and no replica, yet 20 slots like every host, as under Hadoop', () => {
     const model = loadInstance(doc);
-    const slots = containerSlots(model, hostWeights(model), Uint8Array.of(1), 20);
-    assert.deepEqual(Array.from(slots), [4, 7, 0, 20]);
+    assert.equal(hostWeights(model)[2], 0);
+    const cuckoo = runDriver(doc, (m) => new CuckooPolicy(m), idle).sim;
+    assert.ok(cuckoo.replicas.every((r) => r !== null && !r.includes(2)));
+    assert.deepEqual(Array.from(cuckoo.slots), [20, 20, 20]);
+    assert.deepEqual(Array.from(runDriver(doc, (m) => new HadoopPolicy(m), idle).sim.slots), [20, 20, 20]);
   });
 
-  test('the Cuckoo policy runs on those slots; Hadoop keeps 20 everywhere', () => {
-    assert.deepEqual(Array.from(runDriver(doc, (m) => new CuckooPolicy(m)).sim.slots), [4, 7, 0, 20]);
-    assert.deepEqual(Array.from(runDriver(doc, (m) => new HadoopPolicy(m)).sim.slots), [20, 20, 20, 20]);
+  test('the host the forecast wrongly calls busy still runs tasks (remotely) when it is idle', () => {
+    const { sim, report } = runDriver(doc, (m) => new CuckooPolicy(m), idle);
+    const onC = Array.from(sim.node).filter((k) => k === 2).length;
+    assert.equal(report.unfinishedJobs, 0);
+    assert.equal(report.relaunches, 0);
+    assert.equal(report.remoteTasks, 20, 'c ran one wave of 20 tasks, all reading their chunk over its link');
+    assert.equal(onC, 20);
   });
 });
 
