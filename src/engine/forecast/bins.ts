@@ -65,3 +65,8 @@ export function applyBinner(b: Binner, x: Float64Array, nRows: number): Uint8Arr
 export function binCount(b: Binner, f: number): number {
   return b.edges[f].length + 2;
 }
+
+/** Bins of one row: the features x[columns[c]] into out[c] (no allocation: forecasting bins slot by slot). */
+export function binRow(b: Binner, x: Float64Array, columns: readonly number[], out: Uint8Array): void {
+  for (let c = 0; c < columns.length; c++) out[c] = binValue(b.edges[c], x[columns[c]]);
+}

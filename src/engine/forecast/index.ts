@@ -2,7 +2,9 @@
 export * from './types';
 export { resampleMax, inferPeriod, toGrid } from './resample';
 export { pinball, pinballGradient, quantile, quantileInPlace } from './quantile';
-export { trainForecaster, trainForecasterWith, runGbtJob, conformalQuantile, forecast, DEFAULT_GBT } from './forecaster';
+export { trainForecaster, trainForecasterWith, runGbtJob, conformalQuantile, forecast, DEFAULT_GBT, DEFAULT_ROW_FRACTION, DEFAULT_FEATURES, defaultFeatures } from './forecaster';
+export { chooseBlend, slotQuantile, NO_BLEND } from './stacking';
+export type { Blend } from './stacking';
 export type { ForecastModel, ForecasterOptions, QuantileForecast, GbtJob } from './forecaster';
 export type { Gbt } from './gbt';
 export { trainGbt } from './gbt';
