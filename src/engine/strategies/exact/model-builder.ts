@@ -2,6 +2,7 @@ import { Model } from '../../model/model';
 import { jobRevenue } from '../../schedule/revenue';
 import { capacityRows, cliqueRows, runningTerms } from './resource-rows';
 import { RowWriter, TooBig } from './row-writer';
+import { propagate } from './propagate';
 import { Windows, computeWindows, lastIndexAtMost } from './windows';
 
 /**
@@ -69,18 +70,23 @@ export interface BuildOptions {
   maxNonzeros: number;
   /** Clique rows are added only while the matrix has fewer nonzeros than this. */
   maxCliqueNonzeros: number;
+  /** Absolute ms until which the windows may be shaved (propagate.ts; every job in only). Default: no shaving. */
+  shaveUntil?: number;
 }
 
 export type BuildResult =
   | { ok: true; problem: MilpProblem; layout: MilpLayout; nonzeros: number }
   | { ok: false; reason: string; columns: number; nonzeros: number };
 
+/** Why buildMilp fails when every job must run and the time windows show some job cannot. */
+export const NO_ROOM = 'some job cannot run within the horizon';
+
 export function buildMilp(model: Model, opt: BuildOptions): BuildResult {
   const w = computeWindows(model, opt.horizon);
   const H = w.horizon;
   const { K } = model;
-  if (!opt.weighted && w.jobFeasible.some((f) => f === 0))
-    return { ok: false, reason: 'some job cannot run within the horizon', columns: 0, nonzeros: 0 };
+  // Every job must run: propagation may narrow the windows further (never when jobs may be left out).
+  if (!opt.weighted && !propagate(model, w, opt.shaveUntil ?? 0)) return { ok: false, reason: NO_ROOM, columns: 0, nonzeros: 0 };
 
   // Columns: C, y per job, Y per usable (stage, node, slot), done per multi-task stage and slot.
   const taskWeight = H + 1; // C <= H, so one more task always outweighs any makespan difference
