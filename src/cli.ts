@@ -135,14 +135,22 @@ function usage(message: string): number {
   return 2;
 }
 
+/**
+ * process.exit() drops whatever a pipe has not taken yet (a plan piped into `jq` was cut at 128 KiB), so
+ * exit only once stdout and stderr have flushed everything written before.
+ */
+function exitAfterFlush(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitAfterFlush(code),
   (e) => {
     if (e instanceof ValidationError) {
       process.stderr.write(`fallow: ${e.what} is not valid:\n`);
       for (const i of e.issues) process.stderr.write(`  ${i.path}: ${i.message}\n`);
     } else if (e instanceof CliError) process.stderr.write(`fallow: ${e.message}\n`);
     else process.stderr.write(`fallow: ${(e as Error).stack ?? e}\n`);
-    process.exit(2);
+    exitAfterFlush(2);
   },
 );

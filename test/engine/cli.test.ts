@@ -12,6 +12,7 @@ import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc, PlanDoc } from '../../src/engine/model/types';
 import { CHECKER_PATH, checkerAvailable, SKIP_MESSAGE } from '../support/check-plan';
 import { clone, withTempDir } from '../support/fixtures';
+import { ephemeralInstance } from '../support/ephemeral-instance';
 import { randomInstance } from '../support/random-instance';
 
 /** This file compiles to dist/test/engine/cli.test.js; the CLI to dist/src/cli.js. */
@@ -171,6 +172,19 @@ describe('fallow CLI', () => {
         return plan;
       };
       assert.deepEqual(run(), run());
+    });
+  });
+
+  test('a plan larger than a pipe buffer reaches stdout whole', async () => {
+    await withTempDir(async (_dir, write) => {
+      const inst = write('big.json', ephemeralInstance({ nodes: 12, jobs: 40, maxMaps: 60, seed: 3 }));
+      // A reader that starts late: the pipe fills and Node has to queue the rest of the plan.
+      const command = `"${process.execPath}" "${CLI}" solve "${inst}" --strategy rffd --iterations 1 --quiet | (sleep 1; cat)`;
+      const r = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 20_000, maxBuffer: 64 * 1024 * 1024 });
+      assert.equal(r.status, 0, r.stderr);
+      assert.ok(r.stdout.length > 256 * 1024, `the plan should be large and whole, got ${r.stdout.length} bytes`);
+      const plan = JSON.parse(r.stdout) as PlanDoc;
+      assert.ok(plan.assignments.length > 1000);
     });
   });
 
