@@ -1,8 +1,8 @@
 /**
  * The local search (ls) with its activity-list intensification phase: reaches PSPLIB optima the
  * move-based search alone missed, stays reproducible for a seed under an iteration limit that covers
- * list phases, trades a big job for two small ones, and the list phase never returns a worse or
- * infeasible schedule than the one it adopted.
+ * list phases, trades a big job for two small ones, finds a job set both greedy orders miss (job-set
+ * phase), and the list and job-set phases never return a worse or infeasible schedule than their start.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { Random } from '../../src/engine/random';
 import { solve } from '../../src/engine/solve';
 import { rffdOnce } from '../../src/engine/strategies/rffd/rffd';
 import { ListSearch } from '../../src/engine/strategies/ls/list-search';
+import { JobSetSearch } from '../../src/engine/strategies/ls/job-set-search';
 import { REPO_ROOT } from '../support/check-plan';
 import { randomInstance } from '../support/random-instance';
 
@@ -32,6 +33,23 @@ function bigOrTwoSmall(): InstanceDoc {
     metrics: ['cpu'],
     nodes: [{ id: 'n', capacity: { cpu: 1 } }],
     jobs: [job('big', 6), job('small1', 5), job('small2', 5)],
+  } as InstanceDoc;
+}
+
+/**
+ * One node running one task at a time for 24 slots. Longest job first (rffd) takes `long` (13 slots)
+ * and then only `pair` fits (3 tasks); least work per task first (the density start) takes `pair` and
+ * one `triple` (5 tasks), after which nothing else fits; the best set is the two triples (6 tasks).
+ */
+function greedyJobSetsMissTheBest(): InstanceDoc {
+  const job = (id: string, tasks: number, seconds: number) => ({ id, stages: [{ id: 's', tasks, demand: { cpu: 1 }, durationSeconds: seconds }] });
+  return {
+    format: 'fallow.instance/v1',
+    name: 'ls-greedy-job-sets-miss-the-best',
+    horizon: { slots: 24, slotSeconds: 1 },
+    metrics: ['cpu'],
+    nodes: [{ id: 'n', capacity: { cpu: 1 } }],
+    jobs: [job('long', 1, 13), job('pair', 2, 3), job('triple1', 3, 4), job('triple2', 3, 4)],
   } as InstanceDoc;
 }
 
@@ -65,6 +83,39 @@ describe('ls', () => {
     const plan = await solve(model, { strategy: 'ls', maxIterations: 30000, timeBudgetMs: 60000, seed: 1 });
     assert.equal(plan.objective.scheduledTasks, 2);
     assert.deepEqual(plan.rejected, ['big']);
+  });
+
+  it('finds the best job set where both greedy job orders miss it, before any list phase', async () => {
+    const model = loadInstance(greedyJobSetsMissTheBest());
+    // 10,000 iterations: too few for the move search to stall into a list phase, whose acceptance
+    // mutation could also find the set; the job-set phase finds it in its first few hundred orders.
+    const run = () => solve(model, { strategy: 'ls', maxIterations: 10000, timeBudgetMs: 60000, seed: 1 });
+    const plan = await run();
+    assert.equal(plan.objective.scheduledTasks, 6);
+    assert.deepEqual([...plan.rejected].sort(), ['long', 'pair']);
+    assert.equal(plan.stats?.listPhases, 0);
+    assert.ok((plan.stats?.jobSetPhases as number) >= 1);
+    assert.ok(evaluatePlan(model, plan).ok);
+    // The job-set phase's share is of the iterations under a limit: the run is reproducible.
+    const again = await run();
+    assert.deepEqual(again.assignments, plan.assignments);
+    assert.equal(again.stats?.iterations, plan.stats?.iterations);
+  });
+
+  it('job-set phase: never worse than its seed, feasible, within its decode limit', () => {
+    for (const seed of [1, 2, 3]) {
+      const model = loadInstance(randomInstance(seed, { maxJobs: 6 }));
+      const rng = new Random(seed);
+      const start = rffdOnce(model, rng);
+      const search = new JobSetSearch(model, rng);
+      search.seed(start);
+      const used = search.run({ stallDecodes: 100, maxDecodes: 500, stop: () => false });
+      assert.ok(used <= 500, `decodes ${used}`);
+      const best = search.best;
+      assert.ok(best.tasks >= start.scheduledTasks(), `${best.tasks} < ${start.scheduledTasks()}`);
+      const check = evaluatePlan(model, toPlanDoc(model, best.sched, 'ls'));
+      assert.ok(check.ok, check.violations.slice(0, 3).join('; '));
+    }
   });
 
   it('list phase: its best is feasible and never worse than the adopted schedule', () => {

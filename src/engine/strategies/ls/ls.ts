@@ -9,6 +9,7 @@ import { compareScore, ScoreHistory } from './score';
 import { LsState } from './state';
 import { MoveRunner } from './moves';
 import { ListSearch } from './list-search';
+import { JobSetSearch } from './job-set-search';
 import { Decoder } from '../ga/decoder';
 import { densityJobOrder, tasksOfJobs, workPerTask } from '../ga/operators';
 import { revenueSearch } from './revenue-search';
@@ -22,13 +23,20 @@ const ENTITY_TABU_RATIO = 0.2;
 const STALL_MOVES = 20000;
 /** The list phase ends after this many decodes without a new best. */
 const LIST_STALL_DECODES = 2000;
+/** When not every job fits, the job-set phase gets at most this share of the budget before the moves start... */
+const JOB_SET_SHARE = 0.3;
+/** ... and ends earlier after this many decodes without more tasks (also the length of its later phases). */
+const JOB_SET_STALL_DECODES = 3000;
 
 /**
  * Tabu Search + Late Acceptance over (node, start) of every task (Salamander III-B2), with incremental
  * scores. Moves: change a task's node and/or start, swap two tasks, shift a task earlier, and swap whole
  * jobs in or out when not every job fits. A move is accepted when its score is not worse than the
  * current one or the one LATE_ACCEPTANCE_SIZE steps ago; recently moved tasks are tabu unless the move
- * gives a new best (aspiration).
+ * gives a new best (aspiration). When the moves stall, late-acceptance phases over priority lists take
+ * over for a while (ListSearch); when not every job fits, a job-set phase (JobSetSearch) chooses the
+ * accepted jobs first, for up to JOB_SET_SHARE of the budget, and alternates with the list phase at
+ * later stalls.
  */
 export const ls: Strategy = {
   name: 'ls',
@@ -39,7 +47,27 @@ export const ls: Strategy = {
     const { model, rng } = ctx;
     const started = Date.now();
     const stop = deadlineCheck(ctx);
-    const initial = bestConstruction(model, rng, stop);
+    let initial = bestConstruction(model, rng, stop);
+    let iterations = 0;
+    let jobSetDecodes = 0;
+    let jobSetPhases = 0;
+    // Under an iteration limit, the job-set phase's share is of the iterations, so the run stays reproducible.
+    const limited = Number.isFinite(ctx.maxIterations);
+    const jobs = initial.scheduledTasks() < model.nTasks ? new JobSetSearch(model, rng) : null;
+    if (jobs && !stop()) {
+      // Choose the accepted jobs first: the moves then compact that set (see JobSetSearch).
+      const phaseEnd = started + JOB_SET_SHARE * (ctx.deadline - started);
+      jobSetDecodes += jobs.seed(initial);
+      jobSetDecodes += jobs.run({
+        stallDecodes: JOB_SET_STALL_DECODES,
+        maxDecodes: limited ? Math.floor(JOB_SET_SHARE * ctx.maxIterations) : Infinity,
+        stop: () => stop() || (!limited && Date.now() >= phaseEnd),
+      });
+      jobSetPhases++;
+      iterations += jobSetDecodes;
+      const b = jobs.best;
+      if (better(b.tasks, b.makespan, initial.scheduledTasks(), initial.makespan())) initial = b.sched.clone();
+    }
     let state = new LsState(model, initial);
     const tenure = Math.max(1, Math.min(1000, Math.floor(ENTITY_TABU_RATIO * model.nTasks)));
     const moves = new MoveRunner(state, rng, tenure);
@@ -50,14 +78,14 @@ export const ls: Strategy = {
     let bestTasks = state.scheduled;
     let bestMs = state.makespan;
     let bestEnds = state.sumEnds;
-    let lastImprovement = 0;
-    let iterations = 0;
+    let lastImprovement = iterations;
     let accepted = 0;
     let restarts = 0;
+    let listPhases = 0;
     const list = new ListSearch(model, rng);
     let bestChanged = true;
     let listDecodes = 0;
-    let listMs = 0;
+    let phaseMs = 0;
     let moveCount = 0;
     ctx.report(0, bestTasks, bestMs);
     const done = () => bestTasks === model.nTasks && bestMs <= ctx.lowerBound;
@@ -71,32 +99,48 @@ export const ls: Strategy = {
         // Stalled: intensify in the activity-list view (serial SGS + forward-backward improvement),
         // starting from the best if this phase found a new one, else where the last list phase stopped;
         // then continue the move-based search from the list search's current solution, which differs
-        // from the basin this phase stalled in.
+        // from the basin this phase stalled in. While jobs are left out, every other stall (the first
+        // one too) goes to the job-set phase instead, from the best, to try other sets of accepted jobs.
         restarts++;
-        const listStarted = Date.now();
+        const phaseStarted = Date.now();
         const before = iterations;
-        if (bestChanged) iterations += list.adopt(best);
-        bestChanged = false;
-        iterations += list.run({
-          stallDecodes: LIST_STALL_DECODES,
-          maxDecodes: ctx.maxIterations - iterations,
-          stop,
-          bestTasks,
-          bestMakespan: bestMs,
-          optimal: (t, m) => t === model.nTasks && m <= ctx.lowerBound,
-        });
-        listDecodes += iterations - before;
-        const lb = list.best;
-        if (compareScore(0, lb.tasks, lb.makespan, lb.taskEnds, 0, bestTasks, bestMs, bestEnds) < 0) {
-          best = lb.sched.clone();
-          bestTasks = lb.tasks;
-          bestMs = lb.makespan;
-          bestEnds = lb.taskEnds;
+        let next: Schedule;
+        let found: { sched: Schedule; tasks: number; makespan: number; taskEnds: number };
+        if (jobs && bestTasks < model.nTasks && restarts % 2 === 1) {
+          iterations += jobs.adopt(best);
+          iterations += jobs.run({ stallDecodes: JOB_SET_STALL_DECODES, maxDecodes: ctx.maxIterations - iterations, stop });
+          jobSetDecodes += iterations - before;
+          jobSetPhases++;
+          found = jobs.best;
+          next = jobs.current;
+        } else {
+          if (bestChanged) iterations += list.adopt(best);
+          bestChanged = false;
+          iterations += list.run({
+            stallDecodes: LIST_STALL_DECODES,
+            maxDecodes: ctx.maxIterations - iterations,
+            stop,
+            bestTasks,
+            bestMakespan: bestMs,
+            optimal: (t, m) => t === model.nTasks && m <= ctx.lowerBound,
+          });
+          listDecodes += iterations - before;
+          listPhases++;
+          found = list.best;
+          next = list.current;
+        }
+        if (compareScore(0, found.tasks, found.makespan, found.taskEnds, 0, bestTasks, bestMs, bestEnds) < 0) {
+          best = found.sched.clone();
+          // The list phase continues from its own state; a job-set best is news to it.
+          if (found === jobs?.best) bestChanged = true;
+          bestTasks = found.tasks;
+          bestMs = found.makespan;
+          bestEnds = found.taskEnds;
           ctx.report(iterations, bestTasks, bestMs);
         }
-        listMs += Date.now() - listStarted;
+        phaseMs += Date.now() - phaseStarted;
         if (done() || stop() || iterations >= ctx.maxIterations) break;
-        state = new LsState(model, list.current);
+        state = new LsState(model, next);
         moves.reset(state);
         history.fill(state.hard, state.scheduled, state.makespan, state.sumEnds);
         lastImprovement = iterations;
@@ -130,7 +174,7 @@ export const ls: Strategy = {
         bestEnds = e;
       }
     }
-    const moveMs = Math.max(1, Date.now() - started - listMs);
+    const moveMs = Math.max(1, Date.now() - started - phaseMs);
     return {
       schedule: best,
       iterations,
@@ -139,8 +183,10 @@ export const ls: Strategy = {
         // Over the time of the move-based phases only: the list phases decode whole schedules.
         movesPerSecond: Math.round((moveCount / moveMs) * 1000),
         moves: moveCount,
-        listPhases: restarts,
+        listPhases,
         listDecodes,
+        jobSetDecodes,
+        jobSetPhases,
         tabuTenure: tenure,
         lateAcceptanceSize: LATE_ACCEPTANCE_SIZE,
       },
