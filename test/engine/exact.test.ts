@@ -191,9 +191,9 @@ describe('exact strategy', () => {
  * An RCPSP-shaped instance (one node, single-task stages, two resources, random precedence inside each
  * of two jobs): the shape propagate.ts reasons about.
  */
-function rcpspInstance(seed: number): InstanceDoc {
+function rcpspInstance(seed: number, jobCount = 2): InstanceDoc {
   const rng = new Random(seed);
-  const jobs: JobSpec[] = [0, 1].map((j) => {
+  const jobs: JobSpec[] = Array.from({ length: jobCount }, (_, j) => {
     const n = 3 + rng.int(3);
     return {
       id: `p${j}`,
@@ -249,6 +249,21 @@ describe('exact: propagation and destructive bounds (RCPSP shape)', () => {
     }
     // Not a tautology: shaving settles most of these small instances on its own.
     assert.ok(tightened >= 4, `destructive bound met the optimum on only ${tightened} of 8`);
+  });
+
+  test('random three-job instances: energetic reasoning and shaving never refute the optimum, and often prove it', async () => {
+    let tightened = 0;
+    for (let seed = 21; seed <= 30; seed++) {
+      const model = loadInstance(rcpspInstance(seed, 3));
+      const opt = await milpOptimum(model);
+      assert.ok(propagate(model, computeWindows(model, opt)), `seed ${seed}: propagation refutes the optimum ${opt}`);
+      assert.ok(propagate(model, computeWindows(model, opt), Infinity), `seed ${seed}: shaving refutes the optimum ${opt}`);
+      const lower = destructiveBound(model, 0, opt + 2, () => false, Infinity);
+      assert.ok(lower <= opt, `seed ${seed}: destructive bound ${lower} above the optimum ${opt}`);
+      if (lower === opt) tightened++;
+    }
+    // Not a tautology: shaving with energetic reasoning settles several of these on its own.
+    assert.ok(tightened >= 3, `destructive bound met the optimum on only ${tightened} of 10`);
   });
 
   test('the windows left by propagation still hold an optimal schedule (the MILP below the incumbent finds it)', async () => {

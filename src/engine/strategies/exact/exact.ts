@@ -7,7 +7,9 @@ import { decodeSolution, encodeStart } from './decode';
 import { RunOutcome, runHighs } from './highs-runner';
 import { destructiveBound } from './destructive-bound';
 import { findIncumbent } from './incumbent';
-import { improveWithGa } from './incumbent-ga';
+import { improveWith } from './incumbent-search';
+import { ga } from '../ga/ga';
+import { ls } from '../ls/ls';
 import { MilpLayout, NO_ROOM, buildMilp } from './model-builder';
 import { revenueBound } from '../../bounds/revenue';
 import { compareRevenue, scoreOf } from '../ls/revenue-decoder';
@@ -37,7 +39,8 @@ const SOLVER_STARTUP_MS = 150;
  *   1. incumbent from list schedules and the genetic algorithm (its makespan UB);
  *   2. destructive lower bounding: propagation and shaving (propagate.ts) refute makespans from the
  *      engine's bound upward, which alone proves many RCPSP-shaped instances optimal;
- *   3. the MILP over the horizon UB - 1 only, on the propagated windows: "infeasible" proves the
+ *   3. when they do not meet, the local search improves the incumbent for a share of the time;
+ *   4. the MILP over the horizon UB - 1 only, on the propagated windows: "infeasible" proves the
  *      incumbent optimal, a solution improves it, and the dual bound is a makespan bound.
  * Otherwise (jobs may be rejected, or revenue) the MILP covers the whole window, warm-started by the
  * incumbent. Returns the better of the MILP's solution and the incumbent.
@@ -61,11 +64,11 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   const until = began + Math.min(0.1 * total, 1000);
   // The revenue objective warm-starts from the revenue search (the paper's heuristics and a short
   // search over job orders); the makespan objective from quick list schedules and the genetic algorithm.
-  const { schedule: incumbent, builds } = revenue
+  let { schedule: incumbent, builds } = revenue
     ? { schedule: (await revenueSearch({ ...ctx, deadline: until, rng: rng.fork() }, lookup)).schedule, builds: 1 }
     : makespanIncumbent(ctx, until, reproducible);
   const incTasks = incumbent.scheduledTasks();
-  const incMakespan = incumbent.makespan();
+  let incMakespan = incumbent.makespan();
   const incRevenue = scoreOf(model, incumbent).revenue;
   const revenueUpper = revenue ? revenueBound(model).revenue : Infinity;
   ctx.report(1, incTasks, incMakespan);
@@ -93,6 +96,17 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   // Cheap proofs first: every makespan below `lower` is refuted by propagation alone.
   const lower = belowIncumbent ? provenLower(ctx, incMakespan, reproducible) : 0;
   if (belowIncumbent) base.incumbent.lowerBound = lower; // the bound the MILP starts from, in the stats
+  if (belowIncumbent && lower < incMakespan && !stopRequested(ctx)) {
+    // Not proven yet: the local search, which gets closer to the optimum than the genetic algorithm,
+    // may close the gap from above. `lower` holds for every schedule of all jobs, so it stays valid.
+    const until = reproducible ? ctx.deadline : Date.now() + Math.min(MAX_LS_MS, LS_SHARE * (ctx.deadline - Date.now()));
+    ({ schedule: incumbent, builds } = improveWith(ls, ctx, { schedule: incumbent, builds }, until, reproducible));
+    if (incumbent.makespan() < incMakespan) {
+      incMakespan = incumbent.makespan();
+      ctx.report(1, incTasks, incMakespan);
+      Object.assign(base.incumbent, { makespan: incMakespan, builds, ms: Date.now() - began });
+    }
+  }
   if (belowIncumbent && lower >= incMakespan) {
     if (ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
     return { ...skip('not needed: propagation refutes every makespan below the heuristic schedule'), bound: incMakespan, optimal: true };
@@ -136,6 +150,10 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
     mip_abs_gap: revenue && !integralRevenues(model) ? 1e-6 : 0.999,
     random_seed: rng.int(1 << 30),
   };
+  // When propagation has refuted every makespan below incumbent - 1, the MILP only decides whether
+  // that one makespan is feasible: any schedule it finds is optimal, and proving infeasibility is the
+  // hard part, for which HiGHS's primal heuristics (sub-MIPs taking seconds in WASM) do nothing.
+  if (belowIncumbent && lower >= incMakespan - 1) options.mip_heuristic_effort = 0;
   if (reproducible) options.mip_max_nodes = Math.max(1, Math.floor(ctx.maxIterations));
   const outcome = await runHighs(problem, {
     options,
@@ -199,6 +217,10 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
 const BOUND_SHAVE_SHARE = 0.35;
 const BUILD_SHAVE_SHARE = 0.1;
 const MAX_BUILD_SHAVE_MS = 1000;
+/** Share of the time left after the destructive bound for the local search, when the bound does not meet the incumbent. */
+const LS_SHARE = 0.25;
+/** The search is synchronous (see incumbent-search.ts), so an abort is only seen after it: kept short. */
+const MAX_LS_MS = 1000;
 
 /**
  * Destructive lower bound below the incumbent: plain propagation first (milliseconds per makespan),
@@ -227,7 +249,7 @@ function makespanIncumbent(ctx: StrategyContext, until: number, reproducible: bo
     signal: ctx.signal,
     stop: deadlineCheck(ctx),
   });
-  return improveWithGa(ctx, quick, until, reproducible);
+  return improveWith(ga, ctx, quick, until, reproducible);
 }
 
 const lookup = (name: string) => (strategyNames().includes(name) ? getStrategy(name) : undefined);

@@ -4,8 +4,8 @@ import { Windows, lastIndexAtMost } from './windows';
 /**
  * Constraint propagation on the time windows of a deadline problem "every job runs and ends by the
  * horizon", for models with one node and single-task stages (the RCPSP shape: PSPLIB and the like).
- * It narrows every start window with three classic rules and, at the fixpoint, runs the energetic
- * check; each rule only removes start times that no schedule ending by the horizon can use, so:
+ * It narrows every start window with three classic rules and, at their fixpoint, energetic reasoning;
+ * each rule only removes start times that no schedule ending by the horizon can use, so:
  *   - a window that empties proves the horizon too short (destructive lower bounding), and
  *   - the surviving windows are valid for the MILP, which gets fewer columns and a tighter LP.
  * Rules: precedence (heads and tails), time-tabling (a start must fit next to the compulsory parts of
@@ -19,7 +19,7 @@ const FIT_TOL = 1e-6;
 /** Above this many activities the pairwise tables (n^2) and the checks cost more than they bring. */
 const MAX_ACTIVITIES = 1000;
 
-/** The energetic check is skipped when intervals x activities x resources exceed this (about 0.1 s). */
+/** Energetic reasoning is skipped when intervals x activities x resources exceed this (about 0.1 s). */
 const ENERGETIC_WORK_LIMIT = 50_000_000;
 
 /** Whether propagate() can reason about the model (otherwise it leaves the windows alone). */
@@ -93,9 +93,14 @@ class Propagator {
     return false;
   }
 
-  /** The fixpoint of the rules, then the energetic check. */
+  /** The fixpoint of the rules and energetic reasoning (the costliest, so run only at the rules' fixpoint). */
   consistent(): boolean {
-    return this.fixpoint() && this.energeticCheck();
+    for (;;) {
+      if (!this.fixpoint()) return false;
+      const e = this.energetic();
+      if (!e.ok) return false;
+      if (!e.changed) return true;
+    }
   }
 
   /**
@@ -218,21 +223,33 @@ class Propagator {
   }
 
   /**
-   * Energetic reasoning as a check: in every interval [a, b), the part of each activity that must run
-   * inside it (the smaller of its overlaps when left- or right-most) cannot exceed the capacity there.
+   * Energetic reasoning (Baptiste, Le Pape, Nuijten), adjusting the windows. In an interval [a, b) each
+   * activity must run at least its minimal intrusion there (the smaller of its overlaps when left- or
+   * right-most: the overlap of a fixed-length job with an interval is unimodal in its start); the sum
+   * over all activities cannot exceed the capacity there (the check). Beyond it, activity g can take at
+   * most m = floor(slack / q) units of [a, b), slack being the capacity left by the others' minimal
+   * intrusions. When m < d[g], every start s in [est, b - m) overlaps the interval by more than m
+   * (the overlap does not decrease from est up to a, and is min(d, b - s) > m from a to b - m), so est
+   * rises to b - m when est's own overlap exceeds m; symmetrically lst falls to a + m - d. Returns false
+   * on a contradiction; `changed` says whether some window moved.
    */
-  private energeticCheck(): boolean {
+  private energetic(): { ok: boolean; changed: boolean } {
     const { est, lst, d, n, R, H } = this;
     const lefts = [...new Set([...est, ...lst])].sort((x, y) => x - y);
     const rights = [...new Set([...Array.from(est, (e, g) => e + d[g]), ...Array.from(lst, (l, g) => l + d[g])])].sort((x, y) => x - y);
-    // Skipping the check only weakens the propagation; it never makes it wrong.
-    if (lefts.length * rights.length * n * R > ENERGETIC_WORK_LIMIT) return true;
+    // Skipping the reasoning only weakens the propagation; it never makes it wrong.
+    if (lefts.length * rights.length * n * R > ENERGETIC_WORK_LIMIT) return { ok: true, changed: false };
     const prefix = this.cap.map((c) => {
       const s = new Float64Array(H + 1);
       for (let t = 0; t < H; t++) s[t + 1] = s[t] + c[t];
       return s;
     });
+    // The largest energy (demand x duration) of an activity per resource: where the capacity left free
+    // by all minimal intrusions is at least that, no activity can be pushed out of the interval.
+    const maxEnergy = Float64Array.from(this.q, (q) => q.reduce((m, x, g) => Math.max(m, x * d[g]), 0));
     const need = new Float64Array(R);
+    const inside = new Int32Array(n);
+    let changed = false;
     for (const a of lefts)
       for (const b of rights) {
         if (b <= a || b > H) continue;
@@ -240,12 +257,40 @@ class Propagator {
         for (let g = 0; g < n; g++) {
           const left = Math.max(0, Math.min(b, est[g] + d[g]) - Math.max(a, est[g]));
           const right = Math.max(0, Math.min(b, lst[g] + d[g]) - Math.max(a, lst[g]));
-          const inside = Math.min(left, right);
-          if (inside > 0) for (let r = 0; r < R; r++) need[r] += inside * this.q[r][g];
+          inside[g] = Math.min(left, right);
+          if (inside[g] > 0) for (let r = 0; r < R; r++) need[r] += inside[g] * this.q[r][g];
         }
-        for (let r = 0; r < R; r++) if (need[r] > prefix[r][b] - prefix[r][a] + FIT_TOL * (b - a + 1)) return false;
+        let tight = false;
+        for (let r = 0; r < R; r++) {
+          const free = prefix[r][b] - prefix[r][a] - need[r];
+          if (free < -FIT_TOL * (b - a + 1)) return { ok: false, changed };
+          if (free < maxEnergy[r]) tight = true;
+        }
+        if (!tight) continue;
+        for (let g = 0; g < n; g++) {
+          let m = d[g];
+          for (let r = 0; r < R && m > 0; r++) {
+            const q = this.q[r][g];
+            if (q === 0) continue;
+            const slack = prefix[r][b] - prefix[r][a] - (need[r] - inside[g] * q);
+            m = Math.min(m, Math.max(0, Math.floor((slack + FIT_TOL * (b - a + 1)) / q)));
+          }
+          if (m >= d[g]) continue;
+          const overlapAt = (s: number) => Math.max(0, Math.min(b, s + d[g]) - Math.max(a, s));
+          if (overlapAt(est[g]) > m && b - m > est[g]) {
+            est[g] = b - m;
+            changed = true;
+          }
+          if (overlapAt(lst[g]) > m && a + m - d[g] < lst[g]) {
+            lst[g] = a + m - d[g];
+            changed = true;
+          }
+          // The intrusions summed above were computed on the old windows; they only grow as windows
+          // shrink, so the slack used for the other activities stays an over-estimate: still sound.
+          if (est[g] > lst[g]) return { ok: false, changed };
+        }
       }
-    return true;
+    return { ok: true, changed };
   }
 
   /** Narrowed windows back into w: slots outside them, or where the task cannot fit, are dropped. */

@@ -1,0 +1,38 @@
+import { Schedule, better } from '../../schedule/schedule';
+import { Strategy, StrategyContext } from '../strategy';
+
+/** Iterations (decodes or moves) a search may spend when an iteration limit makes the solve reproducible. */
+const REPRODUCIBLE_ITERATIONS = 2000;
+
+/**
+ * Runs a heuristic (the genetic algorithm, the local search) until `until` and keeps the better of its
+ * schedule and `current`. Every slot it saves shrinks the MILP's horizon, and when it reaches the
+ * optimum the bounds and the MILP only have to prove that nothing shorter exists.
+ *
+ * Synchronous on purpose: `auto` starts exact and then runs its partner on the same thread, so exact
+ * must reach its solver thread before it first yields, or it would wait for the partner to finish.
+ * A strategy that answers with a promise is therefore ignored.
+ */
+export function improveWith(
+  search: Strategy,
+  ctx: StrategyContext,
+  current: { schedule: Schedule; builds: number },
+  until: number,
+  reproducible: boolean,
+): { schedule: Schedule; builds: number } {
+  const s = current.schedule;
+  const done = s.scheduledTasks() === ctx.model.nTasks && s.makespan() <= ctx.lowerBound;
+  if (done || until - Date.now() < 20) return current;
+  const result = search.run({
+    ...ctx,
+    rng: ctx.rng.fork(),
+    deadline: Math.min(until, ctx.deadline),
+    maxIterations: reproducible ? REPRODUCIBLE_ITERATIONS : Infinity,
+    provenFlag: undefined,
+    report: () => undefined,
+  });
+  if (result instanceof Promise) return current;
+  const g = result.schedule;
+  const found = better(g.scheduledTasks(), g.makespan(), s.scheduledTasks(), s.makespan());
+  return { schedule: found ? g : s, builds: current.builds + result.iterations };
+}
