@@ -95,7 +95,7 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
     iterations: result.iterations,
     seed,
     timeBudgetMs: budget,
-    bounds: { criticalPath: accBound.criticalPath, energy: accBound.energy, taskSlots: accBound.taskSlots, throughput: accBound.throughput, jobPacking: accBound.jobPacking, classPacking: accBound.classPacking, strategy: result.bound ?? null },
+    bounds: { criticalPath: accBound.criticalPath, energy: accBound.energy, taskSlots: accBound.taskSlots, throughput: accBound.throughput, jobPacking: accBound.jobPacking, classPacking: accBound.classPacking, mixedPacking: accBound.mixedPacking, strategy: result.bound ?? null },
     ...result.stats,
   };
   const check = evaluatePlan(model, plan);

@@ -13,6 +13,8 @@ export interface MakespanBound {
   jobPacking: number;
   /** Same-shape tasks of all jobs packed into the windows their heads and tails allow (packing.ts). */
   classPacking: number;
+  /** Tasks of dominating shapes converted into a base shape's tasks, in windows by heads and tails (mixed-packing.ts). */
+  mixedPacking: number;
 }
 
 /**
@@ -26,15 +28,16 @@ export function makespanBound(model: Model, accepted?: ArrayLike<number>): Makes
   const energy = energyBound(model, isIn);
   const taskSlots = taskSlotBound(model, isIn);
   const throughput = throughputBound(model, isIn);
-  const { jobPacking, classPacking } = packingBound(model, isIn, eft);
+  const { jobPacking, classPacking, mixedPacking } = packingBound(model, isIn, eft);
   return {
-    makespanSlots: Math.max(criticalPath, energy, taskSlots, throughput, jobPacking, classPacking),
+    makespanSlots: Math.max(criticalPath, energy, taskSlots, throughput, jobPacking, classPacking, mixedPacking),
     criticalPath,
     energy,
     taskSlots,
     throughput,
     jobPacking,
     classPacking,
+    mixedPacking,
   };
 }
 

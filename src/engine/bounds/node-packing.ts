@@ -25,6 +25,8 @@ export class NodePacking {
   private readonly conc: Int32Array[] = [];
   /** Exact completion curves by head (see exactCurve). */
   private readonly curves = new Map<number, Int32Array>();
+  /** Per-node exact completion curves by head (see perNodeCurves). */
+  private readonly nodeCurves = new Map<number, Int32Array[]>();
 
   /**
    * `cap` bounds c_k(t) from above (never more than the tasks there are to run are useful at once),
@@ -65,13 +67,16 @@ export class NodePacking {
   /** Most tasks of this shape the nodes can complete inside [a, b). */
   capacity(a: number, b: number): number {
     let n = 0;
-    for (let k = 0; k < this.model.K; k++) {
-      const d = this.dur[k];
-      const byRuns = Math.floor((this.prefix[k][b] - this.prefix[k][a]) / d);
-      const byLanes = this.suffixMax[k][a] * Math.floor((b - a) / d);
-      n += Math.min(byRuns, byLanes);
-    }
+    for (let k = 0; k < this.model.K; k++) n += this.nodeCapacity(k, a, b);
     return n;
+  }
+
+  /** Most tasks of this shape node k can complete inside [a, b) by the runs and lanes counts above. */
+  private nodeCapacity(k: number, a: number, b: number): number {
+    const d = this.dur[k];
+    const byRuns = Math.floor((this.prefix[k][b] - this.prefix[k][a]) / d);
+    const byLanes = this.suffixMax[k][a] * Math.floor((b - a) / d);
+    return Math.min(byRuns, byLanes);
   }
 
   /** Earliest end b such that `tasks` tasks can complete inside [a, b); T + 1 when none within T. */
@@ -105,26 +110,55 @@ export class NodePacking {
     const { T, K } = this.model;
     let cost = 0;
     for (let k = 0; k < K; k++) cost += (T - a) * Math.min(this.dur[k], T);
+    if (cost > this.work.left) return undefined; // all or nothing: a partial curve would be wasted work
+    const curve = new Int32Array(T + 1);
+    for (let k = 0; k < K; k++) {
+      const ends = this.greedyEnds(k, a);
+      if (!ends) return undefined;
+      for (let b = a + 1; b <= T; b++) curve[b] += ends[b];
+    }
+    for (let b = a + 1; b <= T; b++) curve[b] += curve[b - 1];
+    this.curves.set(a, curve);
+    return curve;
+  }
+
+  /**
+   * The same per node: out[k][b] = the most tasks node k alone can complete inside [a, b) (the exact greedy
+   * count, or when the work budget is spent the runs-and-lanes capacity, also never an undercount).
+   */
+  perNodeCurves(a: number): Int32Array[] {
+    const cached = this.nodeCurves.get(a);
+    if (cached) return cached;
+    const { T, K } = this.model;
+    const out: Int32Array[] = [];
+    for (let k = 0; k < K; k++) {
+      const ends = this.greedyEnds(k, a);
+      const curve = new Int32Array(T + 1);
+      for (let b = a + 1; b <= T; b++) curve[b] = ends ? curve[b - 1] + ends[b] : this.nodeCapacity(k, a, b);
+      out.push(curve);
+    }
+    this.nodeCurves.set(a, out);
+    return out;
+  }
+
+  /** ends[b] = tasks the greedy (see exactCurve) starts on node k from a that end at b; undefined over budget. */
+  private greedyEnds(k: number, a: number): Int32Array | undefined {
+    const { T } = this.model;
+    const d = this.dur[k];
+    const cost = (T - a) * Math.min(d, T);
     if (cost > this.work.left) return undefined;
     this.work.left -= cost;
     const ends = new Int32Array(T + 1);
     const running = new Int32Array(T);
-    for (let k = 0; k < K; k++) {
-      const c = this.conc[k];
-      const d = this.dur[k];
-      running.fill(0, a);
-      for (let t = a; t + d <= T; t++) {
-        let n = c[t] - running[t];
-        for (let u = t + 1; u < t + d && n > 0; u++) n = Math.min(n, c[u] - running[u]);
-        if (n <= 0) continue;
-        for (let u = t; u < t + d; u++) running[u] += n;
-        ends[t + d] += n;
-      }
+    const c = this.conc[k];
+    for (let t = a; t + d <= T; t++) {
+      let n = c[t] - running[t];
+      for (let u = t + 1; u < t + d && n > 0; u++) n = Math.min(n, c[u] - running[u]);
+      if (n <= 0) continue;
+      for (let u = t; u < t + d; u++) running[u] += n;
+      ends[t + d] += n;
     }
-    const curve = new Int32Array(T + 1);
-    for (let b = a + 1; b <= T; b++) curve[b] = curve[b - 1] + ends[b];
-    this.curves.set(a, curve);
-    return curve;
+    return ends;
   }
 
   /**

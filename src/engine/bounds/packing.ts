@@ -1,5 +1,6 @@
 import { Model } from '../model/model';
 import { earliestEnd } from './earliest-end';
+import { mixedPackingBound } from './mixed-packing';
 import { NodePacking } from './node-packing';
 
 export interface PackingBound {
@@ -7,6 +8,8 @@ export interface PackingBound {
   jobPacking: number;
   /** Per task shape, across jobs: the tasks whose heads and tails allow a window must be packed into it. */
   classPacking: number;
+  /** Tasks of shapes that dominate a base shape counted as base tasks in the same windows (mixed-packing.ts). */
+  mixedPacking: number;
 }
 
 /**
@@ -78,7 +81,9 @@ export function packingBound(model: Model, isIn: (j: number) => boolean, eft: In
       }
     }
   }
-  return { jobPacking, classPacking };
+  const bases = shapes.members.map((m) => shapes.packingOf[m[0]]!);
+  const mixedPacking = mixedPackingBound(model, isIn, head, tail, shapes.packingOf, bases);
+  return { jobPacking, classPacking, mixedPacking };
 }
 
 interface Shapes {
@@ -91,8 +96,10 @@ interface Shapes {
 /** Groups the accepted stages by task shape and builds profiles for the largest shapes within budget. */
 function groupByShape(model: Model, isIn: (j: number) => boolean): Shapes {
   const byKey = new Map<string, { stages: number[]; tasks: number }>();
+  let acceptedTasks = 0;
   model.stages.forEach((s, g) => {
     if (!isIn(s.job)) return;
+    acceptedTasks += s.tasks;
     const key = `${s.demand.join(',')}|${s.dur.join(',')}`;
     let e = byKey.get(key);
     if (!e) byKey.set(key, (e = { stages: [], tasks: 0 }));
@@ -110,7 +117,8 @@ function groupByShape(model: Model, isIn: (j: number) => boolean): Shapes {
     if (cells > budget) break;
     budget -= cells;
     const s = model.stages[e.stages[0]];
-    const packing = new NodePacking(model, s.demand, s.dur, e.tasks, work);
+    // Capped at every accepted task, not the shape's: mixedPackingBound converts other tasks into this shape.
+    const packing = new NodePacking(model, s.demand, s.dur, acceptedTasks, work);
     for (const g of e.stages) packingOf[g] = packing;
     members.push(e.stages);
   }
