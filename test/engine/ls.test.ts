@@ -17,6 +17,9 @@ import { solve } from '../../src/engine/solve';
 import { rffdOnce } from '../../src/engine/strategies/rffd/rffd';
 import { ListSearch } from '../../src/engine/strategies/ls/list-search';
 import { JobSetSearch } from '../../src/engine/strategies/ls/job-set-search';
+import { subsetSearch } from '../../src/engine/strategies/ls/subset-search';
+import { Schedule } from '../../src/engine/schedule/schedule';
+import { Decoder } from '../../src/engine/strategies/ga/decoder';
 import { REPO_ROOT } from '../support/check-plan';
 import { randomInstance } from '../support/random-instance';
 
@@ -114,6 +117,35 @@ describe('ls', () => {
       const best = search.best;
       assert.ok(best.tasks >= start.scheduledTasks(), `${best.tasks} < ${start.scheduledTasks()}`);
       const check = evaluatePlan(model, toPlanDoc(model, best.sched, 'ls'));
+      assert.ok(check.ok, check.violations.slice(0, 3).join('; '));
+    }
+  });
+
+  it('subset search: from a greedy set it reaches the best set, and proves nothing better is left', () => {
+    const model = loadInstance(greedyJobSetsMissTheBest());
+    // The incumbent runs `long` and `pair` (3 tasks): the set longest-first gives.
+    const incumbent = new Schedule(model);
+    const skip = Uint8Array.from(model.jobs, (j) => (j.id === 'long' || j.id === 'pair' ? 0 : 1));
+    new Decoder(model).decode(Int32Array.from({ length: model.nTasks }, (_, i) => i), skip, null, incumbent);
+    assert.equal(incumbent.scheduledTasks(), 3);
+    const r = subsetSearch(model, incumbent, new Random(1), { maxSteps: 1000, stop: () => false, stalled: () => false });
+    assert.equal(r.best.scheduledTasks(), 6);
+    assert.deepEqual(model.jobs.filter((_, j) => r.best.accepted[j]).map((j) => j.id), ['triple1', 'triple2']);
+    // 7+ tasks need long (1) with both triples, or the pair with both: the energy bound refutes both sets.
+    assert.equal(r.complete, true);
+    assert.ok(r.boundChecks > 0 && r.decodes > 0);
+    assert.ok(evaluatePlan(model, toPlanDoc(model, r.best, 'ls')).ok);
+  });
+
+  it('subset search: never worse than its incumbent, feasible, and within its step limit', () => {
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const model = loadInstance(randomInstance(seed, { maxJobs: 6 }));
+      const rng = new Random(seed);
+      const start = rffdOnce(model, rng);
+      const r = subsetSearch(model, start, rng, { maxSteps: 40, stop: () => false, stalled: () => false });
+      assert.ok(r.steps <= 40, `steps ${r.steps}`);
+      assert.ok(r.best.scheduledTasks() >= start.scheduledTasks());
+      const check = evaluatePlan(model, toPlanDoc(model, r.best, 'ls'));
       assert.ok(check.ok, check.violations.slice(0, 3).join('; '));
     }
   });

@@ -15,3 +15,14 @@ export function stageTails(model: Model): Int32Array {
     }
   return tail;
 }
+
+/**
+ * Tasks by increasing latest finish time (the LFT priority rule, strong for makespan): a stage's LFT is
+ * the horizon minus the longest chain of shortest durations after it.
+ */
+export function latestFinishOrder(model: Model): Int32Array {
+  const tail = stageTails(model);
+  const order = Array.from({ length: model.nTasks }, (_, i) => i);
+  order.sort((a, b) => tail[model.taskStage[b]] - tail[model.taskStage[a]] || a - b);
+  return Int32Array.from(order);
+}

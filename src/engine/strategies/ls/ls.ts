@@ -2,7 +2,7 @@ import { Model } from '../../model/model';
 import { Random } from '../../random';
 import { buildFromTaskOrder } from '../../schedule/sgs';
 import { Schedule, better } from '../../schedule/schedule';
-import { stageTails } from '../../schedule/tails';
+import { latestFinishOrder } from '../../schedule/tails';
 import { rffdOnce } from '../rffd/rffd';
 import { deadlineCheck, Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
 import { compareScore, ScoreHistory } from './score';
@@ -10,6 +10,7 @@ import { LsState } from './state';
 import { MoveRunner } from './moves';
 import { ListSearch } from './list-search';
 import { JobSetSearch } from './job-set-search';
+import { SubsetResult, subsetSearch } from './subset-search';
 import { Decoder } from '../ga/decoder';
 import { densityJobOrder, tasksOfJobs, workPerTask } from '../ga/operators';
 import { revenueSearch } from './revenue-search';
@@ -27,6 +28,11 @@ const LIST_STALL_DECODES = 2000;
 const JOB_SET_SHARE = 0.3;
 /** ... and ends earlier after this many decodes without more tasks (also the length of its later phases). */
 const JOB_SET_STALL_DECODES = 3000;
+/** Share of the budget (or of the iteration limit) the bound-guided search over accepted sets may use first. */
+const SUBSET_SHARE = 0.2;
+/** ... and stops sooner after this share of the budget (or these steps, under an iteration limit) with no gain. */
+const SUBSET_STALL_SHARE = 0.05;
+const SUBSET_STALL_STEPS = 500;
 
 /**
  * Tabu Search + Late Acceptance over (node, start) of every task (Salamander III-B2), with incremental
@@ -54,6 +60,18 @@ export const ls: Strategy = {
     // Under an iteration limit, the job-set phase's share is of the iterations, so the run stays reproducible.
     const limited = Number.isFinite(ctx.maxIterations);
     const jobs = initial.scheduledTasks() < model.nTasks ? new JobSetSearch(model, rng) : null;
+    let subsets: SubsetResult | null = null;
+    if (jobs && !stop()) {
+      // Sets of accepted jobs the bounds do not refute, each tried by the decoder (subset-search.ts).
+      const phaseEnd = started + SUBSET_SHARE * (ctx.deadline - started);
+      subsets = subsetSearch(model, initial, rng, {
+        maxSteps: limited ? Math.floor(SUBSET_SHARE * ctx.maxIterations) : Infinity,
+        stop: () => stop() || (!limited && Date.now() >= phaseEnd),
+        stalled: (steps, ms) => (limited ? steps >= SUBSET_STALL_STEPS : ms >= SUBSET_STALL_SHARE * (ctx.deadline - started)),
+      });
+      iterations += subsets.steps;
+      initial = subsets.best;
+    }
     if (jobs && !stop()) {
       // Choose the accepted jobs first: the moves then compact that set (see JobSetSearch).
       const phaseEnd = started + JOB_SET_SHARE * (ctx.deadline - started);
@@ -187,6 +205,7 @@ export const ls: Strategy = {
         listDecodes,
         jobSetDecodes,
         jobSetPhases,
+        ...(subsets && { subsetBoundChecks: subsets.boundChecks, subsetDecodes: subsets.decodes, subsetComplete: subsets.complete }),
         tabuTenure: tenure,
         lateAcceptanceSize: LATE_ACCEPTANCE_SIZE,
       },
@@ -212,15 +231,4 @@ function bestConstruction(model: Model, rng: Random, stop: () => boolean): Sched
     if (better(dense.scheduledTasks(), dense.makespan(), best.scheduledTasks(), best.makespan())) best = dense;
   }
   return best;
-}
-
-/**
- * Tasks by increasing latest finish time (the LFT priority rule, strong for makespan): a stage's LFT is
- * the horizon minus the longest chain of shortest durations after it.
- */
-export function latestFinishOrder(model: Model): Int32Array {
-  const tail = stageTails(model);
-  const order = Array.from({ length: model.nTasks }, (_, i) => i);
-  order.sort((a, b) => tail[model.taskStage[b]] - tail[model.taskStage[a]] || a - b);
-  return Int32Array.from(order);
 }

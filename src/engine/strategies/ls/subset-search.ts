@@ -1,0 +1,120 @@
+import { makespanBound } from '../../bounds/makespan';
+import { Model } from '../../model/model';
+import { Random } from '../../random';
+import { Schedule, better } from '../../schedule/schedule';
+import { latestFinishOrder } from '../../schedule/tails';
+import { Decoder } from '../ga/decoder';
+import { densityJobOrder, encodeByStart, tasksOfJobs, workPerTask } from '../ga/operators';
+
+/** Decodes tried per candidate set: the fixed orders below, then random tie-breaks of the first. */
+const DECODES_PER_SET = 4;
+
+export interface SubsetLimits {
+  /** Steps (bound checks + decodes) the search may use at most. */
+  maxSteps: number;
+  /** True at the deadline (checked between steps). */
+  stop: () => boolean;
+  /** True when the search has gone on too long without a better schedule (steps and ms since the last one). */
+  stalled: (steps: number, ms: number) => boolean;
+}
+
+export interface SubsetResult {
+  /** The best schedule found, or the incumbent when nothing beat it. */
+  best: Schedule;
+  steps: number;
+  boundChecks: number;
+  decodes: number;
+  /** Every set with more tasks than `best` was visited: refuted by the bound or tried by the decoder. */
+  complete: boolean;
+}
+
+/**
+ * Which jobs to accept, searched over the sets themselves with the engine's lower bounds as the filter.
+ * When not every job fits, the task count is decided by the accepted set, and local moves reach a
+ * better set only through long chains of ejections. Here a depth-first search over the jobs (most tasks
+ * first, "accept" before "reject") keeps a set only while makespanBound(set) fits in the horizon: a
+ * set the bound refutes cannot run, and adding jobs to it only adds work, so its whole subtree is cut.
+ * Sets that cannot beat the incumbent's task count even with every remaining job are cut as well. Each
+ * complete set left (more tasks than the incumbent, not refuted) is handed to the serial decoder with
+ * a few priority lists; the first that places every task of the set becomes the incumbent, which
+ * raises the cut for the rest of the search. The bounds are tight on MapReduce instances (packing by
+ * node and shape), so few sets survive: on univ-680 at load 1.3 (14 jobs) about a hundred bound checks
+ * leave 15 sets, and the decoder places one of them, 334 tasks, where every other phase stopped at
+ * 329-332.
+ */
+export function subsetSearch(model: Model, incumbent: Schedule, rng: Random, limits: SubsetLimits): SubsetResult {
+  const J = model.jobs.length;
+  const T = model.T;
+  const jobs = [...Array(J).keys()].sort((a, b) => model.jobs[b].taskCount - model.jobs[a].taskCount || a - b);
+  const suffix = new Int32Array(J + 1);
+  for (let i = J - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + model.jobs[jobs[i]].taskCount;
+
+  const accepted = new Uint8Array(J);
+  const skip = new Uint8Array(J);
+  const decoder = new Decoder(model);
+  const orders = candidateOrders(model, incumbent, rng);
+  const trial = new Schedule(model);
+  let best = incumbent;
+  let bestTasks = incumbent.scheduledTasks();
+  let steps = 0;
+  let boundChecks = 0;
+  let decodes = 0;
+  let stopped = false;
+  let improvedStep = 0;
+  let improvedAt = Date.now();
+  const outOfSteps = () => {
+    if (!stopped && (steps >= limits.maxSteps || limits.stop() || limits.stalled(steps - improvedStep, Date.now() - improvedAt))) stopped = true;
+    return stopped;
+  };
+
+  const fits = (): boolean => {
+    steps++;
+    boundChecks++;
+    return makespanBound(model, accepted).makespanSlots <= T;
+  };
+
+  /** Decodes the accepted set with each order until one places all `tasks` of it. */
+  const tryDecode = (tasks: number): void => {
+    for (let j = 0; j < J; j++) skip[j] = accepted[j] ? 0 : 1;
+    for (let a = 0; a < DECODES_PER_SET && !outOfSteps(); a++) {
+      steps++;
+      decodes++;
+      const order = orders[Math.min(a, orders.length - 1)];
+      decoder.decode(order, skip, a >= orders.length ? rng : null, trial);
+      const got = trial.scheduledTasks();
+      if (better(got, trial.makespan(), bestTasks, best.makespan())) {
+        best = trial.clone();
+        bestTasks = got;
+        improvedStep = steps;
+        improvedAt = Date.now();
+      }
+      if (got === tasks) return;
+    }
+  };
+
+  const visit = (i: number, tasks: number): void => {
+    if (outOfSteps() || tasks + suffix[i] <= bestTasks) return;
+    if (i === J) return tryDecode(tasks);
+    const j = jobs[i];
+    accepted[j] = 1;
+    if (fits()) visit(i + 1, tasks + model.jobs[j].taskCount);
+    accepted[j] = 0;
+    visit(i + 1, tasks);
+  };
+  visit(0, 0);
+  return { best, steps, boundChecks, decodes, complete: !stopped };
+}
+
+/**
+ * Priority lists for the decoder (jobs it skips are simply passed over): the incumbent's tasks by start
+ * (its interleaving of maps and reduces), latest finish first, and jobs by increasing work per task.
+ */
+function candidateOrders(model: Model, incumbent: Schedule, rng: Random): Int32Array[] {
+  const n = model.nTasks;
+  const identity = Int32Array.from({ length: n }, (_, i) => i);
+  const byStart = new Int32Array(n);
+  encodeByStart(incumbent, identity, byStart, new Int32Array(model.T + 2));
+  const dense = new Int32Array(n);
+  tasksOfJobs(model, densityJobOrder(model, workPerTask(model), rng), dense);
+  return [latestFinishOrder(model), byStart, dense];
+}
