@@ -7,6 +7,7 @@ import { Decoder } from './decoder';
 import { Individual, ThirdObjective } from './individual';
 import { Justifier } from './justify';
 import { crowdedBetter, selectSurvivors } from './nsga2';
+import { subsetLimits, subsetSearch } from '../ls/subset-search';
 import { advanceTasks, densityJobOrder, encodeByStart, moveRandomTasks, ox2, tasksOfJobs, toggleJobs, workPerTask } from './operators';
 
 export interface GaParams {
@@ -157,7 +158,28 @@ class GaRun {
       this.pop.push(ind);
       if (m === 9) size = this.populationSize((performance.now() - t0) / 5);
     }
+    this.seedFromSubsets();
     this.survive([]);
+  }
+
+  /**
+   * When not every job fits: one more member from the bound-guided search over accepted job sets
+   * (ls/subset-search.ts), started from the best member, so that crossover can spread a set the random
+   * job orders above did not reach.
+   */
+  private seedFromSubsets(): void {
+    const { model, ctx } = this;
+    if (!this.hasBest || this.best.tasks === model.nTasks || this.stopped()) return;
+    const r = subsetSearch(model, this.best.sched, this.rng, subsetLimits(ctx, () => timeUp(ctx, this.iterations)));
+    this.iterations += r.steps;
+    if (r.best === this.best.sched) return; // nothing better than the incumbent
+    const ind = this.alloc();
+    ind.sched.copyFrom(r.best);
+    for (let i = 0; i < model.nTasks; i++) this.buf[i] = i;
+    encodeByStart(ind.sched, this.buf, ind.order, this.count);
+    ind.evaluate();
+    this.admit(ind);
+    this.pop.push(ind);
   }
 
   private densityOrder(): number[] {

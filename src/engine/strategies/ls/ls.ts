@@ -10,7 +10,7 @@ import { LsState } from './state';
 import { MoveRunner } from './moves';
 import { ListSearch } from './list-search';
 import { JobSetSearch } from './job-set-search';
-import { SubsetResult, subsetSearch } from './subset-search';
+import { SubsetResult, subsetLimits, subsetSearch } from './subset-search';
 import { Decoder } from '../ga/decoder';
 import { densityJobOrder, tasksOfJobs, workPerTask } from '../ga/operators';
 import { revenueSearch } from './revenue-search';
@@ -28,11 +28,6 @@ const LIST_STALL_DECODES = 2000;
 const JOB_SET_SHARE = 0.3;
 /** ... and ends earlier after this many decodes without more tasks (also the length of its later phases). */
 const JOB_SET_STALL_DECODES = 3000;
-/** Share of the budget (or of the iteration limit) the bound-guided search over accepted sets may use first. */
-const SUBSET_SHARE = 0.2;
-/** ... and stops sooner after this share of the budget (or these steps, under an iteration limit) with no gain. */
-const SUBSET_STALL_SHARE = 0.05;
-const SUBSET_STALL_STEPS = 500;
 
 /**
  * Tabu Search + Late Acceptance over (node, start) of every task (Salamander III-B2), with incremental
@@ -63,12 +58,7 @@ export const ls: Strategy = {
     let subsets: SubsetResult | null = null;
     if (jobs && !stop()) {
       // Sets of accepted jobs the bounds do not refute, each tried by the decoder (subset-search.ts).
-      const phaseEnd = started + SUBSET_SHARE * (ctx.deadline - started);
-      subsets = subsetSearch(model, initial, rng, {
-        maxSteps: limited ? Math.floor(SUBSET_SHARE * ctx.maxIterations) : Infinity,
-        stop: () => stop() || (!limited && Date.now() >= phaseEnd),
-        stalled: (steps, ms) => (limited ? steps >= SUBSET_STALL_STEPS : ms >= SUBSET_STALL_SHARE * (ctx.deadline - started)),
-      });
+      subsets = subsetSearch(model, initial, rng, subsetLimits(ctx, stop));
       iterations += subsets.steps;
       initial = subsets.best;
     }

@@ -5,9 +5,16 @@ import { Schedule, better } from '../../schedule/schedule';
 import { latestFinishOrder } from '../../schedule/tails';
 import { Decoder } from '../ga/decoder';
 import { densityJobOrder, encodeByStart, tasksOfJobs, workPerTask } from '../ga/operators';
+import { StrategyContext } from '../strategy';
 
 /** Decodes tried per candidate set: the fixed orders below, then random tie-breaks of the first. */
 const DECODES_PER_SET = 4;
+
+/** Share of the time left (or of the iteration limit) a strategy gives the search... */
+const SUBSET_SHARE = 0.2;
+/** ... which stops sooner after this share of it (or these steps, under an iteration limit) with no gain. */
+const SUBSET_STALL_SHARE = 0.05;
+const SUBSET_STALL_STEPS = 500;
 
 export interface SubsetLimits {
   /** Steps (bound checks + decodes) the search may use at most. */
@@ -26,6 +33,18 @@ export interface SubsetResult {
   decodes: number;
   /** Every set with more tasks than `best` was visited: refuted by the bound or tried by the decoder. */
   complete: boolean;
+}
+
+/** The limits ls and ga run the search under: SUBSET_SHARE of what is left, reproducible under an iteration limit. */
+export function subsetLimits(ctx: StrategyContext, stop: () => boolean): SubsetLimits {
+  const limited = Number.isFinite(ctx.maxIterations);
+  const span = ctx.deadline - Date.now();
+  const phaseEnd = Date.now() + SUBSET_SHARE * span;
+  return {
+    maxSteps: limited ? Math.floor(SUBSET_SHARE * ctx.maxIterations) : Infinity,
+    stop: () => stop() || (!limited && Date.now() >= phaseEnd),
+    stalled: (steps, ms) => (limited ? steps >= SUBSET_STALL_STEPS : ms >= SUBSET_STALL_SHARE * span),
+  };
 }
 
 /**
