@@ -126,7 +126,16 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
     if (ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
     return { ...skip('not needed: the time windows leave no room below the heuristic schedule'), bound: incMakespan, optimal: true };
   }
-  if (!built.ok) return skip(`skipped: model too large (${built.reason})`, { columns: built.columns, nonzeros: built.nonzeros });
+  if (!built.ok) {
+    const tooLarge = { columns: built.columns, nonzeros: built.nonzeros };
+    if (revenue) return skip(`skipped: model too large (${built.reason})`, tooLarge);
+    // No MILP to run: spend the rest of the budget on the local search instead of returning early. Yield
+    // first, so that a strategy racing exact on this thread (auto) runs its partner before this search.
+    await new Promise((resolve) => setImmediate(resolve));
+    ({ schedule: incumbent, builds } = improveWith(ls, ctx, { schedule: incumbent, builds }, ctx.deadline, reproducible));
+    Object.assign(base.incumbent, { makespan: incumbent.makespan(), scheduledTasks: incumbent.scheduledTasks(), builds, ms: Date.now() - began });
+    return skip(`skipped: model too large (${built.reason}); the local search used the budget`, tooLarge);
+  }
   const { problem, layout } = built;
   const size = { variables: problem.numCols, constraints: problem.numRows, nonzeros: built.nonzeros, horizon: layout.horizon, weighted: layout.weighted, revenue };
   const start = encodeStart(model, layout, problem.numCols, incumbent);
