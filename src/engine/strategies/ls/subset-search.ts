@@ -7,6 +7,11 @@ import { Decoder } from '../ga/decoder';
 import { densityJobOrder, encodeByStart, tasksOfJobs, workPerTask } from '../ga/operators';
 import { StrategyContext } from '../strategy';
 
+/**
+ * Above this many jobs the search is not run: it recurses once per job, and a bound check per job on the
+ * way down costs more than the job-set phase would do with the time.
+ */
+const MAX_JOBS = 500;
 /** Decodes tried per candidate set: the fixed orders below, then random tie-breaks of the first. */
 const DECODES_PER_SET = 4;
 
@@ -52,7 +57,8 @@ export function subsetLimits(ctx: StrategyContext, stop: () => boolean): SubsetL
  * When not every job fits, the task count is decided by the accepted set, and local moves reach a
  * better set only through long chains of ejections. Here a depth-first search over the jobs (most tasks
  * first, "accept" before "reject") keeps a set only while makespanBound(set) fits in the horizon: a
- * set the bound refutes cannot run, and adding jobs to it only adds work, so its whole subtree is cut.
+ * set the bound refutes cannot run, nor can any set containing it (dropping jobs from a feasible schedule
+ * leaves a feasible schedule), so its whole subtree is cut.
  * Sets that cannot beat the incumbent's task count even with every remaining job are cut as well. Each
  * complete set left (more tasks than the incumbent, not refuted) is handed to the serial decoder with
  * a few priority lists; the first that places every task of the set becomes the incumbent, which
@@ -64,6 +70,7 @@ export function subsetLimits(ctx: StrategyContext, stop: () => boolean): SubsetL
 export function subsetSearch(model: Model, incumbent: Schedule, rng: Random, limits: SubsetLimits): SubsetResult {
   const J = model.jobs.length;
   const T = model.T;
+  if (J > MAX_JOBS) return { best: incumbent, steps: 0, boundChecks: 0, decodes: 0, complete: false };
   const jobs = [...Array(J).keys()].sort((a, b) => model.jobs[b].taskCount - model.jobs[a].taskCount || a - b);
   const suffix = new Int32Array(J + 1);
   for (let i = J - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + model.jobs[jobs[i]].taskCount;
