@@ -258,7 +258,12 @@ function makespanIncumbent(ctx: StrategyContext, until: number, reproducible: bo
     signal: ctx.signal,
     stop: deadlineCheck(ctx),
   });
-  return improveWith(ga, ctx, quick, until, reproducible);
+  const seeded = improveWith(ga, ctx, quick, until, reproducible);
+  if (seeded.schedule.scheduledTasks() === ctx.model.nTasks) return seeded;
+  // Not every job fits: the MILP warm-starts from this schedule and rarely finds a better set of jobs
+  // itself, so the local search (its set search, job-set phase) gets a share first, as below the bound.
+  const lsUntil = reproducible ? ctx.deadline : Date.now() + Math.min(MAX_LS_MS, LS_SHARE * (ctx.deadline - Date.now()));
+  return improveWith(ls, ctx, seeded, lsUntil, reproducible);
 }
 
 const lookup = (name: string) => (strategyNames().includes(name) ? getStrategy(name) : undefined);
