@@ -99,8 +99,7 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   if (belowIncumbent && lower < incMakespan && !stopRequested(ctx)) {
     // Not proven yet: the local search, which gets closer to the optimum than the genetic algorithm,
     // may close the gap from above. `lower` holds for every schedule of all jobs, so it stays valid.
-    const until = reproducible ? ctx.deadline : Date.now() + Math.min(MAX_LS_MS, LS_SHARE * (ctx.deadline - Date.now()));
-    ({ schedule: incumbent, builds } = improveWith(ls, ctx, { schedule: incumbent, builds }, until, reproducible));
+    ({ schedule: incumbent, builds } = improveWith(ls, ctx, { schedule: incumbent, builds }, lsDeadline(ctx, reproducible), reproducible));
     if (incumbent.makespan() < incMakespan) {
       incMakespan = incumbent.makespan();
       ctx.report(1, incTasks, incMakespan);
@@ -262,8 +261,12 @@ function makespanIncumbent(ctx: StrategyContext, until: number, reproducible: bo
   if (seeded.schedule.scheduledTasks() === ctx.model.nTasks) return seeded;
   // Not every job fits: the MILP warm-starts from this schedule and rarely finds a better set of jobs
   // itself, so the local search (its set search, job-set phase) gets a share first, as below the bound.
-  const lsUntil = reproducible ? ctx.deadline : Date.now() + Math.min(MAX_LS_MS, LS_SHARE * (ctx.deadline - Date.now()));
-  return improveWith(ls, ctx, seeded, lsUntil, reproducible);
+  return improveWith(ls, ctx, seeded, lsDeadline(ctx, reproducible), reproducible);
+}
+
+/** Until when the local search may improve the incumbent: LS_SHARE of the time left, at most MAX_LS_MS. */
+function lsDeadline(ctx: StrategyContext, reproducible: boolean): number {
+  return reproducible ? ctx.deadline : Date.now() + Math.min(MAX_LS_MS, LS_SHARE * (ctx.deadline - Date.now()));
 }
 
 const lookup = (name: string) => (strategyNames().includes(name) ? getStrategy(name) : undefined);

@@ -133,8 +133,7 @@ class GaRun {
     const { model, rng } = this;
     const first = this.alloc();
     first.sched.copyFrom(rffdOnce(model, rng));
-    for (let i = 0; i < model.nTasks; i++) this.buf[i] = i;
-    encodeByStart(first.sched, this.buf, first.order, this.count);
+    this.encodeSchedule(first);
     this.iterations++;
     this.admit(first);
     this.pop.push(first);
@@ -175,11 +174,16 @@ class GaRun {
     if (r.best === this.best.sched) return; // nothing better than the incumbent
     const ind = this.alloc();
     ind.sched.copyFrom(r.best);
-    for (let i = 0; i < model.nTasks; i++) this.buf[i] = i;
-    encodeByStart(ind.sched, this.buf, ind.order, this.count);
+    this.encodeSchedule(ind);
     ind.evaluate();
     this.admit(ind);
     this.pop.push(ind);
+  }
+
+  /** The member's chromosome from its schedule: accepted tasks by start, then the rejected jobs' tasks. */
+  private encodeSchedule(ind: Individual): void {
+    for (let i = 0; i < this.model.nTasks; i++) this.buf[i] = i;
+    encodeByStart(ind.sched, this.buf, ind.order, this.count);
   }
 
   private densityOrder(): number[] {
