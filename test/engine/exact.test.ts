@@ -20,8 +20,8 @@ import { destructiveBound } from '../../src/engine/strategies/exact/destructive-
 import { buildMilp } from '../../src/engine/strategies/exact/model-builder';
 import { propagate } from '../../src/engine/strategies/exact/propagate';
 import { computeWindows } from '../../src/engine/strategies/exact/windows';
-import { Random } from '../../src/engine/random';
 import { randomInstance } from '../support/random-instance';
+import { milpOptimum, rcpspInstance } from '../support/rcpsp-instance';
 
 const SLOT = 60;
 
@@ -191,39 +191,6 @@ describe('exact strategy', () => {
  * An RCPSP-shaped instance (one node, single-task stages, two resources, random precedence inside each
  * of two jobs): the shape propagate.ts reasons about.
  */
-function rcpspInstance(seed: number, jobCount = 2): InstanceDoc {
-  const rng = new Random(seed);
-  const jobs: JobSpec[] = Array.from({ length: jobCount }, (_, j) => {
-    const n = 3 + rng.int(3);
-    return {
-      id: `p${j}`,
-      stages: Array.from({ length: n }, (_, i) => {
-        const after = Array.from({ length: i }, (_, a) => `a${a}`).filter(() => rng.next() < 0.35);
-        return {
-          id: `a${i}`,
-          tasks: 1,
-          demand: { cpu: 1 + rng.int(4), ram: rng.int(5) },
-          durationSeconds: (1 + rng.int(4)) * SLOT,
-          ...(after.length > 0 ? { after } : {}),
-        };
-      }),
-    };
-  });
-  return { ...instance(60, [{ id: 'n1', capacity: { cpu: 4, ram: 5 } }], jobs), metrics: ['cpu', 'ram'] };
-}
-
-/** The optimum makespan by the MILP alone (weighted form: no propagation, all of the window). */
-async function milpOptimum(model: Model): Promise<number> {
-  const built = buildMilp(model, { horizon: model.T, weighted: true, makespanLower: 0, maxColumns: 1e5, maxNonzeros: 1e6, maxCliqueNonzeros: 1e5 });
-  assert.ok(built.ok);
-  // A reference optimum, not a timed target: generous limits, so a busy machine cannot fail the test.
-  const out = await runHighs(built.problem, { options: { time_limit: 60, mip_rel_gap: 0, mip_abs_gap: 0.999 }, start: null, softStopAt: Date.now() + 60_000, hardStopAt: Date.now() + 61_000 });
-  assert.equal(out.status, 'optimal');
-  const s = decodeSolution(model, built.layout, out.colValue!)!;
-  assert.equal(s.scheduledTasks(), model.nTasks);
-  return s.makespan();
-}
-
 describe('exact: propagation and destructive bounds (RCPSP shape)', () => {
   test('three pairwise-clashing activities: shaving refutes every makespan below 6, the rules alone do not', () => {
     const model = loadInstance(serial);

@@ -14,6 +14,7 @@ import { MilpLayout, NO_ROOM, buildMilp } from './model-builder';
 import { revenueBound } from '../../bounds/revenue';
 import { compareRevenue, scoreOf } from '../ls/revenue-decoder';
 import { revenueSearch } from '../ls/revenue-search';
+import { satApplies, satStage } from './sat/sat-stage';
 // Circular on purpose (index registers exact): only read at run time, to seed the revenue incumbent.
 import { getStrategy, strategyNames } from '../index';
 
@@ -40,7 +41,9 @@ const SOLVER_STARTUP_MS = 150;
  *   2. destructive lower bounding: propagation and shaving (propagate.ts) refute makespans from the
  *      engine's bound upward, which alone proves many RCPSP-shaped instances optimal;
  *   3. when they do not meet, the local search improves the incumbent for a share of the time;
- *   4. the MILP over the horizon UB - 1 only, on the propagated windows: "infeasible" proves the
+ *   4. on RCPSP-shaped models (one node, one task per stage), a SAT search (sat/sat-stage.ts: Z3 on
+ *      an order encoding) for ever shorter schedules until it refutes the next one, proving optimality;
+ *   5. the MILP over the horizon UB - 1 only, on the propagated windows: "infeasible" proves the
  *      incumbent optimal, a solution improves it, and the dual bound is a makespan bound.
  * Otherwise (jobs may be rejected, or revenue) the MILP covers the whole window, warm-started by the
  * incumbent. Returns the better of the MILP's solution and the incumbent.
@@ -48,7 +51,7 @@ const SOLVER_STARTUP_MS = 150;
 export function makeExact(limits: ExactLimits = DEFAULT_EXACT_LIMITS, name = 'exact'): Strategy {
   return {
     name,
-    description: 'Time-indexed MILP (aggregated step formulation) solved by HiGHS below a heuristic schedule, after destructive bounds from propagation',
+    description: 'Time-indexed MILP (aggregated step formulation) solved by HiGHS below a heuristic schedule, after destructive bounds from propagation and, on RCPSP-shaped models, a SAT search (Z3)',
     run: (ctx) => runExact(ctx, limits),
   };
 }
@@ -74,10 +77,11 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   ctx.report(1, incTasks, incMakespan);
   const allIn = incTasks === model.nTasks;
   const base = { incumbent: { makespan: incMakespan, scheduledTasks: incTasks, revenue: incRevenue, builds, ms: Date.now() - began, lowerBound: ctx.lowerBound } };
+  let satStats: Record<string, unknown> | undefined;
   const skip = (status: string, extra: Record<string, unknown> = {}): StrategyResult => ({
     schedule: incumbent,
     iterations: 1,
-    stats: { milp: { status, ...extra, ...base } },
+    stats: { milp: { status, ...extra, ...base }, ...(satStats && { sat: satStats }) },
   });
   if (revenue && incRevenue >= revenueUpper - 1e-9 * Math.max(1, Math.abs(revenueUpper))) {
     if (ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
@@ -94,7 +98,7 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   if (stopRequested(ctx)) return skip('skipped: aborted');
 
   // Cheap proofs first: every makespan below `lower` is refuted by propagation alone.
-  const lower = belowIncumbent ? provenLower(ctx, incMakespan, reproducible) : 0;
+  let lower = belowIncumbent ? provenLower(ctx, incMakespan, reproducible) : 0;
   if (belowIncumbent) base.incumbent.lowerBound = lower; // the bound the MILP starts from, in the stats
   if (belowIncumbent && lower < incMakespan && !stopRequested(ctx)) {
     // Not proven yet: the local search, which gets closer to the optimum than the genetic algorithm,
@@ -109,6 +113,23 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   if (belowIncumbent && lower >= incMakespan) {
     if (ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
     return { ...skip('not needed: propagation refutes every makespan below the heuristic schedule'), bound: incMakespan, optimal: true };
+  }
+  if (belowIncumbent && satApplies(model) && !stopRequested(ctx)) {
+    // RCPSP shape: the SAT search below the incumbent, which on hard instances proves far more than
+    // the MILP does, gets most of the time left; the MILP then starts from what it leaves.
+    const sat = await satStage(ctx, incumbent, lower, satLimits(ctx, model));
+    satStats = sat.stats;
+    lower = sat.lower;
+    if (sat.schedule && sat.schedule.makespan() < incMakespan) {
+      incumbent = sat.schedule;
+      incMakespan = incumbent.makespan();
+      Object.assign(base.incumbent, { makespan: incMakespan, ms: Date.now() - began, source: 'sat' });
+    }
+    if (lower >= incMakespan) {
+      if (ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
+      return { ...skip('not needed: the SAT search refutes every makespan below the best schedule'), bound: incMakespan, optimal: true };
+    }
+    if (stopRequested(ctx)) return skip('skipped: aborted');
   }
 
   const buildStarted = Date.now();
@@ -145,7 +166,7 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   // or more, so its own limit is set earlier; at the deadline it is asked to stop, and if it has not
   // stopped when the budget itself is up (less the decoding) the thread is terminated, keeping the
   // last streamed results: the solve must come back within its budget.
-  const finishMs = 20 + model.nTasks / 500 + (model.K * model.T * model.M) / 50_000;
+  const finishMs = finishMsOf(model);
   const budget = (ctx.deadline - ctx.startedAt) / 0.97;
   const overshoot = Math.min(800, 0.06 * budget);
   const timeLimit = (ctx.deadline - Date.now() - finishMs - SOLVER_STARTUP_MS - overshoot) / 1000;
@@ -217,12 +238,15 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
         source: useFound ? 'milp' : 'incumbent',
         ...base,
       },
+      ...(satStats && { sat: satStats }),
     },
   };
 }
 
 /** Shares of the remaining time for shaving (propagate.ts): the destructive bound, then the MILP's windows. */
 const BOUND_SHAVE_SHARE = 0.35;
+/** With the SAT search to follow, which refutes far more per second, shaving only takes the quick proofs. */
+const BOUND_SHAVE_SHARE_BEFORE_SAT = 0.05;
 const BUILD_SHAVE_SHARE = 0.1;
 const MAX_BUILD_SHAVE_MS = 1000;
 /** Share of the time left after the destructive bound for the local search, when the bound does not meet the incumbent. */
@@ -238,8 +262,22 @@ const MAX_LS_MS = 1000;
 function provenLower(ctx: StrategyContext, incMakespan: number, reproducible: boolean): number {
   const stop = deadlineCheck(ctx);
   const quick = destructiveBound(ctx.model, ctx.lowerBound, incMakespan - 1, stop);
-  const until = reproducible ? ctx.deadline : Date.now() + BOUND_SHAVE_SHARE * (ctx.deadline - Date.now());
+  const share = satApplies(ctx.model) ? BOUND_SHAVE_SHARE_BEFORE_SAT : BOUND_SHAVE_SHARE;
+  const until = reproducible ? ctx.deadline : Date.now() + share * (ctx.deadline - Date.now());
   return destructiveBound(ctx.model, quick, incMakespan - 1, () => stop() || Date.now() >= until, until);
+}
+
+/** Share of the time left for the SAT search (and the shaving of its windows) when it applies; the MILP gets the rest. */
+const SAT_SHARE = 0.75;
+const SAT_SHAVE_SHARE = 0.05;
+/** Z3's timeout overshoots by 0.2-0.3 s on j30: its thread is terminated this long after its own limit. */
+const SAT_GRACE_MS = 400;
+
+function satLimits(ctx: StrategyContext, model: Model): { until: number; hardStopAt: number; shaveUntil: number } {
+  const now = Date.now();
+  const left = Math.max(0, ctx.deadline - now - finishMsOf(model));
+  const until = now + SAT_SHARE * left;
+  return { until, hardStopAt: Math.min(until + SAT_GRACE_MS, ctx.deadline), shaveUntil: now + SAT_SHAVE_SHARE * left };
 }
 
 /** Share of the warm-start phase for the quick list schedules; the genetic algorithm gets the rest. */
@@ -267,6 +305,11 @@ function makespanIncumbent(ctx: StrategyContext, until: number, reproducible: bo
 /** Until when the local search may improve the incumbent: LS_SHARE of the time left, at most MAX_LS_MS. */
 function lsDeadline(ctx: StrategyContext, reproducible: boolean): number {
   return reproducible ? ctx.deadline : Date.now() + Math.min(MAX_LS_MS, LS_SHARE * (ctx.deadline - Date.now()));
+}
+
+/** Time kept after a solver for decoding and the engine's own evaluation of the plan. */
+function finishMsOf(model: Model): number {
+  return 20 + model.nTasks / 500 + (model.K * model.T * model.M) / 50_000;
 }
 
 const lookup = (name: string) => (strategyNames().includes(name) ? getStrategy(name) : undefined);

@@ -1,0 +1,25 @@
+import { SatProblem } from './encoding';
+
+/** What the SAT thread receives (workerData; it then works alone until it is done or terminated). */
+export interface SatRequest {
+  problem: SatProblem;
+  /** Absolute ms (Date.now()) after which no query is started and the running one times out. */
+  until: number;
+  /** Z3's own memory ceiling in MB, well below the WebAssembly heap's 2 GiB, past which Z3 aborts the process. */
+  memoryMb: number;
+  /** Makespan of the caller's best schedule: an unsat answer one below it proves that schedule optimal. */
+  knownMakespan: number;
+  /** When given, Int32[0] is set to 1 the moment the best schedule known is proven optimal (auto's partner reads it). */
+  provenFlag?: SharedArrayBuffer;
+}
+
+export type SatMessage =
+  /** Z3 is loaded and the formula for the starting horizon is built. */
+  | { type: 'ready'; ms: number; variables: number; rows: number }
+  /** A schedule with makespan `makespan` <= the horizon asked for; the search goes on below it. */
+  | { type: 'sat'; starts: number[]; makespan: number; ms: number }
+  /** No schedule ends by `horizon`: the makespan is at least horizon + 1. The search is done. */
+  | { type: 'unsat'; horizon: number; ms: number }
+  /** The query hit its time or memory limit. The search is done. */
+  | { type: 'unknown'; reason: string; ms: number }
+  | { type: 'error'; message: string };

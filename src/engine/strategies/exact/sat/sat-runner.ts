@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { SatProblem } from './encoding';
+import { SatMessage, SatRequest } from './protocol';
+
+export interface SatRunOptions {
+  /** Absolute ms: the solver starts no query after it and its running query times out there. */
+  until: number;
+  /** Absolute ms: the process is killed if it has not finished by then (Z3's timeout overshoots a little). */
+  hardStopAt: number;
+  signal?: AbortSignal;
+  /** Each schedule found, shorter every time (makespan <= the previous one - 1). */
+  onSchedule?: (starts: number[], makespan: number) => void;
+  memoryMb?: number;
+  /** See SatRequest: the caller's best makespan, and its proven flag (a buffer of its own, Int32[0]). */
+  knownMakespan: number;
+  provenFlag?: Int32Array;
+}
+
+export interface SatOutcome {
+  /** unsat: `refuted` is proven infeasible; unknown: a limit was hit; killed / error: no verdict. */
+  status: 'unsat' | 'unknown' | 'killed' | 'error';
+  detail: string;
+  /** The shortest schedule found (start per activity), if any. */
+  best: { starts: number[]; makespan: number } | null;
+  /** A makespan proven infeasible (every schedule ends after it), when status is unsat. */
+  refuted: number | null;
+  /** Time until Z3 was loaded and the formula built; the formula's size. */
+  readyMs: number | null;
+  variables: number;
+  rows: number;
+  wallMs: number;
+}
+
+/** Compiled next to this file (dist/src/engine/strategies/exact/sat/z3-worker.js). */
+export const SAT_WORKER_FILE = path.join(__dirname, 'z3-worker.js');
+
+/** Z3's own memory ceiling: it then answers unknown instead of reaching the WebAssembly heap's 2 GiB. */
+const DEFAULT_MEMORY_MB = 1200;
+
+/**
+ * Runs the SAT search (z3-worker.ts) on a fresh worker thread and always resolves: a crash, a
+ * termination at the hard stop or an abort comes back as a status, keeping every schedule reported
+ * before it. The thread is terminated at the end in every case, which frees Z3's memory.
+ */
+export function runSat(problem: SatProblem, opt: SatRunOptions): Promise<SatOutcome> {
+  const began = Date.now();
+  const out: SatOutcome = { status: 'error', detail: '', best: null, refuted: null, readyMs: null, variables: 0, rows: 0, wallMs: 0 };
+  if (!existsSync(SAT_WORKER_FILE)) return Promise.resolve({ ...out, detail: `SAT thread script missing (${SAT_WORKER_FILE})` });
+  return new Promise<SatOutcome>((resolve) => {
+    // The thread writes Int32[0] of the buffer: only a flag of its own (strategy.ts newStopFlag) will do.
+    const own = opt.provenFlag && opt.provenFlag.buffer instanceof SharedArrayBuffer && opt.provenFlag.byteOffset === 0;
+    const req: SatRequest = {
+      problem,
+      until: opt.until,
+      memoryMb: opt.memoryMb ?? DEFAULT_MEMORY_MB,
+      knownMakespan: opt.knownMakespan,
+      provenFlag: own ? (opt.provenFlag!.buffer as SharedArrayBuffer) : undefined,
+    };
+    const thread = new Worker(SAT_WORKER_FILE, { workerData: req });
+    let settled = false;
+    const finish = (status: SatOutcome['status'], detail: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(hard);
+      opt.signal?.removeEventListener('abort', onAbort);
+      void thread.terminate();
+      resolve({ ...out, status, detail, wallMs: Date.now() - began });
+    };
+    const hard = setTimeout(() => finish('killed', 'hard time limit'), Math.max(0, opt.hardStopAt - Date.now()));
+    const onAbort = () => finish('killed', 'aborted');
+    opt.signal?.addEventListener('abort', onAbort);
+    if (opt.signal?.aborted) return onAbort();
+    thread.on('message', (m: SatMessage) => {
+      if (m.type === 'ready') Object.assign(out, { readyMs: m.ms, variables: m.variables, rows: m.rows });
+      else if (m.type === 'sat') {
+        out.best = { starts: m.starts, makespan: m.makespan };
+        opt.onSchedule?.(m.starts, m.makespan);
+      } else if (m.type === 'unsat') {
+        out.refuted = m.horizon;
+        finish('unsat', `no schedule ends by ${m.horizon}`);
+      } else if (m.type === 'unknown') finish('unknown', m.reason);
+      else finish('error', m.message.split('\n')[0]);
+    });
+    thread.on('error', (e) => finish('error', e.message));
+    thread.on('exit', (code) => finish('error', `SAT thread exited (${code})`));
+  });
+}
