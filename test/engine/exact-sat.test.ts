@@ -118,6 +118,16 @@ describe('exact: SAT search (Z3 on a worker thread)', () => {
     assert.ok(Date.now() - began < 5_000, 'came back long before its limits');
   });
 
+  test('repeated searches do not grow the memory of the process: each thread takes its Z3 heap with it', async () => {
+    const model = loadInstance(rcpspInstance(2, 2));
+    await satFromTop(model);
+    const before = process.memoryUsage().rss;
+    for (let i = 0; i < 6; i++) assert.equal((await satFromTop(model)).out.status, 'unsat');
+    const grown = (process.memoryUsage().rss - before) / 2 ** 20;
+    // One Z3 instance holds 100-200 MB: six kept alive would add far more than this.
+    assert.ok(grown < 250, `RSS grew by ${grown.toFixed(0)} MB over 6 searches`);
+  });
+
   test('exact proves the optimum through the SAT stage and reports it in the plan stats', async () => {
     // Where propagation alone does not settle an instance, the SAT stage must: every plan is proven.
     let sawSat = 0;
