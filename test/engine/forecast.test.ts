@@ -43,6 +43,7 @@ describe('pinball loss and quantiles', () => {
     assert.equal(s.n, 3);
     close(s.pinball, (0.1 * 0.1 + 0.9 * 0.2 + 0.9 * 0.3) / 3);
     close(s.coverage, 1 / 3);
+    close(evaluateForecast([0.2, 0.3, 0.3], [0.3, 0.3, 0.4], 0.5).ties, 1 / 3); // counted in the coverage too
     close(s.reclaimable, (0.7 + 0.7 + 0.4) / 3);
     close(s.marginViolation, 2 / 3); // 0.5 > 0.3 + 0.1 and 0.9 > 0.6 + 0.1
     close(s.qosTrigger, 2 / 3);

@@ -2,6 +2,8 @@
  * Scores of a forecast f against what happened y, over the slots where y was measured (NaN skipped):
  *   pinball          mean rho_q(y - f) (quantile.ts): the proper score of a q-quantile forecast, lower is better
  *   coverage         share of slots with y <= f (a calibrated q-forecast covers a share q)
+ *   ties             share of slots with y = f, counted as covered above: usage traces hold long constant
+ *                    runs, so this can be a large part of the coverage (stacking.ts tieShare)
  *   reclaimable      mean 1 - f: the capacity share the forecast offers to ephemeral work before the margin
  *   marginViolation  share of slots with y > f + margin. With available = 1 - f - margin (FORMAT.md,
  *                    Salamander Eq. 1) fully used by ephemeral tasks, the node is over its capacity exactly
@@ -18,6 +20,7 @@ export interface ForecastScore {
   n: number;
   pinball: number;
   coverage: number;
+  ties: number;
   reclaimable: number;
   marginViolation: number;
   qosTrigger: number;
@@ -28,6 +31,7 @@ export class ScoreAccumulator {
   private n = 0;
   private loss = 0;
   private covered = 0;
+  private tied = 0;
   private free = 0;
   private violated = 0;
   private triggered = 0;
@@ -46,6 +50,7 @@ export class ScoreAccumulator {
       this.n++;
       this.loss += pinball(y, f, this.q);
       if (y <= f) this.covered++;
+      if (y === f) this.tied++;
       this.free += 1 - f;
       if (y > f + this.margin) this.violated++;
       if (y > f + this.margin / 2) this.triggered++;
@@ -59,6 +64,7 @@ export class ScoreAccumulator {
       n: this.n,
       pinball: this.loss / d,
       coverage: this.covered / d,
+      ties: this.tied / d,
       reclaimable: this.free / d,
       marginViolation: this.violated / d,
       qosTrigger: this.triggered / d,

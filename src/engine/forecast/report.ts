@@ -5,8 +5,8 @@ const pct = (x: number) => (Number.isNaN(x) ? '-' : (100 * x).toFixed(1));
 
 export function renderEvalTable(r: EvalReport): string {
   const lines = [
-    `| metric | q | model | pinball | coverage % | reclaimable % | violations % (margin ${pct(r.margin)}%) | QoS triggers % | slots |`,
-    '|---|---|---|---|---|---|---|---|---|',
+    `| metric | q | model | pinball | coverage % | ties % | reclaimable % | violations % (margin ${pct(r.margin)}%) | QoS triggers % | slots |`,
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const metric of r.metrics)
     for (const q of r.quantiles) {
@@ -15,7 +15,7 @@ export function renderEvalTable(r: EvalReport): string {
       for (const x of rows) {
         const loss = x.pinball.toFixed(5);
         lines.push(
-          `| ${metric} | ${q} | ${x.model} | ${x.pinball === best ? `**${loss}**` : loss} | ${pct(x.coverage)} | ${pct(x.reclaimable)} | ${pct(x.marginViolation)} | ${pct(x.qosTrigger)} | ${x.n} |`,
+          `| ${metric} | ${q} | ${x.model} | ${x.pinball === best ? `**${loss}**` : loss} | ${pct(x.coverage)} | ${pct(x.ties)} | ${pct(x.reclaimable)} | ${pct(x.marginViolation)} | ${pct(x.qosTrigger)} | ${x.n} |`,
         );
       }
     }
