@@ -4,6 +4,7 @@ import { Schedule } from '../../schedule/schedule';
 import { Decoder } from '../ga/decoder';
 import { Individual } from '../ga/individual';
 import { densityJobOrder, encodeByStart, moveElement, tasksOfJobs, workPerTask } from '../ga/operators';
+import { ScoreHistory, notWorse } from './score';
 
 /** Late acceptance history of the job-set phase: task counts have long plateaus. */
 const JOB_LATE_ACCEPTANCE_SIZE = 100;
@@ -39,9 +40,8 @@ export class JobSetSearch {
   private readonly buf: Int32Array;
   private readonly count: Int32Array;
   private readonly skip: Uint8Array;
-  private readonly histTasks: Int32Array;
-  private readonly histMakespan: Int32Array;
-  private readonly histEnds: Float64Array;
+  /** Late acceptance on (tasks, makespan, sum of task ends); hard is always 0 for decoded lists. */
+  private readonly history: ScoreHistory;
   private steps = 0;
   private started = false;
 
@@ -58,9 +58,7 @@ export class JobSetSearch {
     this.buf = new Int32Array(model.nTasks);
     this.count = new Int32Array(model.T + 2);
     this.skip = new Uint8Array(model.jobs.length);
-    this.histTasks = new Int32Array(JOB_LATE_ACCEPTANCE_SIZE);
-    this.histMakespan = new Int32Array(JOB_LATE_ACCEPTANCE_SIZE);
-    this.histEnds = new Float64Array(JOB_LATE_ACCEPTANCE_SIZE);
+    this.history = new ScoreHistory(JOB_LATE_ACCEPTANCE_SIZE);
   }
 
   /**
@@ -105,9 +103,7 @@ export class JobSetSearch {
 
   private restart(from: Individual): void {
     this.cur.copyFrom(from);
-    this.histTasks.fill(from.tasks);
-    this.histMakespan.fill(from.makespan);
-    this.histEnds.fill(from.taskEnds);
+    this.history.fill(0, from.tasks, from.makespan, from.taskEnds);
   }
 
   /** Runs one phase from the current list; returns the decodes used. `best` holds the best schedule so far. */
@@ -128,11 +124,9 @@ export class JobSetSearch {
         this.best.copyFrom(cand);
       }
       const slot = this.steps++ % JOB_LATE_ACCEPTANCE_SIZE;
-      if (this.notWorse(cur.tasks, cur.makespan, cur.taskEnds) || this.notWorse(this.histTasks[slot], this.histMakespan[slot], this.histEnds[slot]))
+      if (notWorse(cand, cur) || this.history.notWorseThan(slot, 0, cand.tasks, cand.makespan, cand.taskEnds))
         cur.copyFrom(cand);
-      this.histTasks[slot] = cur.tasks;
-      this.histMakespan[slot] = cur.makespan;
-      this.histEnds[slot] = cur.taskEnds;
+      this.history.set(slot, 0, cur.tasks, cur.makespan, cur.taskEnds);
     }
     return decodes;
   }
@@ -143,13 +137,6 @@ export class JobSetSearch {
     this.cand.evaluate();
   }
 
-  /** The candidate has more tasks, or as many and a makespan and sum of task ends no larger. */
-  private notWorse(tasks: number, makespan: number, ends: number): boolean {
-    const c = this.cand;
-    if (c.tasks !== tasks) return c.tasks > tasks;
-    if (c.makespan !== makespan) return c.makespan < makespan;
-    return c.taskEnds <= ends;
-  }
 
   /**
    * 60%: readmit a rejected job ahead of others (a third of these also skip an accepted job, of two the

@@ -5,6 +5,7 @@ import { Decoder } from '../ga/decoder';
 import { Individual } from '../ga/individual';
 import { Justifier } from '../ga/justify';
 import { advanceTasks, encodeByStart, moveElement, toggleJobs, workPerTask } from '../ga/operators';
+import { ScoreHistory, notWorse } from './score';
 
 /** Late acceptance history of the list search: short, because a step is a whole decode. */
 const LIST_LATE_ACCEPTANCE_SIZE = 50;
@@ -40,9 +41,8 @@ export class ListSearch {
   private readonly cand: Individual;
   private readonly fbi: Individual;
   readonly best: Individual;
-  private readonly histTasks: Int32Array;
-  private readonly histMakespan: Int32Array;
-  private readonly histEnds: Float64Array;
+  /** Late acceptance on (tasks, makespan, sum of task ends); hard is always 0 for decoded lists. */
+  private readonly history: ScoreHistory;
   private readonly skip: Uint8Array;
   private readonly buf: Int32Array;
   private readonly list: Int32Array;
@@ -62,9 +62,7 @@ export class ListSearch {
     this.cand = new Individual(model);
     this.fbi = new Individual(model);
     this.best = new Individual(model);
-    this.histTasks = new Int32Array(LIST_LATE_ACCEPTANCE_SIZE);
-    this.histMakespan = new Int32Array(LIST_LATE_ACCEPTANCE_SIZE);
-    this.histEnds = new Float64Array(LIST_LATE_ACCEPTANCE_SIZE);
+    this.history = new ScoreHistory(LIST_LATE_ACCEPTANCE_SIZE);
     this.skip = new Uint8Array(model.jobs.length);
     this.buf = new Int32Array(model.nTasks);
     this.list = new Int32Array(model.nTasks);
@@ -84,9 +82,7 @@ export class ListSearch {
     encodeByStart(s, this.buf, cur.order, this.count);
     cur.evaluate();
     const decodes = this.justify(cur);
-    this.histTasks.fill(cur.tasks);
-    this.histMakespan.fill(cur.makespan);
-    this.histEnds.fill(cur.taskEnds);
+    this.history.fill(0, cur.tasks, cur.makespan, cur.taskEnds);
     if (!this.started || cur.betterThan(this.best)) this.best.copyFrom(cur);
     this.started = true;
     return decodes;
@@ -120,21 +116,12 @@ export class ListSearch {
         sinceBest = 0;
       }
       const slot = this.steps++ % LIST_LATE_ACCEPTANCE_SIZE;
-      if (this.notWorse(cand, cur.tasks, cur.makespan, cur.taskEnds) || this.notWorse(cand, this.histTasks[slot], this.histMakespan[slot], this.histEnds[slot])) {
+      if (notWorse(cand, cur) || this.history.notWorseThan(slot, 0, cand.tasks, cand.makespan, cand.taskEnds)) {
         cur.copyFrom(cand);
       }
-      this.histTasks[slot] = cur.tasks;
-      this.histMakespan[slot] = cur.makespan;
-      this.histEnds[slot] = cur.taskEnds;
+      this.history.set(slot, 0, cur.tasks, cur.makespan, cur.taskEnds);
     }
     return decodes;
-  }
-
-  /** More tasks, then a smaller makespan, then a smaller sum of task ends (compaction, also on one-job instances). */
-  private notWorse(a: Individual, tasks: number, makespan: number, ends: number): boolean {
-    if (a.tasks !== tasks) return a.tasks > tasks;
-    if (a.makespan !== makespan) return a.makespan < makespan;
-    return a.taskEnds <= ends;
   }
 
   /**

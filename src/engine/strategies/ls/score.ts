@@ -41,3 +41,8 @@ export function compareScore(
   if (am !== bm) return am - bm;
   return ae - be;
 }
+
+/** Late acceptance's test for decoded lists: a has more tasks, or as many and a makespan and sum of task ends no larger. */
+export function notWorse(a: { tasks: number; makespan: number; taskEnds: number }, b: { tasks: number; makespan: number; taskEnds: number }): boolean {
+  return compareScore(0, a.tasks, a.makespan, a.taskEnds, 0, b.tasks, b.makespan, b.taskEnds) <= 0;
+}
