@@ -114,7 +114,7 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
     if (ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
     return { ...skip('not needed: propagation refutes every makespan below the heuristic schedule'), bound: incMakespan, optimal: true };
   }
-  if (belowIncumbent && satApplies(model) && !stopRequested(ctx)) {
+  if (belowIncumbent && satApplies(model) && !stopRequested(ctx) && ctx.deadline - Date.now() >= SAT_MIN_MS) {
     // RCPSP shape: the SAT search below the incumbent, which on hard instances proves far more than
     // the MILP does, gets nearly all of the time left (SAT_SHARE); the MILP starts from what it leaves.
     const sat = await satStage(ctx, incumbent, lower, satLimits(ctx, model));
@@ -274,6 +274,11 @@ function provenLower(ctx: StrategyContext, incMakespan: number, reproducible: bo
  */
 const SAT_SHARE = 0.95;
 const SAT_SHAVE_SHARE = 0.05;
+/**
+ * Below this much time left the SAT stage is not started: loading Z3 alone takes 0.2-0.5 s, and in the
+ * benchmark at 1 s (auto on j30) it never got to a first answer; the MILP proves more there.
+ */
+const SAT_MIN_MS = 1500;
 /** Z3's timeout overshoots by 0.2-0.3 s on j30: its thread is terminated this long after its own limit. */
 const SAT_GRACE_MS = 400;
 
