@@ -137,7 +137,6 @@ export class JobSetSearch {
     this.cand.evaluate();
   }
 
-
   /**
    * 60%: readmit a rejected job ahead of others (a third of these also skip an accepted job, of two the
    * one with more work per task: it is only tried again at the end); 25%: move an accepted job's block;
