@@ -36,6 +36,7 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
   let lastReport = 0;
   const stop = stopControl(options);
   const objective = options.objective ?? 'tasks-then-makespan';
+  const revenueUpper = objective === 'revenue' ? revenueBound(model) : null;
   const ctx: StrategyContext = {
     model,
     objective,
@@ -47,6 +48,7 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
     signal: stop.signal,
     stopFlags: options.stopFlag ? [options.stopFlag] : undefined,
     lowerBound: fullBound.makespanSlots,
+    revenueUpper: revenueUpper?.revenue,
     report(iterations, scheduledTasks, makespanSlots) {
       if (!options.onProgress) return;
       const now = Date.now();
@@ -78,7 +80,7 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
   if (objective === 'revenue') {
     // The plan says what it optimised and how far its revenue can be from the best possible.
     const revenue = scheduleRevenue(model, schedule);
-    const rb = revenueBound(model);
+    const rb = revenueUpper!;
     const upper = Math.max(revenue, Math.min(rb.revenue, result.revenueBound ?? Infinity)); // both are valid: the tighter
     plan.objective.revenue = revenue;
     plan.bound.revenue = upper;

@@ -63,6 +63,11 @@ export interface StrategyContext {
   provenFlag?: Int32Array;
   /** A known lower bound on the makespan when everything is accepted (lets strategies stop early). */
   lowerBound: number;
+  /**
+   * Revenue objective: the engine's upper bound on any plan's revenue (bounds/revenue.ts), computed once
+   * by solve(). A strategy called without it computes its own.
+   */
+  revenueUpper?: number;
   report(iterations: number, scheduledTasks: number, makespanSlots: number): void;
 }
 

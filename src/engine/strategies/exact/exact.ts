@@ -73,7 +73,7 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   const incTasks = incumbent.scheduledTasks();
   let incMakespan = incumbent.makespan();
   const incRevenue = scoreOf(model, incumbent).revenue;
-  const revenueUpper = revenue ? revenueBound(model).revenue : Infinity;
+  const revenueUpper = revenue ? (ctx.revenueUpper ?? revenueBound(model).revenue) : Infinity;
   ctx.report(1, incTasks, incMakespan);
   const allIn = incTasks === model.nTasks;
   const base = { incumbent: { makespan: incMakespan, scheduledTasks: incTasks, revenue: incRevenue, builds, ms: Date.now() - began, lowerBound: ctx.lowerBound } };

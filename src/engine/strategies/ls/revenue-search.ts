@@ -79,7 +79,7 @@ async function run(ctx: StrategyContext, lookup: (name: string) => Strategy | un
   let earnsNothing: number[] = [];
   let lastSchedule: Schedule | null = null;
   // Nothing earns more than the bound: reaching it ends the search.
-  const upper = revenueBound(model).revenue;
+  const upper = ctx.revenueUpper ?? revenueBound(model).revenue;
   const reached = () => bestScore!.revenue >= upper - 1e-9 * Math.max(1, Math.abs(upper));
   while (n > 1 && !timeUp(ctx, iterations) && !reached()) {
     if ((iterations & 15) === 0 || !lastSchedule) earnsNothing = idleJobs(model, cur, lastSchedule);
