@@ -10,6 +10,7 @@ import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
 import { checkerAvailable, checkPlan, SKIP_MESSAGE } from '../support/check-plan';
 import { ephemeralInstance } from '../support/ephemeral-instance';
+import { rcpspInstance } from '../support/rcpsp-instance';
 import { Service, startService, stopChild, waitFor } from '../support/service';
 
 describe('solve lifecycle', () => {
@@ -32,7 +33,7 @@ describe('solve lifecycle', () => {
       const s = await getSolve(id);
       return ['succeeded', 'failed', 'cancelled'].includes(s.status) ? s : undefined;
     }, timeoutMs);
-  const submit = async (instance: InstanceDoc, strategy: 'ls' | 'rffd', timeBudgetMs: number) => {
+  const submit = async (instance: InstanceDoc, strategy: 'ls' | 'rffd' | 'exact', timeBudgetMs: number) => {
     const r = await svc.client(customer).POST('/v1/solves', { body: { instance: instance as never, strategy, timeBudgetMs } });
     assert.equal(r.response.status, 202, JSON.stringify(r.error));
     const location = r.response.headers.get('location');
@@ -69,6 +70,21 @@ describe('solve lifecycle', () => {
     const page = await svc.client(customer).GET('/v1/plans/{id}/assignments', { params: { path: { id: done.planId }, query: { node: 'h01', limit: 2 } } });
     assert.ok(page.data);
     assert.ok(page.data.items.every((a) => a.node === 'h01'));
+  });
+
+  it('runs exact with its SAT stage (a Z3 thread inside the worker process) and stores the proven optimum', async (t) => {
+    const worker = svc.startWorker();
+    t.after(() => stopChild(worker));
+    // An RCPSP-shaped instance (one node, one task per stage) that propagation alone does not settle.
+    const instance = rcpspInstance(31, 3);
+    const created = await submit(instance, 'exact', 6000);
+    const done = await terminal(created.id);
+    assert.equal(done.status, 'succeeded', done.error ?? '');
+    const plan = await checkStoredPlan(instance, done.planId!);
+    assert.equal(plan.optimal, true);
+    const sat = (plan.stats as { sat?: { status: string; refuted: number } }).sat;
+    assert.equal(sat?.status, 'unsat', JSON.stringify(plan.stats));
+    assert.equal(sat.refuted, plan.objective.makespanSlots - 1);
   });
 
   it('retries a solve whose worker was killed, ending with exactly one plan', async (t) => {
