@@ -3,7 +3,7 @@
  *   pinball          mean rho_q(y - f) (quantile.ts): the proper score of a q-quantile forecast, lower is better
  *   coverage         share of slots with y <= f (a calibrated q-forecast covers a share q)
  *   ties             share of slots with y = f, counted as covered above: usage traces hold long constant
- *                    runs, so this can be a large part of the coverage (stacking.ts tieShare)
+ *                    runs, so this can be a large part of the coverage
  *   reclaimable      mean 1 - f: the capacity share the forecast offers to ephemeral work before the margin
  *   marginViolation  share of slots with y > f + margin. With available = 1 - f - margin (FORMAT.md,
  *                    Salamander Eq. 1) fully used by ephemeral tasks, the node is over its capacity exactly

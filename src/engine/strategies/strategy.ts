@@ -117,3 +117,11 @@ export function deadlineCheck(ctx: StrategyContext): () => boolean {
 export function newStopFlag(): Int32Array {
   return new Int32Array(new SharedArrayBuffer(4));
 }
+
+/**
+ * The buffer behind a flag, for a solver thread to write Int32[0] of: only a flag of its own
+ * (newStopFlag: a SharedArrayBuffer at offset 0) will do, anything else gives undefined.
+ */
+export function flagBuffer(flag: Int32Array | undefined): SharedArrayBuffer | undefined {
+  return flag && flag.buffer instanceof SharedArrayBuffer && flag.byteOffset === 0 ? flag.buffer : undefined;
+}

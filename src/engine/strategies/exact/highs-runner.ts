@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { flagBuffer } from '../strategy';
 import { MilpProblem } from './model-builder';
 import { HighsOutcome, WorkerInput, WorkerMessage } from './protocol';
 
@@ -55,9 +56,7 @@ export function runHighs(problem: MilpProblem, opt: RunOptions): Promise<RunOutc
   if (!existsSync(WORKER_FILE)) return Promise.resolve(failed(`error: solver thread script missing (${WORKER_FILE})`));
   const stopFlag = new SharedArrayBuffer(4);
   const stop = new Int32Array(stopFlag);
-  // The thread writes Int32[0] of the buffer: only a flag of its own (strategy.ts newStopFlag) will do.
-  const own = opt.provenFlag && opt.provenFlag.buffer instanceof SharedArrayBuffer && opt.provenFlag.byteOffset === 0;
-  const provenFlag = own ? (opt.provenFlag!.buffer as SharedArrayBuffer) : undefined;
+  const provenFlag = flagBuffer(opt.provenFlag);
   const input: WorkerInput = { problem, options: opt.options, start: opt.start, stopFlag, provenFlag };
   return new Promise<RunOutcome>((resolve) => {
     let last: { colValue: Float64Array; objective: number } | null = null;

@@ -1,4 +1,5 @@
 import { Model, NO_TASK_LIMIT } from '../../../model/model';
+import { stageTails } from '../../../schedule/tails';
 import { propagationApplies } from '../propagate';
 import { Windows } from '../windows';
 
@@ -48,7 +49,7 @@ export function encodeSatProblem(model: Model, w: Windows): SatProblem | null {
     rows.push({ demand: demand.map((q) => Math.round(q * scale)), cap: cap.map((c) => Math.floor(c * scale + INT_TOL * scale)) });
   }
   if (model.maxTasks[0] !== NO_TASK_LIMIT) rows.push({ demand: new Array<number>(n).fill(1), cap: new Array<number>(H).fill(model.maxTasks[0]) });
-  return { horizon: H, dur, starts, preds: model.stages.map((s) => [...s.preds]), tail: tails(model, dur), rows };
+  return { horizon: H, dur, starts, preds: model.stages.map((s) => [...s.preds]), tail: withTails(model, dur), rows };
 }
 
 /** The smallest power of ten (up to 10^6) that makes every value an integer, or null. */
@@ -59,14 +60,8 @@ function integralScale(values: number[]): number | null {
   return null;
 }
 
-/** tail[g] = dur[g] + max over successors of tail, computed in reverse job-stage order (topological). */
-function tails(model: Model, dur: number[]): number[] {
-  const tail = dur.slice();
-  for (const job of model.jobs) {
-    for (let q = job.stages.length - 1; q >= 0; q--) {
-      const g = job.stages[q];
-      for (const h of model.stages[g].succs) tail[g] = Math.max(tail[g], dur[g] + tail[h]);
-    }
-  }
-  return tail;
+/** dur[g] plus the longest chain of successors (stageTails: shortest durations, which on one node are the durations). */
+function withTails(model: Model, dur: number[]): number[] {
+  const after = stageTails(model);
+  return dur.map((d, g) => d + after[g]);
 }

@@ -5,7 +5,7 @@ export interface SatRequest {
   problem: SatProblem;
   /** Absolute ms (Date.now()) after which no query is started and the running one times out. */
   until: number;
-  /** Z3's own memory ceiling in MB, well below the WebAssembly heap's 2 GiB, past which Z3 aborts the process. */
+  /** Z3's own memory ceiling in MB, well below the WebAssembly heap's 2 GiB, past which Emscripten aborts the thread. */
   memoryMb: number;
   /** Makespan of the caller's best schedule: an unsat answer one below it proves that schedule optimal. */
   knownMakespan: number;

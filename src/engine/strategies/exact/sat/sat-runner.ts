@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { flagBuffer } from '../../strategy';
 import { SatProblem } from './encoding';
 import { SatMessage, SatRequest } from './protocol';
 
 export interface SatRunOptions {
   /** Absolute ms: the solver starts no query after it and its running query times out there. */
   until: number;
-  /** Absolute ms: the process is killed if it has not finished by then (Z3's timeout overshoots a little). */
+  /** Absolute ms: the thread is terminated if it has not finished by then (Z3's timeout overshoots a little). */
   hardStopAt: number;
   signal?: AbortSignal;
   /** Each schedule found, shorter every time (makespan <= the previous one - 1). */
@@ -49,14 +50,12 @@ export function runSat(problem: SatProblem, opt: SatRunOptions): Promise<SatOutc
   const out: SatOutcome = { status: 'error', detail: '', best: null, refuted: null, readyMs: null, variables: 0, rows: 0, wallMs: 0 };
   if (!existsSync(SAT_WORKER_FILE)) return Promise.resolve({ ...out, detail: `SAT thread script missing (${SAT_WORKER_FILE})` });
   return new Promise<SatOutcome>((resolve) => {
-    // The thread writes Int32[0] of the buffer: only a flag of its own (strategy.ts newStopFlag) will do.
-    const own = opt.provenFlag && opt.provenFlag.buffer instanceof SharedArrayBuffer && opt.provenFlag.byteOffset === 0;
     const req: SatRequest = {
       problem,
       until: opt.until,
       memoryMb: opt.memoryMb ?? DEFAULT_MEMORY_MB,
       knownMakespan: opt.knownMakespan,
-      provenFlag: own ? (opt.provenFlag!.buffer as SharedArrayBuffer) : undefined,
+      provenFlag: flagBuffer(opt.provenFlag),
     };
     const thread = new Worker(SAT_WORKER_FILE, { workerData: req });
     let settled = false;

@@ -39,17 +39,18 @@ async function run(req: SatRequest): Promise<void> {
   f.assertAll(solver);
   send({ type: 'ready', ms: Date.now() - began, variables: f.variables, rows: f.rows });
   let C = req.problem.horizon;
+  let best = req.knownMakespan;
   for (;;) {
     const left = req.until - Date.now();
     if (left <= 0) return send({ type: 'unknown', reason: 'time limit', ms: Date.now() - began });
-    if (!f.requireMakespan(solver, C)) return refuted(req, C, began);
+    if (!f.requireMakespan(solver, C)) return refuted(req, C, best, began);
     solver.set('timeout', Math.max(1, Math.floor(left)));
     const verdict = await solver.check();
-    if (verdict === 'unsat') return refuted(req, C, began);
+    if (verdict === 'unsat') return refuted(req, C, best, began);
     if (verdict === 'unknown') return send({ type: 'unknown', reason: solver.reasonUnknown(), ms: Date.now() - began });
     const starts = f.startsOf(solver.model());
     const makespan = Math.max(...starts.map((s, i) => s + req.problem.dur[i]));
-    bestFound = makespan;
+    best = Math.min(best, makespan);
     send({ type: 'sat', starts, makespan, ms: Date.now() - began });
     C = makespan - 1;
   }
@@ -60,12 +61,10 @@ async function run(req: SatRequest): Promise<void> {
  * here), that schedule is optimal: raised at once in shared memory, because a strategy racing this
  * one (auto's partner) may be in a synchronous loop that no message reaches.
  */
-function refuted(req: SatRequest, C: number, began: number): void {
-  if (req.provenFlag && C + 1 >= Math.min(req.knownMakespan, bestFound)) Atomics.store(new Int32Array(req.provenFlag), 0, 1);
+function refuted(req: SatRequest, C: number, best: number, began: number): void {
+  if (req.provenFlag && C + 1 >= best) Atomics.store(new Int32Array(req.provenFlag), 0, 1);
   send({ type: 'unsat', horizon: C, ms: Date.now() - began });
 }
-
-let bestFound = Infinity;
 
 class Formula {
   /** o[i][t - es_i] for t in [es_i, ls_i - 1]: before es_i the literal is false, from ls_i on true. */
