@@ -22,6 +22,7 @@ import { Schedule } from '../../src/engine/schedule/schedule';
 import { Decoder } from '../../src/engine/strategies/ga/decoder';
 import { REPO_ROOT } from '../support/check-plan';
 import { randomInstance } from '../support/random-instance';
+import { greedyJobSetsMissTheBest } from '../support/job-set-instance';
 
 const SHARED = process.env.FALLOW_SHARED ?? join(REPO_ROOT, '..', 'shared');
 const sharedInstance = (name: string) => [join(SHARED, 'instances', name)].find(existsSync);
@@ -36,23 +37,6 @@ function bigOrTwoSmall(): InstanceDoc {
     metrics: ['cpu'],
     nodes: [{ id: 'n', capacity: { cpu: 1 } }],
     jobs: [job('big', 6), job('small1', 5), job('small2', 5)],
-  } as InstanceDoc;
-}
-
-/**
- * One node running one task at a time for 24 slots. Longest job first (rffd) takes `long` (13 slots)
- * and then only `pair` fits (3 tasks); least work per task first (the density start) takes `pair` and
- * one `triple` (5 tasks), after which nothing else fits; the best set is the two triples (6 tasks).
- */
-function greedyJobSetsMissTheBest(): InstanceDoc {
-  const job = (id: string, tasks: number, seconds: number) => ({ id, stages: [{ id: 's', tasks, demand: { cpu: 1 }, durationSeconds: seconds }] });
-  return {
-    format: 'fallow.instance/v1',
-    name: 'ls-greedy-job-sets-miss-the-best',
-    horizon: { slots: 24, slotSeconds: 1 },
-    metrics: ['cpu'],
-    nodes: [{ id: 'n', capacity: { cpu: 1 } }],
-    jobs: [job('long', 1, 13), job('pair', 2, 3), job('triple1', 3, 4), job('triple2', 3, 4)],
   } as InstanceDoc;
 }
 

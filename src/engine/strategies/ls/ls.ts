@@ -14,6 +14,7 @@ import { SubsetResult, subsetLimits, subsetSearch } from './subset-search';
 import { Decoder } from '../ga/decoder';
 import { densityJobOrder, tasksOfJobs, workPerTask } from '../ga/operators';
 import { revenueSearch } from './revenue-search';
+import { episodeCount, restarts } from './restarts';
 // Circular on purpose (index registers ls): only read at run time, to seed the revenue search.
 import { getStrategy, strategyNames } from '../index';
 
@@ -45,163 +46,173 @@ export const ls: Strategy = {
     'Tabu Search + Late Acceptance local search (Salamander III-B2), incremental scores; with the revenue objective, late acceptance over job orders seeded by tps/edf/fifo',
   run(ctx: StrategyContext): StrategyResult | Promise<StrategyResult> {
     if (ctx.objective === 'revenue') return revenueSearch(ctx, (name) => (strategyNames().includes(name) ? getStrategy(name) : undefined));
-    const { model, rng } = ctx;
-    const started = Date.now();
-    const stop = deadlineCheck(ctx);
-    let initial = bestConstruction(model, rng, stop);
-    let iterations = 0;
-    let jobSetDecodes = 0;
-    let jobSetPhases = 0;
-    // Under an iteration limit, the job-set phase's share is of the iterations, so the run stays reproducible.
-    const limited = Number.isFinite(ctx.maxIterations);
-    const jobs = initial.scheduledTasks() < model.nTasks ? new JobSetSearch(model, rng) : null;
-    let subsets: SubsetResult | null = null;
-    if (jobs && !stop()) {
-      // Sets of accepted jobs the bounds do not refute, each tried by the decoder (subset-search.ts).
-      subsets = subsetSearch(model, initial, rng, subsetLimits(ctx, stop));
-      iterations += subsets.steps;
-      initial = subsets.best;
-    }
-    if (jobs && !stop()) {
-      // Choose the accepted jobs first: the moves then compact that set (see JobSetSearch).
-      const phaseEnd = started + JOB_SET_SHARE * (ctx.deadline - started);
-      jobSetDecodes += jobs.seed(initial);
-      jobSetDecodes += jobs.run({
-        stallDecodes: JOB_SET_STALL_DECODES,
-        maxDecodes: limited ? Math.floor(JOB_SET_SHARE * ctx.maxIterations) : Infinity,
-        stop: () => stop() || (!limited && Date.now() >= phaseEnd),
-      });
-      jobSetPhases++;
-      iterations += jobSetDecodes;
-      const b = jobs.best;
-      if (better(b.tasks, b.makespan, initial.scheduledTasks(), initial.makespan())) initial = b.sched.clone();
-    }
-    let state = new LsState(model, initial);
-    const tenure = Math.max(1, Math.min(1000, Math.floor(ENTITY_TABU_RATIO * model.nTasks)));
-    const moves = new MoveRunner(state, rng, tenure);
-    const history = new ScoreHistory(LATE_ACCEPTANCE_SIZE);
-    history.fill(state.hard, state.scheduled, state.makespan, state.sumEnds);
-
-    let best = state.toSchedule();
-    let bestTasks = state.scheduled;
-    let bestMs = state.makespan;
-    let bestEnds = state.sumEnds;
-    let lastImprovement = iterations;
-    let accepted = 0;
-    let restarts = 0;
-    let listPhases = 0;
-    const list = new ListSearch(model, rng);
-    let bestChanged = true;
-    let listDecodes = 0;
-    let phaseMs = 0;
-    let moveCount = 0;
-    ctx.report(0, bestTasks, bestMs);
-    const done = () => bestTasks === model.nTasks && bestMs <= ctx.lowerBound;
-
-    while (!done()) {
-      // Checking the clock every move would cost more than most moves; but a job swap places a whole
-      // job (several ms with hundreds of tasks), so not much more rarely than this.
-      if ((iterations & 63) === 0 && timeUp(ctx, iterations)) break;
-      if (iterations >= ctx.maxIterations) break;
-      if (iterations - lastImprovement > STALL_MOVES) {
-        // Stalled: intensify in the activity-list view (serial SGS + forward-backward improvement),
-        // starting from the best if this phase found a new one, else where the last list phase stopped;
-        // then continue the move-based search from the list search's current solution, which differs
-        // from the basin this phase stalled in. While jobs are left out, every other stall (the first
-        // one too) goes to the job-set phase instead, from the best, to try other sets of accepted jobs.
-        restarts++;
-        const phaseStarted = Date.now();
-        const before = iterations;
-        let next: Schedule;
-        let found: { sched: Schedule; tasks: number; makespan: number; taskEnds: number };
-        if (jobs && bestTasks < model.nTasks && restarts % 2 === 1) {
-          iterations += jobs.adopt(best);
-          iterations += jobs.run({ stallDecodes: JOB_SET_STALL_DECODES, maxDecodes: ctx.maxIterations - iterations, stop });
-          jobSetDecodes += iterations - before;
-          jobSetPhases++;
-          found = jobs.best;
-          next = jobs.current;
-        } else {
-          if (bestChanged) iterations += list.adopt(best);
-          bestChanged = false;
-          iterations += list.run({
-            stallDecodes: LIST_STALL_DECODES,
-            maxDecodes: ctx.maxIterations - iterations,
-            stop,
-            bestTasks,
-            bestMakespan: bestMs,
-            optimal: (t, m) => t === model.nTasks && m <= ctx.lowerBound,
-          });
-          listDecodes += iterations - before;
-          listPhases++;
-          found = list.best;
-          next = list.current;
-        }
-        if (compareScore(0, found.tasks, found.makespan, found.taskEnds, 0, bestTasks, bestMs, bestEnds) < 0) {
-          best = found.sched.clone();
-          // The list phase continues from its own state; a job-set best is news to it.
-          if (found === jobs?.best) bestChanged = true;
-          bestTasks = found.tasks;
-          bestMs = found.makespan;
-          bestEnds = found.taskEnds;
-          ctx.report(iterations, bestTasks, bestMs);
-        }
-        phaseMs += Date.now() - phaseStarted;
-        if (done() || stop() || iterations >= ctx.maxIterations) break;
-        state = new LsState(model, next);
-        moves.reset(state);
-        history.fill(state.hard, state.scheduled, state.makespan, state.sumEnds);
-        lastImprovement = iterations;
-      }
-      iterations++;
-      moveCount++;
-      const h0 = state.hard, t0 = state.scheduled, m0 = state.makespan, e0 = state.sumEnds;
-      if (!moves.random(iterations)) continue;
-      const slot = iterations % LATE_ACCEPTANCE_SIZE;
-      const h = state.hard, t = state.scheduled, m = state.makespan, e = state.sumEnds;
-      const improvesBest = h === 0 && compareScore(0, t, m, e, 0, bestTasks, bestMs, bestEnds) < 0;
-      const ok =
-        (improvesBest || !moves.touchedTabu(iterations)) &&
-        (compareScore(h, t, m, e, h0, t0, m0, e0) <= 0 || history.notWorseThan(slot, h, t, m, e));
-      if (!ok) {
-        moves.undo();
-        continue;
-      }
-      accepted++;
-      moves.commit(iterations);
-      history.set(slot, h, t, m, e);
-      if (improvesBest) {
-        if (better(t, m, bestTasks, bestMs)) {
-          ctx.report(iterations, t, m);
-          lastImprovement = iterations; // only real objective gains reset the stall counter
-        }
-        best = state.toSchedule();
-        bestChanged = true;
-        bestTasks = t;
-        bestMs = m;
-        bestEnds = e;
-      }
-    }
-    const moveMs = Math.max(1, Date.now() - started - phaseMs);
-    return {
-      schedule: best,
-      iterations,
-      stats: {
-        acceptedMoves: accepted,
-        // Over the time of the move-based phases only: the list phases decode whole schedules.
-        movesPerSecond: Math.round((moveCount / moveMs) * 1000),
-        moves: moveCount,
-        listPhases,
-        listDecodes,
-        jobSetDecodes,
-        jobSetPhases,
-        ...(subsets && { subsetBoundChecks: subsets.boundChecks, subsetDecodes: subsets.decodes, subsetComplete: subsets.complete }),
-        tabuTenure: tenure,
-        lateAcceptanceSize: LATE_ACCEPTANCE_SIZE,
-      },
-    };
+    const initial = bestConstruction(ctx.model, ctx.rng, deadlineCheck(ctx));
+    const episodes = episodeCount(ctx, initial);
+    if (episodes <= 1) return searchOnce(ctx, initial);
+    return restarts(ctx, episodes, initial, (sub, start) => searchOnce(sub, start ?? bestConstruction(sub.model, sub.rng, deadlineCheck(sub))));
   },
 };
+
+/**
+ * One run of the search from `initial`: the subset and job-set phases when not every job fits, then
+ * the move-based search with its list and job-set phases at stalls, until the deadline.
+ */
+function searchOnce(ctx: StrategyContext, initial: Schedule): StrategyResult {
+  const { model, rng } = ctx;
+  const started = Date.now();
+  const stop = deadlineCheck(ctx);
+  let iterations = 0;
+  let jobSetDecodes = 0;
+  let jobSetPhases = 0;
+  // Under an iteration limit, the job-set phase's share is of the iterations, so the run stays reproducible.
+  const limited = Number.isFinite(ctx.maxIterations);
+  const jobs = initial.scheduledTasks() < model.nTasks ? new JobSetSearch(model, rng) : null;
+  let subsets: SubsetResult | null = null;
+  if (jobs && !stop()) {
+    // Sets of accepted jobs the bounds do not refute, each tried by the decoder (subset-search.ts).
+    subsets = subsetSearch(model, initial, rng, subsetLimits(ctx, stop));
+    iterations += subsets.steps;
+    initial = subsets.best;
+  }
+  if (jobs && !stop()) {
+    // Choose the accepted jobs first: the moves then compact that set (see JobSetSearch).
+    const phaseEnd = started + JOB_SET_SHARE * (ctx.deadline - started);
+    jobSetDecodes += jobs.seed(initial);
+    jobSetDecodes += jobs.run({
+      stallDecodes: JOB_SET_STALL_DECODES,
+      maxDecodes: limited ? Math.floor(JOB_SET_SHARE * ctx.maxIterations) : Infinity,
+      stop: () => stop() || (!limited && Date.now() >= phaseEnd),
+    });
+    jobSetPhases++;
+    iterations += jobSetDecodes;
+    const b = jobs.best;
+    if (better(b.tasks, b.makespan, initial.scheduledTasks(), initial.makespan())) initial = b.sched.clone();
+  }
+  let state = new LsState(model, initial);
+  const tenure = Math.max(1, Math.min(1000, Math.floor(ENTITY_TABU_RATIO * model.nTasks)));
+  const moves = new MoveRunner(state, rng, tenure);
+  const history = new ScoreHistory(LATE_ACCEPTANCE_SIZE);
+  history.fill(state.hard, state.scheduled, state.makespan, state.sumEnds);
+
+  let best = state.toSchedule();
+  let bestTasks = state.scheduled;
+  let bestMs = state.makespan;
+  let bestEnds = state.sumEnds;
+  let lastImprovement = iterations;
+  let accepted = 0;
+  let restarts = 0;
+  let listPhases = 0;
+  const list = new ListSearch(model, rng);
+  let bestChanged = true;
+  let listDecodes = 0;
+  let phaseMs = 0;
+  let moveCount = 0;
+  ctx.report(0, bestTasks, bestMs);
+  const done = () => bestTasks === model.nTasks && bestMs <= ctx.lowerBound;
+
+  while (!done()) {
+    // Checking the clock every move would cost more than most moves; but a job swap places a whole
+    // job (several ms with hundreds of tasks), so not much more rarely than this.
+    if ((iterations & 63) === 0 && timeUp(ctx, iterations)) break;
+    if (iterations >= ctx.maxIterations) break;
+    if (iterations - lastImprovement > STALL_MOVES) {
+      // Stalled: intensify in the activity-list view (serial SGS + forward-backward improvement),
+      // starting from the best if this phase found a new one, else where the last list phase stopped;
+      // then continue the move-based search from the list search's current solution, which differs
+      // from the basin this phase stalled in. While jobs are left out, every other stall (the first
+      // one too) goes to the job-set phase instead, from the best, to try other sets of accepted jobs.
+      restarts++;
+      const phaseStarted = Date.now();
+      const before = iterations;
+      let next: Schedule;
+      let found: { sched: Schedule; tasks: number; makespan: number; taskEnds: number };
+      if (jobs && bestTasks < model.nTasks && restarts % 2 === 1) {
+        iterations += jobs.adopt(best);
+        iterations += jobs.run({ stallDecodes: JOB_SET_STALL_DECODES, maxDecodes: ctx.maxIterations - iterations, stop });
+        jobSetDecodes += iterations - before;
+        jobSetPhases++;
+        found = jobs.best;
+        next = jobs.current;
+      } else {
+        if (bestChanged) iterations += list.adopt(best);
+        bestChanged = false;
+        iterations += list.run({
+          stallDecodes: LIST_STALL_DECODES,
+          maxDecodes: ctx.maxIterations - iterations,
+          stop,
+          bestTasks,
+          bestMakespan: bestMs,
+          optimal: (t, m) => t === model.nTasks && m <= ctx.lowerBound,
+        });
+        listDecodes += iterations - before;
+        listPhases++;
+        found = list.best;
+        next = list.current;
+      }
+      if (compareScore(0, found.tasks, found.makespan, found.taskEnds, 0, bestTasks, bestMs, bestEnds) < 0) {
+        best = found.sched.clone();
+        // The list phase continues from its own state; a job-set best is news to it.
+        if (found === jobs?.best) bestChanged = true;
+        bestTasks = found.tasks;
+        bestMs = found.makespan;
+        bestEnds = found.taskEnds;
+        ctx.report(iterations, bestTasks, bestMs);
+      }
+      phaseMs += Date.now() - phaseStarted;
+      if (done() || stop() || iterations >= ctx.maxIterations) break;
+      state = new LsState(model, next);
+      moves.reset(state);
+      history.fill(state.hard, state.scheduled, state.makespan, state.sumEnds);
+      lastImprovement = iterations;
+    }
+    iterations++;
+    moveCount++;
+    const h0 = state.hard, t0 = state.scheduled, m0 = state.makespan, e0 = state.sumEnds;
+    if (!moves.random(iterations)) continue;
+    const slot = iterations % LATE_ACCEPTANCE_SIZE;
+    const h = state.hard, t = state.scheduled, m = state.makespan, e = state.sumEnds;
+    const improvesBest = h === 0 && compareScore(0, t, m, e, 0, bestTasks, bestMs, bestEnds) < 0;
+    const ok =
+      (improvesBest || !moves.touchedTabu(iterations)) &&
+      (compareScore(h, t, m, e, h0, t0, m0, e0) <= 0 || history.notWorseThan(slot, h, t, m, e));
+    if (!ok) {
+      moves.undo();
+      continue;
+    }
+    accepted++;
+    moves.commit(iterations);
+    history.set(slot, h, t, m, e);
+    if (improvesBest) {
+      if (better(t, m, bestTasks, bestMs)) {
+        ctx.report(iterations, t, m);
+        lastImprovement = iterations; // only real objective gains reset the stall counter
+      }
+      best = state.toSchedule();
+      bestChanged = true;
+      bestTasks = t;
+      bestMs = m;
+      bestEnds = e;
+    }
+  }
+  const moveMs = Math.max(1, Date.now() - started - phaseMs);
+  return {
+    schedule: best,
+    iterations,
+    stats: {
+      acceptedMoves: accepted,
+      // Over the time of the move-based phases only: the list phases decode whole schedules.
+      movesPerSecond: Math.round((moveCount / moveMs) * 1000),
+      moves: moveCount,
+      listPhases,
+      listDecodes,
+      jobSetDecodes,
+      jobSetPhases,
+      ...(subsets && { subsetBoundChecks: subsets.boundChecks, subsetDecodes: subsets.decodes, subsetComplete: subsets.complete }),
+      tabuTenure: tenure,
+      lateAcceptanceSize: LATE_ACCEPTANCE_SIZE,
+    },
+  };
+}
 
 /**
  * Initial solution: the best of Alg. 1 (RFFD), a serial SGS by latest-finish priority and, when not

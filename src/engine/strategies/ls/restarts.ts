@@ -1,0 +1,80 @@
+import { Schedule, better } from '../../schedule/schedule';
+import { StrategyContext, StrategyResult, stopRequested } from '../strategy';
+
+/**
+ * When not every job fits, which jobs one search ends up accepting depends more on its random
+ * stream than on its length: on the 2,500-task overloaded instances ten 3-s runs spread over about
+ * 40 tasks, while a 10-s or 60-s run is no better than the median 3-s run (the task count settles in
+ * the first seconds, then only the makespan moves). So the budget goes to independent episodes of
+ * this length, at least, and the best of them is kept.
+ */
+const EPISODE_MIN_MS = 3000;
+/** Larger instances need longer episodes for the subset and job-set phases to finish. */
+const EPISODE_MS_PER_TASK = 1.2;
+
+/**
+ * How many independent episodes the search should run: one when everything fits (the makespan search
+ * gains from one long run), under an iteration limit (a reproducible run stays one search), or when the
+ * time left is shorter than two episodes.
+ */
+export function episodeCount(ctx: StrategyContext, initial: Schedule): number {
+  if (Number.isFinite(ctx.maxIterations)) return 1;
+  if (initial.scheduledTasks() === ctx.model.nTasks) return 1;
+  const episodeMs = Math.max(EPISODE_MIN_MS, EPISODE_MS_PER_TASK * ctx.model.nTasks);
+  return Math.max(1, Math.floor((ctx.deadline - Date.now()) / episodeMs));
+}
+
+interface EpisodeSummary {
+  tasks: number;
+  makespan: number;
+  ms: number;
+}
+
+/**
+ * Runs `search` `episodes` times, each on an equal share of the time left with a random stream of its
+ * own, and returns the best result (more tasks, then a smaller makespan). Progress is reported only
+ * when it beats every earlier episode. An episode that schedules every task ends the restarts: the
+ * time left then goes to one search continuing from it.
+ */
+export function restarts(
+  ctx: StrategyContext,
+  episodes: number,
+  initial: Schedule,
+  search: (sub: StrategyContext, initial: Schedule | null) => StrategyResult,
+): StrategyResult {
+  const start = Date.now();
+  const span = ctx.deadline - start;
+  let best: StrategyResult | null = null;
+  let bestTasks = -1;
+  let bestMs = Infinity;
+  let iterations = 0;
+  const summaries: EpisodeSummary[] = [];
+  const report = (it: number, tasks: number, makespan: number) => {
+    if (!better(tasks, makespan, bestTasks, bestMs)) return;
+    bestTasks = tasks;
+    bestMs = makespan;
+    ctx.report(iterations + it, tasks, makespan);
+  };
+  for (let k = 0; k < episodes; k++) {
+    const episodeStart = Date.now();
+    const last = k === episodes - 1;
+    const deadline = last ? ctx.deadline : start + Math.round(((k + 1) * span) / episodes);
+    const sub: StrategyContext = { ...ctx, rng: ctx.rng.fork(), deadline, report };
+    const r = search(sub, k === 0 ? initial : null);
+    iterations += r.iterations;
+    const s = r.schedule;
+    summaries.push({ tasks: s.scheduledTasks(), makespan: s.makespan(), ms: Date.now() - episodeStart });
+    if (!best || better(s.scheduledTasks(), s.makespan(), best.schedule.scheduledTasks(), best.schedule.makespan())) best = r;
+    report(0, s.scheduledTasks(), s.makespan());
+    if (stopRequested(ctx) || Date.now() >= ctx.deadline) break;
+    if (s.scheduledTasks() === ctx.model.nTasks && !last) {
+      // Everything fits after all: polish this schedule for the rest of the time instead.
+      const polished = search({ ...ctx, rng: ctx.rng.fork(), report }, s);
+      iterations += polished.iterations;
+      const p = polished.schedule;
+      if (better(p.scheduledTasks(), p.makespan(), s.scheduledTasks(), s.makespan())) best = polished;
+      break;
+    }
+  }
+  return { ...best!, iterations, stats: { ...best!.stats, episodes: summaries } };
+}

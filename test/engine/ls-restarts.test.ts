@@ -1,0 +1,115 @@
+/**
+ * ls's independent episodes when not every job fits (restarts.ts): how many there are, that the best
+ * episode wins, that progress is only reported when it beats every earlier episode, that each episode
+ * gets its own slice of the time and its own random stream, and that ls uses them on a time budget.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
+import { loadInstance, Model } from '../../src/engine/model/model';
+import { Random } from '../../src/engine/random';
+import { Schedule } from '../../src/engine/schedule/schedule';
+import { solve } from '../../src/engine/solve';
+import { episodeCount, restarts } from '../../src/engine/strategies/ls/restarts';
+import { StrategyContext, StrategyResult } from '../../src/engine/strategies/strategy';
+import { greedyJobSetsMissTheBest } from '../support/job-set-instance';
+
+/** The given jobs accepted, their tasks one after another on the node from slot `from`. */
+function scheduleOf(model: Model, jobs: number[], from = 0): Schedule {
+  const s = new Schedule(model);
+  let t = from;
+  for (const j of jobs) {
+    s.accepted[j] = 1;
+    const job = model.jobs[j];
+    for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
+      s.node[i] = 0;
+      s.start[i] = t;
+      t = s.end(i);
+    }
+  }
+  return s;
+}
+
+function context(model: Model, ms: number, reports: Array<[number, number]>): StrategyContext {
+  const now = Date.now();
+  return {
+    model,
+    objective: 'tasks-then-makespan',
+    rng: new Random(7),
+    startedAt: now,
+    deadline: now + ms,
+    maxIterations: Number.POSITIVE_INFINITY,
+    lowerBound: 1,
+    report: (_it, tasks, makespan) => reports.push([tasks, makespan]),
+  };
+}
+
+describe('ls restarts', () => {
+  it('runs one search when everything fits, under an iteration limit, or without time for two episodes', () => {
+    const model = loadInstance(greedyJobSetsMissTheBest());
+    const partial = scheduleOf(model, [1]);
+    const all = scheduleOf(model, [0, 1, 2, 3]);
+    assert.equal(episodeCount(context(model, 10_000, []), partial), 3);
+    assert.equal(episodeCount(context(model, 5_000, []), partial), 1);
+    assert.equal(episodeCount(context(model, 10_000, []), all), 1);
+    assert.equal(episodeCount({ ...context(model, 10_000, []), maxIterations: 1000 }, partial), 1);
+  });
+
+  it('keeps the best episode, reports only gains, and gives each episode its own time and random stream', () => {
+    const model = loadInstance(greedyJobSetsMissTheBest());
+    // Episode results by task count: 3 (pair + long), 6 (two triples), then 5 (pair + triple).
+    const results = [[0, 1], [2, 3], [1, 2]];
+    const reports: Array<[number, number]> = [];
+    const ctx = context(model, 300, reports);
+    const seen: Array<{ deadline: number; draw: number; initial: Schedule | null }> = [];
+    const initial = scheduleOf(model, [1]);
+    const out = restarts(ctx, 3, initial, (sub, start): StrategyResult => {
+      const k = seen.length;
+      seen.push({ deadline: sub.deadline, draw: sub.rng.nextU32(), initial: start });
+      const s = scheduleOf(model, results[k]);
+      sub.report(10, s.scheduledTasks(), s.makespan());
+      return { schedule: s, iterations: 100, stats: { episode: k } };
+    });
+    assert.equal(out.schedule.scheduledTasks(), 6);
+    assert.equal(out.stats?.episode, 1);
+    assert.equal(out.iterations, 300);
+    assert.deepEqual(
+      (out.stats?.episodes as Array<{ tasks: number }>).map((e) => e.tasks),
+      [3, 6, 5],
+    );
+    // 3 then 6; the third episode's 5 tasks are no news.
+    assert.deepEqual(reports.map((r) => r[0]), [3, 6]);
+    assert.equal(seen[0].initial, initial);
+    assert.equal(seen[1].initial, null);
+    assert.ok(seen[0].deadline < seen[1].deadline && seen[1].deadline < seen[2].deadline);
+    assert.equal(seen[2].deadline, ctx.deadline);
+    assert.equal(new Set(seen.map((s) => s.draw)).size, 3, 'every episode draws from its own stream');
+  });
+
+  it('stops restarting once an episode fits every job, and polishes that schedule for the time left', () => {
+    const model = loadInstance(greedyJobSetsMissTheBest());
+    const ctx = context(model, 300, []);
+    const starts: Array<Schedule | null> = [];
+    const out = restarts(ctx, 3, scheduleOf(model, [1]), (sub, start) => {
+      // The episode leaves a gap at the start; the polish run closes it.
+      const s = scheduleOf(model, [0, 1, 2, 3], starts.length === 0 ? 2 : 0);
+      starts.push(start);
+      return { schedule: s, iterations: 1, stats: { deadline: sub.deadline } };
+    });
+    assert.equal(starts.length, 2, 'the first episode, then the polish run');
+    assert.equal(starts[1]!.scheduledTasks(), model.nTasks);
+    assert.equal(out.stats?.deadline, ctx.deadline, 'the polish run gets the whole time left');
+    assert.equal(out.schedule.scheduledTasks(), model.nTasks);
+    assert.equal(out.schedule.makespan(), 43);
+  });
+
+  it('ls on a time budget runs episodes when not every job fits, and returns the best feasible plan', async () => {
+    const model = loadInstance(greedyJobSetsMissTheBest());
+    const plan = await solve(model, { strategy: 'ls', timeBudgetMs: 6500, seed: 3 });
+    const episodes = plan.stats?.episodes as Array<{ tasks: number }>;
+    assert.equal(episodes.length, 2);
+    assert.equal(plan.objective.scheduledTasks, Math.max(...episodes.map((e) => e.tasks)));
+    assert.equal(plan.objective.scheduledTasks, 6);
+    assert.ok(evaluatePlan(model, plan).ok);
+  });
+});
