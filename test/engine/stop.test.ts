@@ -15,6 +15,7 @@ import { solve } from '../../src/engine/solve';
 import { strategyNames } from '../../src/engine/strategies';
 import { newStopFlag } from '../../src/engine/strategies/strategy';
 import { StopWorkerInput } from './stop-worker';
+import { largeMapReduce } from '../support/ephemeral-instance';
 
 const BUDGET_MS = 60_000;
 const STOP_AFTER_MS = 300;
@@ -90,6 +91,14 @@ describe('stopFlag: a solve in a worker thread stops when another thread raises 
       assert.equal(plan.objective.scheduledTasks, model.nTasks, 'the plan so far, not an empty one');
     });
   }
+
+  test(`auto on a large instance, flag raised at ${STOP_AFTER_MS} ms: its ls stream on a second thread stops too`, async () => {
+    const large = largeMapReduce();
+    const { plan, tookMs } = await solveInWorkerAndStop(large, 'auto', STOP_AFTER_MS);
+    assert.ok(tookMs < LIMIT_MS, `took ${tookMs} ms`);
+    assert.equal(typeof (plan.stats?.streams as { thread?: unknown } | undefined)?.thread, 'object', 'the thread answered');
+    assert.deepEqual(evaluatePlan(loadInstance(large), plan).violations, []);
+  });
 
   test('a flag raised before the solve starts: every strategy returns at once with a feasible plan', async () => {
     const model = loadInstance(medium);

@@ -63,3 +63,8 @@ export function ephemeralInstance(o: EphemeralOptions = {}): InstanceDoc {
 
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Over EXACT_TASK_LIMIT (1,500) tasks, where auto races two ls streams instead of exact and ls. */
+export function largeMapReduce(): InstanceDoc {
+  return ephemeralInstance({ nodes: 4, jobs: 40, maxMaps: 90, slots: 96, seed: 3 });
+}

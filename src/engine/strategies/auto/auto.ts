@@ -1,6 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { better } from '../../schedule/schedule';
 import { compareRevenue, scoreOf } from '../ls/revenue-decoder';
 import { newStopFlag, Strategy, StrategyContext, StrategyResult } from '../strategy';
+import { startLsThread } from './ls-thread';
 
 /** Salamander (section IV) found the exact approach best below about 1,500 tasks. */
 export const EXACT_TASK_LIMIT = 1500;
@@ -9,18 +11,19 @@ export const EXACT_TASK_LIMIT = 1500;
  * Picks strategies by size. Small instances race `exact` (HiGHS in a worker thread, on the second
  * core) against `ls` (on this thread: with its list phases it beat `ga` on PSPLIB j30, 0.3-0.4% vs 0.55%
  * above the optimum at 1 s, and on j120, ~33% vs ~36% above the critical path at 5 s) and keep the better
- * plan, stopping the race as soon as one side has proved the optimum; large ones run `ls` alone.
+ * plan, stopping the race as soon as one side has proved the optimum; large ones race two independent
+ * `ls` streams, one on a worker thread (when the machine has a second core), and keep the better plan.
  */
 export function makeAuto(lookup: (name: string) => Strategy | undefined): Strategy {
   return {
     name: 'auto',
-    description: `races exact and ls below ${EXACT_TASK_LIMIT} tasks, ls alone above`,
+    description: `races exact and ls below ${EXACT_TASK_LIMIT} tasks, two ls streams (one on a worker thread) above`,
     async run(ctx: StrategyContext): Promise<StrategyResult> {
       const ls = lookup('ls')!;
       const small = ctx.model.nTasks <= EXACT_TASK_LIMIT;
       const exact = small ? lookup('exact') : undefined;
       const revenue = ctx.objective === 'revenue';
-      if (!exact) return tagged(await ls.run(ctx), 'ls');
+      if (!exact) return revenue || availableParallelism() < 2 ? tagged(await ls.run(ctx), 'ls') : twoLsStreams(ls, ctx);
       // Once the MILP proves the optimum the partner has nothing left to find. Its synchronous loop
       // keeps this thread busy, so exact's result cannot reach it through the event loop: the solver
       // thread raises `proven` itself, which the partner's timeUp reads. The controller is for
@@ -64,6 +67,30 @@ export function makeAuto(lookup: (name: string) => Strategy | undefined): Strate
         stats: { ...winner.stats, chosen: exactWins ? 'exact' : ls.name, [ls.name]: lsResult.stats, exact: exactResult.stats },
       };
     },
+  };
+}
+
+/**
+ * Two ls searches with their own seeds, on this thread and on a worker thread, the better plan kept
+ * (more tasks, then a smaller makespan; this thread's on a tie, so a run under an iteration limit is
+ * reproducible). ls's result depends much on its random stream (ls/restarts.ts), so on the otherwise
+ * idle second core a second stream is worth about as much as doubling the budget.
+ */
+async function twoLsStreams(ls: Strategy, ctx: StrategyContext): Promise<StrategyResult> {
+  const thread = startLsThread(ctx, ctx.rng.fork().nextU32());
+  const mine = await ls.run({ ...ctx, rng: ctx.rng.fork() });
+  const m = mine.schedule;
+  // Nothing is left to find once every job is in at the lower bound: the thread need not run on.
+  if (m.scheduledTasks() === ctx.model.nTasks && m.makespan() <= ctx.lowerBound) thread.stop();
+  const other = await thread.result;
+  const o = other?.schedule;
+  const threadWins = o !== undefined && better(o.scheduledTasks(), o.makespan(), m.scheduledTasks(), m.makespan());
+  const winner = threadWins ? other! : mine;
+  const summary = (r: StrategyResult | null) => r && { tasks: r.schedule.scheduledTasks(), makespan: r.schedule.makespan(), iterations: r.iterations };
+  return {
+    ...winner,
+    iterations: mine.iterations + (other?.iterations ?? 0),
+    stats: { ...winner.stats, chosen: threadWins ? 'ls (thread)' : 'ls', streams: { main: summary(mine), thread: summary(other) ?? 'failed' } },
   };
 }
 

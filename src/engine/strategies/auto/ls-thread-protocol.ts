@@ -1,0 +1,19 @@
+import { InstanceDoc } from '../../model/types';
+
+/** What the second ls stream's thread receives (workerData). */
+export interface LsThreadInput {
+  /** The validated instance the caller's model was compiled from (compiled again in the thread). */
+  doc: InstanceDoc;
+  seed: number;
+  /** Absolute ms (Date.now() is the same clock in every thread of the process). */
+  deadline: number;
+  maxIterations: number;
+  lowerBound: number;
+  /** Int32[0] != 0 in any of them stops the search (the caller's stop flags, and its own abort flag). */
+  stopFlags: SharedArrayBuffer[];
+}
+
+/** What the thread posts back once, when ls returns. */
+export type LsThreadMessage =
+  | { type: 'done'; node: Int32Array; start: Int32Array; accepted: Uint8Array; iterations: number; stats: Record<string, unknown> }
+  | { type: 'error'; message: string };

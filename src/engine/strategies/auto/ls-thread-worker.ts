@@ -1,0 +1,33 @@
+/**
+ * Worker-thread entry of auto's second ls stream (ls-thread.ts): compiles the instance again, runs ls
+ * with its own seed until the shared deadline or a stop flag, and posts the schedule's arrays back.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { compile } from '../../model/model';
+import { Random } from '../../random';
+import { StrategyResult } from '../strategy';
+// Through the registry: ls.ts imports it back (for its revenue mode), so it must be loaded first.
+import { getStrategy } from '../index';
+import { LsThreadInput, LsThreadMessage } from './ls-thread-protocol';
+
+async function main(input: LsThreadInput): Promise<LsThreadMessage> {
+  const model = compile(input.doc);
+  const result: StrategyResult = await getStrategy('ls').run({
+    model,
+    objective: 'tasks-then-makespan',
+    rng: new Random(input.seed),
+    startedAt: Date.now(),
+    deadline: input.deadline,
+    maxIterations: input.maxIterations,
+    lowerBound: input.lowerBound,
+    stopFlags: input.stopFlags.map((b) => new Int32Array(b)),
+    report: () => {},
+  });
+  const s = result.schedule;
+  return { type: 'done', node: s.node, start: s.start, accepted: s.accepted, iterations: result.iterations, stats: result.stats ?? {} };
+}
+
+main(workerData as LsThreadInput).then(
+  (m) => parentPort!.postMessage(m),
+  (e: Error) => parentPort!.postMessage({ type: 'error', message: e.stack ?? e.message } satisfies LsThreadMessage),
+);

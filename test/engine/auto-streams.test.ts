@@ -1,0 +1,43 @@
+/**
+ * auto above EXACT_TASK_LIMIT: two independent ls streams, one on a worker thread (ls-thread.ts); the
+ * better plan is kept and the run stays reproducible under an iteration limit. That a stop flag reaches
+ * the thread is in stop.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
+import { describe, it } from 'node:test';
+import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
+import { loadInstance } from '../../src/engine/model/model';
+import { solve } from '../../src/engine/solve';
+import { EXACT_TASK_LIMIT } from '../../src/engine/strategies/auto/auto';
+import { largeMapReduce } from '../support/ephemeral-instance';
+
+interface StreamSummary {
+  tasks: number;
+  makespan: number;
+  iterations: number;
+}
+
+const model = loadInstance(largeMapReduce());
+const skip = availableParallelism() < 2 ? 'one CPU: auto runs ls alone' : false;
+
+describe('auto on a large instance', { skip }, () => {
+  it('races two ls streams and keeps the better plan, reproducibly under an iteration limit', async () => {
+    assert.ok(model.nTasks > EXACT_TASK_LIMIT, `${model.nTasks} tasks`);
+    const run = () => solve(model, { strategy: 'auto', maxIterations: 4000, timeBudgetMs: 120_000, seed: 4 });
+    const plan = await run();
+    const streams = plan.stats?.streams as { main: StreamSummary; thread: StreamSummary };
+    assert.equal(typeof streams.thread, 'object', 'the thread answered');
+    const { main, thread } = streams;
+    const threadBetter = thread.tasks > main.tasks || (thread.tasks === main.tasks && thread.makespan < main.makespan);
+    assert.equal(plan.stats?.chosen, threadBetter ? 'ls (thread)' : 'ls');
+    const kept = threadBetter ? thread : main;
+    assert.equal(plan.objective.scheduledTasks, kept.tasks);
+    assert.equal(plan.objective.makespanSlots, kept.makespan);
+    const check = evaluatePlan(model, plan);
+    assert.ok(check.ok, check.violations.slice(0, 3).join('; '));
+    const again = await run();
+    assert.deepEqual(again.assignments, plan.assignments);
+    assert.deepEqual(again.stats?.streams, plan.stats?.streams);
+  });
+});
