@@ -9,7 +9,7 @@ import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
 import { checkerAvailable, checkPlan, SKIP_MESSAGE } from '../support/check-plan';
-import { ephemeralInstance } from '../support/ephemeral-instance';
+import { ephemeralInstance, largeMapReduce } from '../support/ephemeral-instance';
 import { rcpspInstance } from '../support/rcpsp-instance';
 import { Service, startService, stopChild, waitFor } from '../support/service';
 
@@ -33,7 +33,7 @@ describe('solve lifecycle', () => {
       const s = await getSolve(id);
       return ['succeeded', 'failed', 'cancelled'].includes(s.status) ? s : undefined;
     }, timeoutMs);
-  const submit = async (instance: InstanceDoc, strategy: 'ls' | 'rffd' | 'exact', timeBudgetMs: number) => {
+  const submit = async (instance: InstanceDoc, strategy: 'ls' | 'rffd' | 'exact' | 'auto', timeBudgetMs: number) => {
     const r = await svc.client(customer).POST('/v1/solves', { body: { instance: instance as never, strategy, timeBudgetMs } });
     assert.equal(r.response.status, 202, JSON.stringify(r.error));
     const location = r.response.headers.get('location');
@@ -85,6 +85,19 @@ describe('solve lifecycle', () => {
     const sat = (plan.stats as { sat?: { status: string; refuted: number } }).sat;
     assert.equal(sat?.status, 'unsat', JSON.stringify(plan.stats));
     assert.equal(sat.refuted, plan.objective.makespanSlots - 1);
+  });
+
+  it('runs auto on a large instance as two ls streams, one on a thread inside the solve thread', async (t) => {
+    const worker = svc.startWorker();
+    t.after(() => stopChild(worker));
+    const instance = largeMapReduce();
+    const created = await submit(instance, 'auto', 3000);
+    const done = await terminal(created.id);
+    assert.equal(done.status, 'succeeded', done.error ?? '');
+    const plan = await checkStoredPlan(instance, done.planId!);
+    const streams = (plan.stats as { streams?: { main: { tasks: number }; thread: { tasks: number } | string } }).streams;
+    assert.equal(typeof streams?.thread, 'object', JSON.stringify(plan.stats));
+    assert.ok(['ls', 'ls (thread)'].includes(plan.stats?.chosen as string));
   });
 
   it('retries a solve whose worker was killed, ending with exactly one plan', async (t) => {
