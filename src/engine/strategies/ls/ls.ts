@@ -108,6 +108,8 @@ function searchOnce(ctx: StrategyContext, initial: Schedule): StrategyResult {
   let phaseMs = 0;
   let moveCount = 0;
   ctx.report(0, bestTasks, bestMs);
+  // The move rate is over the move-based phases only: not the constructions, subset and job-set phases before.
+  const movesStarted = Date.now();
   const done = () => bestTasks === model.nTasks && bestMs <= ctx.lowerBound;
 
   while (!done()) {
@@ -194,7 +196,7 @@ function searchOnce(ctx: StrategyContext, initial: Schedule): StrategyResult {
       bestEnds = e;
     }
   }
-  const moveMs = Math.max(1, Date.now() - started - phaseMs);
+  const moveMs = Math.max(1, Date.now() - movesStarted - phaseMs);
   return {
     schedule: best,
     iterations,
