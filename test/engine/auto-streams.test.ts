@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { describe, it } from 'node:test';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
-import { loadInstance } from '../../src/engine/model/model';
+import { loadInstance, Model } from '../../src/engine/model/model';
+import { Random } from '../../src/engine/random';
+import { startLsThread } from '../../src/engine/strategies/auto/ls-thread';
 import { solve } from '../../src/engine/solve';
 import { EXACT_TASK_LIMIT } from '../../src/engine/strategies/auto/auto';
 import { largeMapReduce } from '../support/ephemeral-instance';
@@ -39,5 +41,17 @@ describe('auto on a large instance', { skip }, () => {
     const again = await run();
     assert.deepEqual(again.assignments, plan.assignments);
     assert.deepEqual(again.stats?.streams, plan.stats?.streams);
+  });
+
+  it('a thread that fails resolves with the reason instead of a plan', async () => {
+    const now = Date.now();
+    const broken = { ...model, doc: { ...model.doc, nodes: undefined } } as unknown as Model;
+    const thread = startLsThread(
+      { model: broken, objective: 'tasks-then-makespan', rng: new Random(1), startedAt: now, deadline: now + 5000, maxIterations: 100, lowerBound: 1, report: () => {} },
+      1,
+    );
+    const answer = await thread.result;
+    assert.equal(typeof answer, 'string');
+    assert.match(answer as string, /^error: /);
   });
 });

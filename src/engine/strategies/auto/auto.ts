@@ -82,15 +82,21 @@ async function twoLsStreams(ls: Strategy, ctx: StrategyContext): Promise<Strateg
   const m = mine.schedule;
   // Nothing is left to find once every job is in at the lower bound: the thread need not run on.
   if (m.scheduledTasks() === ctx.model.nTasks && m.makespan() <= ctx.lowerBound) thread.stop();
-  const other = await thread.result;
+  const answer = await thread.result;
+  const other = typeof answer === 'string' ? null : answer;
   const o = other?.schedule;
   const threadWins = o !== undefined && better(o.scheduledTasks(), o.makespan(), m.scheduledTasks(), m.makespan());
   const winner = threadWins ? other! : mine;
-  const summary = (r: StrategyResult | null) => r && { tasks: r.schedule.scheduledTasks(), makespan: r.schedule.makespan(), iterations: r.iterations };
+  const summary = (r: StrategyResult) => ({ tasks: r.schedule.scheduledTasks(), makespan: r.schedule.makespan(), iterations: r.iterations });
   return {
     ...winner,
     iterations: mine.iterations + (other?.iterations ?? 0),
-    stats: { ...winner.stats, chosen: threadWins ? 'ls (thread)' : 'ls', streams: { main: summary(mine), thread: summary(other) ?? 'failed' } },
+    stats: {
+      ...winner.stats,
+      chosen: threadWins ? 'ls (thread)' : 'ls',
+      // A thread that gave no plan says why (the plan is this thread's then).
+      streams: { main: summary(mine), thread: other ? summary(other) : `failed: ${answer as string}` },
+    },
   };
 }
 

@@ -15,23 +15,23 @@ export const LS_WORKER_FILE = path.join(__dirname, 'ls-thread-worker.js');
 const GRACE_MS = 150;
 
 export interface LsThread {
-  /** The thread's result, or null (see startLsThread). */
-  result: Promise<StrategyResult | null>;
+  /** The thread's result, or why there is none (see startLsThread). */
+  result: Promise<StrategyResult | string>;
   /** Asks the thread to stop now and answer with its best so far. */
   stop(): void;
 }
 
 /**
  * Starts a second, independent ls search (seed `seed`) on a worker thread, on the same instance and
- * deadline as `ctx`, and resolves with its result, or null when the thread failed, is missing or did
- * not answer in time (the caller then keeps its own stream's plan). It listens to the caller's stop
+ * deadline as `ctx`, and resolves with its result, or with the reason when the thread failed, is
+ * missing or did not answer in time (the caller then keeps its own stream's plan). It listens to the caller's stop
  * flags and signal. Call it before starting the synchronous search on this thread: the thread runs
  * while that search keeps this one busy, and its answer is read when that search returns.
  */
 export function startLsThread(ctx: StrategyContext, seed: number): LsThread {
   const abort = newStopFlag();
   const stop = () => Atomics.store(abort, 0, 1);
-  if (!existsSync(LS_WORKER_FILE)) return { result: Promise.resolve(null), stop };
+  if (!existsSync(LS_WORKER_FILE)) return { result: Promise.resolve(`thread script missing (${LS_WORKER_FILE})`), stop };
   const stopFlags = [abort, ...(ctx.stopFlags ?? [])].map(flagBuffer).filter((b): b is SharedArrayBuffer => b !== undefined);
   const input: LsThreadInput = {
     doc: ctx.model.doc,
@@ -41,11 +41,11 @@ export function startLsThread(ctx: StrategyContext, seed: number): LsThread {
     lowerBound: ctx.lowerBound,
     stopFlags,
   };
-  const result = new Promise<StrategyResult | null>((resolve) => {
+  const result = new Promise<StrategyResult | string>((resolve) => {
     let settled = false;
     const worker = new Worker(LS_WORKER_FILE, { workerData: input });
     const onAbort = stop;
-    const finish = (r: StrategyResult | null) => {
+    const finish = (r: StrategyResult | string) => {
       if (settled) return;
       settled = true;
       clearTimeout(hard);
@@ -54,19 +54,19 @@ export function startLsThread(ctx: StrategyContext, seed: number): LsThread {
       resolve(r);
     };
     // Under an iteration limit the thread ends by iterations, not by the clock: no hard stop then.
-    const hard = Number.isFinite(ctx.maxIterations) ? undefined : setTimeout(() => finish(null), Math.max(0, ctx.deadline - Date.now()) + GRACE_MS);
+    const hard = Number.isFinite(ctx.maxIterations) ? undefined : setTimeout(() => finish('no answer by the deadline'), Math.max(0, ctx.deadline - Date.now()) + GRACE_MS);
     ctx.signal?.addEventListener('abort', onAbort);
     if (ctx.signal?.aborted) onAbort();
     worker.on('message', (m: LsThreadMessage) => {
-      if (m.type === 'error') return finish(null);
+      if (m.type === 'error') return finish(`error: ${m.message.split('\n')[0]}`);
       const s = new Schedule(ctx.model);
       s.node.set(m.node);
       s.start.set(m.start);
       s.accepted.set(m.accepted);
       finish({ schedule: s, iterations: m.iterations, stats: m.stats });
     });
-    worker.on('error', () => finish(null));
-    worker.on('exit', () => finish(null));
+    worker.on('error', (e) => finish(`error: ${e.message}`));
+    worker.on('exit', (code) => finish(`thread exited with code ${code}`));
   });
   return { result, stop };
 }
