@@ -7,7 +7,8 @@
  *               (the service's target: the plan is stored within timeBudgetMs + 1 s of the solve starting), and
  *               queue latency startedAt - createdAt;
  *   3. api      sequential latency of GET /v1/solves/{id} (idle, and while a worker solves) and POST /v1/solves
- *               (a small inline instance).
+ *               (a small inline instance);
+ *   4. usage    POST /v1/clusters/{id}/usage with a week of 100 nodes x 2 metrics (bench/service-usage.ts).
  *
  * Uses test/support/service.ts: a fresh migrated database (dropped afterwards), a private BullMQ prefix (its keys
  * deleted afterwards), the API in this process, worker processes `node dist/src/worker.js`.
@@ -36,6 +37,7 @@ import { ephemeralInstance } from '../test/support/ephemeral-instance';
 import { largeInstance } from '../test/support/load-speed';
 import { Service, startService, stopChild, waitFor } from '../test/support/service';
 import { machineInfo, MachineInfo, repoRoot, resultsDir, sharedDir, timestamp } from './common';
+import { benchUsage, UsageResult } from './service-usage';
 
 export const SERVICE_RESULTS_FORMAT = 'fallow.bench-service/v1';
 const SECTION_START = '<!-- service-bench:start (written by node dist/bench/service.js; report.js does not keep it) -->';
@@ -45,7 +47,7 @@ const TARGET_OVERRUN_MS = 1000;
 
 const USAGE = `usage: node dist/bench/service.js [options]       (after npm run build)
 
-  --parts P[,P]        store | budget | api   (default all three)
+  --parts P[,P]        store | budget | api | usage   (default all four)
   --store-reps N       measured PlansRepository.store runs (default 20, after 2 warm-ups)
   --store-tasks N      tasks of the generated instance whose plan is stored (default 10000)
   --budgets A,B        timeBudgetMs of the end-to-end solves (default 1000,3000)
@@ -54,6 +56,7 @@ const USAGE = `usage: node dist/bench/service.js [options]       (after npm run 
   --shared DIR         the shared directory (default ../shared or $FALLOW_SHARED)
   --poll-ms N          GET /v1/solves/{id} poll interval while waiting for a solve (default 50)
   --api-requests N     measured requests per API latency series (default 200, after 10 warm-ups)
+  --usage-reps N       measured POST /v1/clusters/{id}/usage runs per series (default 5, after 1 warm-up)
   --workers N          worker processes (default 1; each runs FALLOW_WORKER_CONCURRENCY=1 solve at a time)
   --out FILE           results file (default bench/results/service-<date>.json)
   --note TEXT          a remark stored in the results file and printed in RESULTS.md (repeatable)
@@ -145,6 +148,8 @@ export interface ServiceResults {
   store: StoreResult | null;
   e2e: { instances: { name: string; source: string; tasks: number }[]; skipped: string[]; solves: E2eSolve[]; groups: E2eGroup[]; pollMs: number } | null;
   api: ApiSeries[];
+  /** Absent in files written before the usage part existed. */
+  usage?: UsageResult | null;
   notes: string[];
 }
 
@@ -199,8 +204,8 @@ async function benchStore(svc: Service, tenantId: string, reps: number, tasks: n
     const once = async (): Promise<number> => {
       // A fresh solve row as the worker sees it: running, holding the whole instance (1.3 MB of jsonb).
       const [row] = await ds.query(
-        `INSERT INTO solves (tenant_id, status, strategy, time_budget_ms, seed, instance, instance_name, attempts, started_at)
-         VALUES ($1, 'running', 'rffd', 5000, 1, $2::jsonb, $3, 1, now()) RETURNING id`,
+        `INSERT INTO solves (tenant_id, status, strategy, time_budget_ms, seed, instance, instance_name, attempts, started_at, starts_at)
+         VALUES ($1, 'running', 'rffd', 5000, 1, $2::jsonb, $3, 1, now(), now()) RETURNING id`,
         [tenantId, instanceJson, instance.name],
       );
       const t0 = performance.now();
@@ -491,6 +496,20 @@ export function renderSection(r: ServiceResults, file: string): string {
     for (const a of r.api) w(`| ${a.name} | ${a.detail} | ${a.summary.n} | ${fmt(a.summary.median, 2)} | ${fmt(a.summary.p90, 2)} | ${fmt(a.summary.min, 2)} | ${fmt(a.summary.max, 2)} |`);
     w();
   }
+  if (r.usage) {
+    const u = r.usage;
+    w(`### Usage history ingestion (POST /v1/clusters/{id}/usage, ${u.samples} samples: ${u.nodes} nodes x ${u.days} days x 2 metrics at 5 min)`);
+    w();
+    w(`JSON ${u.jsonMB.toFixed(1)} MB, CSV ${u.csvMB.toFixed(1)} MB; HTTP, parsing, validation and COPY into Postgres, timed at the client in the API's process.`);
+    w();
+    w('| request | response | runs | median ms | min ms | max ms | target | status |');
+    w('|---|---|---|---|---|---|---|---|');
+    for (const x of u.series) {
+      const ok = x.summary.max !== null && x.summary.max < u.targetMs;
+      w(`| ${x.name} | ${x.response} | ${x.summary.n} | ${fmt(x.summary.median, 0)} | ${fmt(x.summary.min, 0)} | ${fmt(x.summary.max, 0)} | < ${u.targetMs} ms | **${ok ? 'met' : 'not met'}** |`);
+    }
+    w();
+  }
   for (const n of r.notes) w(`- ${n}`);
   if (r.notes.length) w();
   w(SECTION_END);
@@ -539,7 +558,8 @@ export async function main(argv: string[]): Promise<number> {
       args: argv,
       allowPositionals: true,
       options: {
-        parts: { type: 'string', default: 'store,budget,api' },
+        parts: { type: 'string', default: 'store,budget,api,usage' },
+        'usage-reps': { type: 'string', default: '5' },
         'store-reps': { type: 'string', default: '20' },
         'store-tasks': { type: 'string', default: '10000' },
         budgets: { type: 'string', default: '1000,3000' },
@@ -577,7 +597,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const parts = String(v.parts).split(',').map((x) => x.trim());
-  for (const p of parts) if (!['store', 'budget', 'api'].includes(p)) throw new Error(`unknown part "${p}"`);
+  for (const p of parts) if (!['store', 'budget', 'api', 'usage'].includes(p)) throw new Error(`unknown part "${p}"`);
   const num = (name: string) => {
     const n = Number(v[name]);
     if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer`);
@@ -587,6 +607,7 @@ export async function main(argv: string[]): Promise<number> {
   const storeTasks = num('store-tasks');
   const pollMs = num('poll-ms');
   const apiRequests = num('api-requests');
+  const usageReps = num('usage-reps');
   const nWorkers = num('workers');
   const budgets = String(v.budgets).split(',').map(Number);
   const strategies = String(v.strategies).split(',').map((x) => x.trim()).filter(Boolean);
@@ -639,6 +660,7 @@ export async function main(argv: string[]): Promise<number> {
     store: null,
     e2e: null,
     api: [],
+    usage: null,
     notes: (v.note as string[] | undefined) ?? [],
   };
   const save = () => writeFileSync(outFile, JSON.stringify(results, null, 1) + '\n');
@@ -646,6 +668,12 @@ export async function main(argv: string[]): Promise<number> {
     const tenant = await svc.tenant('bench', ['customer']);
     const key = tenant.keys.customer;
     save();
+
+    if (parts.includes('usage')) {
+      markLoad('usage');
+      results.usage = await benchUsage(svc, usageReps, log);
+      save();
+    }
 
     if (parts.includes('store')) {
       markLoad('store');
