@@ -16,6 +16,7 @@ import { strategyNames } from '../../src/engine/strategies';
 import { newStopFlag } from '../../src/engine/strategies/strategy';
 import { StopWorkerInput } from './stop-worker';
 import { largeMapReduce } from '../support/ephemeral-instance';
+import { greedyJobSetsMissTheBest } from '../support/job-set-instance';
 
 const BUDGET_MS = 60_000;
 const STOP_AFTER_MS = 300;
@@ -98,6 +99,15 @@ describe('stopFlag: a solve in a worker thread stops when another thread raises 
     assert.ok(tookMs < LIMIT_MS, `took ${tookMs} ms`);
     assert.equal(typeof (plan.stats?.streams as { thread?: unknown } | undefined)?.thread, 'object', 'the thread answered');
     assert.deepEqual(evaluatePlan(loadInstance(large), plan).violations, []);
+  });
+
+  test(`ls where not every job fits (independent episodes), flag raised at ${STOP_AFTER_MS} ms: it stops in its first episode`, async () => {
+    const overloaded = greedyJobSetsMissTheBest();
+    const { plan, tookMs } = await solveInWorkerAndStop(overloaded, 'ls', STOP_AFTER_MS);
+    assert.ok(tookMs < LIMIT_MS, `took ${tookMs} ms`);
+    const episodes = plan.stats?.episodes as unknown[] | undefined;
+    assert.equal(episodes?.length, 1, JSON.stringify(plan.stats));
+    assert.deepEqual(evaluatePlan(loadInstance(overloaded), plan).violations, []);
   });
 
   test('a flag raised before the solve starts: every strategy returns at once with a feasible plan', async () => {
