@@ -3,7 +3,7 @@ import { StrategyContext, StrategyResult, stopRequested } from '../strategy';
 
 /**
  * When not every job fits, which jobs one search ends up accepting depends more on its random
- * stream than on its length: on the 2,500-task overloaded instances ten 3-s runs spread over about
+ * stream than on its length: on the 2,500-task overloaded instances eight 3-s runs spread over about
  * 40 tasks, while a 10-s or 60-s run is no better than the median 3-s run (the task count settles in
  * the first seconds, then only the makespan moves). So the budget goes to independent episodes of
  * this length, at least, and the best of them is kept.
