@@ -43,6 +43,20 @@ describe('auto on a large instance', { skip }, () => {
     assert.deepEqual(again.stats?.streams, plan.stats?.streams);
   });
 
+  it('with the revenue objective keeps the stream that earns more, even with fewer tasks', async () => {
+    const run = () => solve(model, { strategy: 'auto', objective: 'revenue', maxIterations: 400, timeBudgetMs: 120_000, seed: 4 });
+    const plan = await run();
+    const { main, thread } = plan.stats?.streams as { main: StreamSummary & { revenue: number }; thread: StreamSummary & { revenue: number } };
+    assert.equal(typeof thread, 'object', 'the thread answered');
+    const kept = thread.revenue > main.revenue ? thread : main;
+    assert.equal(plan.stats?.chosen, kept === thread ? 'ls (thread)' : 'ls');
+    assert.equal(plan.objective.revenue, kept.revenue);
+    assert.equal(plan.objective.revenue, Math.max(main.revenue, thread.revenue));
+    assert.ok(evaluatePlan(model, plan).ok);
+    const again = await run();
+    assert.deepEqual(again.assignments, plan.assignments);
+  });
+
   it('a thread that fails resolves with the reason instead of a plan', async () => {
     const now = Date.now();
     const broken = { ...model, doc: { ...model.doc, nodes: undefined } } as unknown as Model;

@@ -23,7 +23,7 @@ export function makeAuto(lookup: (name: string) => Strategy | undefined): Strate
       const small = ctx.model.nTasks <= EXACT_TASK_LIMIT;
       const exact = small ? lookup('exact') : undefined;
       const revenue = ctx.objective === 'revenue';
-      if (!exact) return revenue || availableParallelism() < 2 ? tagged(await ls.run(ctx), 'ls') : twoLsStreams(ls, ctx);
+      if (!exact) return availableParallelism() < 2 ? tagged(await ls.run(ctx), 'ls') : twoLsStreams(ls, ctx);
       // Once the MILP proves the optimum the partner has nothing left to find. Its synchronous loop
       // keeps this thread busy, so exact's result cannot reach it through the event loop: the solver
       // thread raises `proven` itself, which the partner's timeUp reads. The controller is for
@@ -72,22 +72,32 @@ export function makeAuto(lookup: (name: string) => Strategy | undefined): Strate
 
 /**
  * Two ls searches with their own seeds, on this thread and on a worker thread, the better plan kept
- * (more tasks, then a smaller makespan; this thread's on a tie, so a run under an iteration limit is
- * reproducible). ls's result depends much on its random stream (ls/restarts.ts), so on the otherwise
+ * (more tasks, then a smaller makespan; with the revenue objective more revenue first; this thread's on
+ * a tie, so a run under an iteration limit is reproducible). ls's result depends much on its random stream (ls/restarts.ts), so on the otherwise
  * idle second core a second stream is worth about as much as doubling the budget.
  */
 async function twoLsStreams(ls: Strategy, ctx: StrategyContext): Promise<StrategyResult> {
   const thread = startLsThread(ctx, ctx.rng.fork().nextU32());
   const mine = await ls.run({ ...ctx, rng: ctx.rng.fork() });
   const m = mine.schedule;
+  const revenue = ctx.objective === 'revenue';
   // Nothing is left to find once every job is in at the lower bound: the thread need not run on.
-  if (m.scheduledTasks() === ctx.model.nTasks && m.makespan() <= ctx.lowerBound) thread.stop();
+  if (!revenue && m.scheduledTasks() === ctx.model.nTasks && m.makespan() <= ctx.lowerBound) thread.stop();
   const answer = await thread.result;
   const other = typeof answer === 'string' ? null : answer;
   const o = other?.schedule;
-  const threadWins = o !== undefined && better(o.scheduledTasks(), o.makespan(), m.scheduledTasks(), m.makespan());
+  const threadWins =
+    o !== undefined &&
+    (revenue
+      ? compareRevenue(scoreOf(ctx.model, o), scoreOf(ctx.model, m)) < 0
+      : better(o.scheduledTasks(), o.makespan(), m.scheduledTasks(), m.makespan()));
   const winner = threadWins ? other! : mine;
-  const summary = (r: StrategyResult) => ({ tasks: r.schedule.scheduledTasks(), makespan: r.schedule.makespan(), iterations: r.iterations });
+  const summary = (r: StrategyResult) => ({
+    tasks: r.schedule.scheduledTasks(),
+    makespan: r.schedule.makespan(),
+    ...(revenue && { revenue: scoreOf(ctx.model, r.schedule).revenue }),
+    iterations: r.iterations,
+  });
   return {
     ...winner,
     iterations: mine.iterations + (other?.iterations ?? 0),

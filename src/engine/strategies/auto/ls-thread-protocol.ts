@@ -1,10 +1,14 @@
 import { InstanceDoc } from '../../model/types';
+import { Objective } from '../strategy';
 
 /** What the second ls stream's thread receives (workerData). */
 export interface LsThreadInput {
   /** The validated instance the caller's model was compiled from (compiled again in the thread). */
   doc: InstanceDoc;
   seed: number;
+  objective: Objective;
+  /** The revenue objective's upper bound, computed once by solve(). */
+  revenueUpper?: number;
   /** Absolute ms (Date.now() is the same clock in every thread of the process). */
   deadline: number;
   maxIterations: number;

@@ -14,7 +14,8 @@ async function main(input: LsThreadInput): Promise<LsThreadMessage> {
   const model = compile(input.doc);
   const result: StrategyResult = await getStrategy('ls').run({
     model,
-    objective: 'tasks-then-makespan',
+    objective: input.objective,
+    revenueUpper: input.revenueUpper,
     rng: new Random(input.seed),
     startedAt: Date.now(),
     deadline: input.deadline,

@@ -36,6 +36,8 @@ export function startLsThread(ctx: StrategyContext, seed: number): LsThread {
   const input: LsThreadInput = {
     doc: ctx.model.doc,
     seed,
+    objective: ctx.objective,
+    revenueUpper: ctx.revenueUpper,
     deadline: ctx.deadline,
     maxIterations: ctx.maxIterations,
     lowerBound: ctx.lowerBound,
