@@ -83,7 +83,10 @@ async function twoLsStreams(ls: Strategy, ctx: StrategyContext): Promise<Strateg
   const revenue = ctx.objective === 'revenue';
   // Nothing is left to find once every job is in at the lower bound: the thread need not run on.
   if (!revenue && m.scheduledTasks() === ctx.model.nTasks && m.makespan() <= ctx.lowerBound) thread.stop();
+  const mainDone = Date.now();
   const answer = await thread.result;
+  // How long this thread waited for the other after its own search ended (0 when the answer was in).
+  const waitMs = Date.now() - mainDone;
   const other = typeof answer === 'string' ? null : answer;
   const o = other?.schedule;
   const threadWins =
@@ -105,7 +108,7 @@ async function twoLsStreams(ls: Strategy, ctx: StrategyContext): Promise<Strateg
       ...winner.stats,
       chosen: threadWins ? 'ls (thread)' : 'ls',
       // A thread that gave no plan says why (the plan is this thread's then).
-      streams: { main: summary(mine), thread: other ? summary(other) : `failed: ${answer as string}` },
+      streams: { main: summary(mine), thread: other ? summary(other) : `failed: ${answer as string}`, waitMs },
     },
   };
 }
