@@ -30,6 +30,8 @@ interface Check {
   metric: string;
   q: number;
   coverageOk: boolean;
+  /** The one-sided reading of the issue's example ("at least 98% at q = 0.99"): coverage >= q - 1 point. */
+  coverageAtLeast: boolean;
   beatsEveryBaseline: boolean;
   reclaimableVsMax: number;
   coverageVsMax: number;
@@ -63,6 +65,11 @@ with under two weeks of history, and speed work (integer count histograms, half 
 trees at learning rate 0.2). Tried and not made the default (options of trainForecaster):
 statsBeforeCalibration (8 of 12 rows below every baseline instead of 10), calibrationDays 2 (8 of 12),
 calibration 'refit' (day 5 median losses worse), start 'slot' (4 of 12), prefixStats.
+
+The issue words the coverage target as "within 1 point of the quantile asked for (e.g. at least 98% at q =
+0.99)": the example is one-sided. The target tables show both readings: two-sided (q = 0.99 one-sided, as
+the example says) and one-sided for every q (coverage >= q - 1 point, the safety reading: a forecast may
+over-cover, costing reclaimable capacity, but not under-cover).
 
 Still unmet (see the target tables): coverage within 1 point at q = 0.5 and 0.9, for the reasons above; on
 day 5 the median forecasts lose to the slot-quantile baseline (CPU 0.05614 vs 0.05609, memory 0.0236 vs
@@ -127,6 +134,7 @@ function targetChecks(r: EvalReport): Check[] {
         metric,
         q,
         coverageOk: q >= 0.99 ? gbt.coverage >= 0.98 : Math.abs(gbt.coverage - q) <= 0.01,
+        coverageAtLeast: gbt.coverage >= q - 0.01,
         beatsEveryBaseline: rows.every((x) => x.model === 'gbt' || gbt.pinball < x.pinball),
         reclaimableVsMax: gbt.reclaimable - max.reclaimable,
         coverageVsMax: gbt.coverage - max.coverage,
@@ -137,9 +145,9 @@ function targetChecks(r: EvalReport): Check[] {
 
 function checkTable(checks: Check[]): string {
   const pts = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
-  return `| metric | q | coverage within 1 pt (>= 98% at 0.99) | pinball below every baseline | reclaimable vs max (pts) | coverage vs max (pts) |
-|---|---|---|---|---|---|
-${checks.map((c) => `| ${c.metric} | ${c.q} | ${c.coverageOk ? 'yes' : 'no'} | ${c.beatsEveryBaseline ? 'yes' : 'no'} | ${pts(c.reclaimableVsMax)} | ${pts(c.coverageVsMax)} |`).join('\n')}`;
+  return `| metric | q | coverage within 1 pt (>= 98% at 0.99) | coverage >= q - 1 pt (one-sided) | pinball below every baseline | reclaimable vs max (pts) | coverage vs max (pts) |
+|---|---|---|---|---|---|---|
+${checks.map((c) => `| ${c.metric} | ${c.q} | ${c.coverageOk ? 'yes' : 'no'} | ${c.coverageAtLeast ? 'yes' : 'no'} | ${c.beatsEveryBaseline ? 'yes' : 'no'} | ${pts(c.reclaimableVsMax)} | ${pts(c.coverageVsMax)} |`).join('\n')}`;
 }
 
 function markdown(r: EvalReport, timing: Awaited<ReturnType<typeof trainingTimes>>, checks: Check[], r2: EvalReport, checks2: Check[], file: string): string {
