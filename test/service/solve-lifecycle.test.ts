@@ -103,8 +103,9 @@ describe('solve lifecycle', () => {
   it('retries a solve whose worker was killed, ending with exactly one plan', async (t) => {
     const first = svc.startWorker();
     t.after(() => stopChild(first));
-    // Overloaded, so ls cannot prove its plan optimal and finish before the kill lands.
-    const instance = ephemeralInstance({ nodes: 3, jobs: 16, maxMaps: 40, seed: 5 });
+    // Overloaded (16 slots: 371 of 434 tasks fit), so ls runs to its budget and the kill lands mid-solve;
+    // without the 16 slots every task fits and ls meets the bound in ~30 ms, racing the kill.
+    const instance = ephemeralInstance({ nodes: 3, jobs: 16, maxMaps: 40, slots: 16, seed: 5 });
     const created = await submit(instance, 'ls', 6000);
     await waitFor('the solve to run', async () => ((await getSolve(created.id)).status === 'running' ? true : undefined));
     first.kill('SIGKILL');
