@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { better } from '../../schedule/schedule';
+import { better, Schedule } from '../../schedule/schedule';
 import { compareRevenue, scoreOf } from '../ls/revenue-decoder';
 import { newStopFlag, Strategy, StrategyContext, StrategyResult } from '../strategy';
 import { startLsThread } from './ls-thread';
@@ -22,7 +22,6 @@ export function makeAuto(lookup: (name: string) => Strategy | undefined): Strate
       const ls = lookup('ls')!;
       const small = ctx.model.nTasks <= EXACT_TASK_LIMIT;
       const exact = small ? lookup('exact') : undefined;
-      const revenue = ctx.objective === 'revenue';
       if (!exact) return availableParallelism() < 2 ? tagged(await ls.run(ctx), 'ls') : twoLsStreams(ls, ctx);
       // Once the MILP proves the optimum the partner has nothing left to find. Its synchronous loop
       // keeps this thread busy, so exact's result cannot reach it through the event loop: the solver
@@ -45,16 +44,10 @@ export function makeAuto(lookup: (name: string) => Strategy | undefined): Strate
         stopFlags: [...(ctx.stopFlags ?? []), proven],
       });
       // And the other way round: a partner that meets the lower bound with every job in is optimal.
-      const p = lsResult.schedule;
-      if (!revenue && p.scheduledTasks() === ctx.model.nTasks && p.makespan() <= ctx.lowerBound) stopExact.abort();
+      if (provablyOptimal(ctx, lsResult.schedule)) stopExact.abort();
       const exactResult = await exactRun;
       const e = exactResult.schedule;
-      const l = lsResult.schedule;
-      const exactWins =
-        exactResult.optimal === true ||
-        (revenue
-          ? compareRevenue(scoreOf(ctx.model, e), scoreOf(ctx.model, l)) < 0
-          : better(e.scheduledTasks(), e.makespan(), l.scheduledTasks(), l.makespan()));
+      const exactWins = exactResult.optimal === true || beats(ctx, e, lsResult.schedule);
       const winner = exactWins ? exactResult : lsResult;
       const sameAccepted = e.accepted.every((a, j) => a === winner.schedule.accepted[j]);
       return {
@@ -72,28 +65,23 @@ export function makeAuto(lookup: (name: string) => Strategy | undefined): Strate
 
 /**
  * Two ls searches with their own seeds, on this thread and on a worker thread, the better plan kept
- * (more tasks, then a smaller makespan; with the revenue objective more revenue first; this thread's on
- * a tie, so a run under an iteration limit is reproducible). ls's result depends much on its random stream (ls/restarts.ts), so on the otherwise
- * idle second core a second stream is worth about as much as doubling the budget.
+ * (`beats`; this thread's on a tie, so a run under an iteration limit is reproducible). ls's result
+ * depends much on its random stream (ls/restarts.ts), so on the otherwise idle second core a second
+ * stream is worth about as much as doubling the budget.
  */
 async function twoLsStreams(ls: Strategy, ctx: StrategyContext): Promise<StrategyResult> {
   const thread = startLsThread(ctx, ctx.rng.fork().nextU32());
   const mine = await ls.run({ ...ctx, rng: ctx.rng.fork() });
   const m = mine.schedule;
   const revenue = ctx.objective === 'revenue';
-  // Nothing is left to find once every job is in at the lower bound: the thread need not run on.
-  if (!revenue && m.scheduledTasks() === ctx.model.nTasks && m.makespan() <= ctx.lowerBound) thread.stop();
+  // Nothing is left to find: the thread need not run on.
+  if (provablyOptimal(ctx, m)) thread.stop();
   const mainDone = Date.now();
   const answer = await thread.result;
   // How long this thread waited for the other after its own search ended (0 when the answer was in).
   const waitMs = Date.now() - mainDone;
   const other = typeof answer === 'string' ? null : answer;
-  const o = other?.schedule;
-  const threadWins =
-    o !== undefined &&
-    (revenue
-      ? compareRevenue(scoreOf(ctx.model, o), scoreOf(ctx.model, m)) < 0
-      : better(o.scheduledTasks(), o.makespan(), m.scheduledTasks(), m.makespan()));
+  const threadWins = other !== null && beats(ctx, other.schedule, m);
   const winner = threadWins ? other! : mine;
   const summary = (r: StrategyResult) => ({
     tasks: r.schedule.scheduledTasks(),
@@ -111,6 +99,21 @@ async function twoLsStreams(ls: Strategy, ctx: StrategyContext): Promise<Strateg
       streams: { main: summary(mine), thread: other ? summary(other) : `failed: ${answer as string}`, waitMs },
     },
   };
+}
+
+/**
+ * True when `a` is strictly better than `b` under the objective: with `revenue` more revenue first
+ * (then more tasks, a smaller makespan, a smaller sum of job ends), else more tasks, then a smaller makespan.
+ */
+function beats(ctx: StrategyContext, a: Schedule, b: Schedule): boolean {
+  return ctx.objective === 'revenue'
+    ? compareRevenue(scoreOf(ctx.model, a), scoreOf(ctx.model, b)) < 0
+    : better(a.scheduledTasks(), a.makespan(), b.scheduledTasks(), b.makespan());
+}
+
+/** Every job in at the makespan lower bound: optimal for tasks-then-makespan (revenue is not proven this way). */
+function provablyOptimal(ctx: StrategyContext, s: Schedule): boolean {
+  return ctx.objective !== 'revenue' && s.scheduledTasks() === ctx.model.nTasks && s.makespan() <= ctx.lowerBound;
 }
 
 function tagged(r: StrategyResult, chosen: string): StrategyResult {

@@ -24,8 +24,8 @@ export interface LsThread {
 /**
  * Starts a second, independent ls search (seed `seed`) on a worker thread, on the same instance and
  * deadline as `ctx`, and resolves with its result, or with the reason when the thread failed, is
- * missing or did not answer in time (the caller then keeps its own stream's plan). It listens to the caller's stop
- * flags and signal. Call it before starting the synchronous search on this thread: the thread runs
+ * missing or did not answer in time (the caller then keeps its own stream's plan). It listens to the
+ * caller's stop flags and signal. Call it before starting the synchronous search on this thread: the thread runs
  * while that search keeps this one busy, and its answer is read when that search returns.
  */
 export function startLsThread(ctx: StrategyContext, seed: number): LsThread {
@@ -46,19 +46,18 @@ export function startLsThread(ctx: StrategyContext, seed: number): LsThread {
   const result = new Promise<StrategyResult | string>((resolve) => {
     let settled = false;
     const worker = new Worker(LS_WORKER_FILE, { workerData: input });
-    const onAbort = stop;
     const finish = (r: StrategyResult | string) => {
       if (settled) return;
       settled = true;
       clearTimeout(hard);
-      ctx.signal?.removeEventListener('abort', onAbort);
+      ctx.signal?.removeEventListener('abort', stop);
       void worker.terminate();
       resolve(r);
     };
     // Under an iteration limit the thread ends by iterations, not by the clock: no hard stop then.
     const hard = Number.isFinite(ctx.maxIterations) ? undefined : setTimeout(() => finish('no answer by the deadline'), Math.max(0, ctx.deadline - Date.now()) + GRACE_MS);
-    ctx.signal?.addEventListener('abort', onAbort);
-    if (ctx.signal?.aborted) onAbort();
+    ctx.signal?.addEventListener('abort', stop);
+    if (ctx.signal?.aborted) stop();
     worker.on('message', (m: LsThreadMessage) => {
       if (m.type === 'error') return finish(`error: ${m.message.split('\n')[0]}`);
       const s = new Schedule(ctx.model);
