@@ -14,6 +14,7 @@ import { Justifier } from '../../src/engine/strategies/ga/justify';
 import { crowdingDistance, dominates, nonDominatedSort, selectSurvivors } from '../../src/engine/strategies/ga/nsga2';
 import { encodeByStart, moveElement, moveJobToEnd, ox2 } from '../../src/engine/strategies/ga/operators';
 import { randomInstance } from '../support/random-instance';
+import { bigOrTwoSmall } from '../support/job-set-instance';
 
 /** Three heterogeneous nodes (one busy at the start), five MapReduce jobs, one released late. */
 function mapReduce(slots = 60): InstanceDoc {
@@ -38,19 +39,6 @@ function mapReduce(slots = 60): InstanceDoc {
     ],
     usage: { c: { cpu: Array.from({ length: slots }, (_, t) => (t < 10 ? 0.5 : 0.1)) } },
     jobs: [job('j1', 6, 2, 40), job('j2', 4, 1, 25), job('j3', 8, 2, 30), job('j4', 3, 1, 60, 5), job('j5', 2, 1, 15, 12)],
-  } as InstanceDoc;
-}
-
-/** One node, room for 10 slots: Alg. 1 takes the longest job (6 slots) and then fits nothing else. */
-function bigOrTwoSmall(): InstanceDoc {
-  const job = (id: string, seconds: number) => ({ id, stages: [{ id: 's', tasks: 1, demand: { cpu: 1 }, durationSeconds: seconds }] });
-  return {
-    format: 'fallow.instance/v1',
-    name: 'ga-big-or-two-small',
-    horizon: { slots: 10, slotSeconds: 1 },
-    metrics: ['cpu'],
-    nodes: [{ id: 'n', capacity: { cpu: 1 } }],
-    jobs: [job('big', 6), job('small1', 5), job('small2', 5)],
   } as InstanceDoc;
 }
 
@@ -257,7 +245,7 @@ describe('ga strategy', () => {
   });
 
   it('rejects a big job to fit two smaller ones', async () => {
-    const model = loadInstance(bigOrTwoSmall());
+    const model = loadInstance(bigOrTwoSmall('ga-big-or-two-small'));
     const r = await solve(model, { strategy: 'rffd', maxIterations: 1, seed: 1 });
     assert.equal(r.objective.scheduledTasks, 1);
     const g = await solve(model, { strategy: 'ga', maxIterations: 200, seed: 1 });

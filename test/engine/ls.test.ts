@@ -22,23 +22,10 @@ import { Schedule } from '../../src/engine/schedule/schedule';
 import { Decoder } from '../../src/engine/strategies/ga/decoder';
 import { REPO_ROOT } from '../support/check-plan';
 import { randomInstance } from '../support/random-instance';
-import { greedyJobSetsMissTheBest } from '../support/job-set-instance';
+import { bigOrTwoSmall, greedyJobSetsMissTheBest } from '../support/job-set-instance';
 
 const SHARED = process.env.FALLOW_SHARED ?? join(REPO_ROOT, '..', 'shared');
 const sharedInstance = (name: string) => [join(SHARED, 'instances', name)].find(existsSync);
-
-/** One node, room for 10 slots: the longest job (6 slots) leaves no room for either 5-slot job. */
-function bigOrTwoSmall(): InstanceDoc {
-  const job = (id: string, seconds: number) => ({ id, stages: [{ id: 's', tasks: 1, demand: { cpu: 1 }, durationSeconds: seconds }] });
-  return {
-    format: 'fallow.instance/v1',
-    name: 'ls-big-or-two-small',
-    horizon: { slots: 10, slotSeconds: 1 },
-    metrics: ['cpu'],
-    nodes: [{ id: 'n', capacity: { cpu: 1 } }],
-    jobs: [job('big', 6), job('small1', 5), job('small2', 5)],
-  } as InstanceDoc;
-}
 
 describe('ls', () => {
   it('reaches the optimum of PSPLIB j3037_5 (80) within 30,000 iterations', async (t) => {
@@ -66,7 +53,7 @@ describe('ls', () => {
   });
 
   it('rejects the big job to schedule the two small ones', async () => {
-    const model = loadInstance(bigOrTwoSmall());
+    const model = loadInstance(bigOrTwoSmall('ls-big-or-two-small'));
     const plan = await solve(model, { strategy: 'ls', maxIterations: 30000, timeBudgetMs: 60000, seed: 1 });
     assert.equal(plan.objective.scheduledTasks, 2);
     assert.deepEqual(plan.rejected, ['big']);
