@@ -315,6 +315,25 @@ describe('makespanBound: shapes mixed by dominance (mixed-packing.ts)', () => {
     assert.ok(makespanBound(loadInstance(lighter)).mixedPacking < 9);
   });
 
+  test('longer tasks that may end after the window still count where the lanes around its end run out', async () => {
+    // cpu 4 until slot 6, 2 after. Eight 2-slot maps (cpu 1) in two jobs, each job then 'fin' tasks of
+    // 2 slots needing cpu 1.5 (three in all). The maps must end by b = C - 2; the fins (tail 0) may end
+    // after b, but late ones all run in [b - 1, b + 2), where at most 2 fins fit at once (1 from slot 6),
+    // and one lane holds one of them. At b = 5 the third fin must run inside and counts as a map
+    // (floor(2 / 2)): 9 map-equivalents, but [0, 5) holds 8 maps; at b = 6 it holds 12, so C >= 8. Energy
+    // gives 7 (25 cpu-slots: 24 in [0, 6), 2 a slot after); the maps alone fit by 4, so 6 with the tail.
+    const usage = { n: { cpu: Array.from({ length: 15 }, (_, t) => (t >= 6 ? 0.5 : 0)) } };
+    const fin = (tasks: number) => stage('fin', tasks, 2, 1.5, ['map']);
+    const inst = instance(15, [{ id: 'n', capacity: { cpu: 4 } }], [{ id: 'a', stages: [stage('map', 5, 2, 1), fin(1)] }, { id: 'b', stages: [stage('map', 3, 2, 1), fin(2)] }], { usage });
+    const { model, bound } = await boundAndBest(inst);
+    expectBound(bound, { makespanSlots: 8, mixedPacking: 8, energy: 7 });
+    assert.ok(Math.max(bound.classPacking, bound.jobPacking, bound.criticalPath) <= 7);
+    // exact proves 8 optimal: the bound is tight here
+    const exact = await solve(model, { strategy: 'exact', timeBudgetMs: 5000, seed: 1 });
+    assert.equal(exact.objective.scheduledTasks, 11);
+    assert.equal(exact.objective.makespanSlots, 8);
+  });
+
   test('never above exact optima nor feasible plans on map-reduce instances with mixed shapes', async () => {
     // Maps (cpu 1, ram r) then reduces (cpu 1, ram r + 1): the reduce shape dominates the map shape.
     // Heterogeneous speeds, task limits and usage dips make the per-node counts and conversions uneven.

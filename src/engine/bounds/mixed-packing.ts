@@ -53,6 +53,30 @@ interface Dominating {
   /** Nodes by ascending factor, and factor[k] = floor(dB_k / dA_k). */
   order: number[];
   factor: Int32Array;
+  /** The shape's per-node durations, and the base's. */
+  dur: Int32Array;
+  baseDur: Int32Array;
+}
+
+/** A late option: up to `cap` tasks of the group on node `k` that end after the window, counting `factor` each. */
+interface LateOption {
+  k: number;
+  factor: number;
+  cap: number;
+}
+
+/** One dominating shape's tasks in a window: those that must end inside it, and those that may end after. */
+interface MixedGroup {
+  d: Dominating;
+  /** Tasks with head >= a and tail >= q: they run inside [a, b). */
+  inside: number;
+  /** Tasks with head >= a and a smaller tail: they may end in [b, C - tail) instead (see lateOptions). */
+  late: number;
+  /** caps[k][b]: the most of the shape node k alone completes inside [a, b); uncapped when undefined. */
+  caps: Int32Array[] | undefined;
+  /** Ascending by factor. */
+  lateOptions: LateOption[];
+  L: number;
 }
 
 function boundForBase(
@@ -95,7 +119,7 @@ function boundForBase(
       const factor = new Int32Array(K);
       for (let k = 0; k < K; k++) factor[k] = Math.floor(s.dur[k] / base.dur[k]);
       const order = [...Array(K).keys()].sort((x, y) => factor[x] - factor[y] || x - y);
-      others.set(key, (d = { stages: [], packing: packingOf[g], order, factor }));
+      others.set(key, (d = { stages: [], packing: packingOf[g], order, factor, dur: s.dur, baseDur: base.dur }));
     }
     d.stages.push(g);
   }
@@ -112,36 +136,56 @@ function boundForBase(
     for (const q of tails) {
       let nA = 0;
       for (const g of own) if (inWindow(g, a, q)) nA += model.stages[g].tasks;
-      const groups: { d: Dominating; tasks: number; caps: Int32Array[] | undefined }[] = [];
+      const groups: MixedGroup[] = [];
       for (const [key, d] of others) {
-        let tasks = 0;
-        for (const g of d.stages) if (inWindow(g, a, q)) tasks += model.stages[g].tasks;
-        if (tasks === 0) continue;
-        // Without its curves a group is uncapped: weaker, still valid.
-        const capped = d.packing !== undefined && affordCurves(d.packing, key, a);
-        groups.push({ d, tasks, caps: capped ? d.packing!.perNodeCurves(a) : undefined });
+        let inside = 0;
+        let late = 0;
+        let lateTail = q;
+        for (const g of d.stages) {
+          if (head[g] < a) continue;
+          if (tail[g] >= q) inside += model.stages[g].tasks;
+          else {
+            late += model.stages[g].tasks;
+            lateTail = Math.min(lateTail, tail[g]);
+          }
+        }
+        if (inside + late === 0) continue;
+        // Without its curves a group is uncapped: weaker, still valid. Late tasks alone do not pay for
+        // new curves (they go late where they can), but use curves an earlier window built.
+        const capped = d.packing !== undefined && (inside > 0 || curvesBuilt.has(`${key}@${a}`)) && affordCurves(d.packing, key, a);
+        groups.push({
+          d,
+          inside,
+          late,
+          caps: capped ? d.packing!.perNodeCurves(a) : undefined,
+          lateOptions: [],
+          L: q - lateTail,
+        });
       }
-      if (groups.length === 0) continue; // nothing mixed in this window
-      const cost = searchSteps * K * (groups.length + 1);
-      if (cost > work.left) return best;
-      work.left -= cost;
-      const fits = (b: number) => {
+      // Nothing mixed in this window, or nothing that must end inside it (then no b > a is forced).
+      if (groups.length === 0 || nA + groups.reduce((n, g) => n + g.inside, 0) === 0) continue;
+      // One fits(b): the base's room, each group's inside units, and the late options where there are late tasks.
+      const stepCost = K * (2 * groups.length + 1 + groups.filter((g) => g.late > 0).length);
+      if (searchSteps * stepCost > work.left) return best;
+      work.left -= searchSteps * stepCost;
+      /**
+       * Loose: late tasks capped by the lanes node k ever has from a (monotone in b, so binary search
+       * applies). Tight: by the lanes it has where late tasks can run, around b (not monotone).
+       */
+      const fits = (b: number, tight: boolean) => {
         let room = 0;
         for (let k = 0; k < K; k++) room += baseCurves[k][b];
         let need = nA;
-        for (const { d, tasks, caps } of groups) {
-          let left = tasks;
-          for (const k of d.order) {
-            if (left === 0) break;
-            const y = caps ? Math.min(left, caps[k][b]) : left;
-            need += y * d.factor[k];
-            left -= y;
-          }
-          if (left > 0 || need > room) return false;
+        for (const group of groups) {
+          if (group.late > 0) group.lateOptions = tight ? lateOptions(group.d, b, b + group.L, group.L, K, work) : lateOptions(group.d, a, T, group.L, K);
+          const spent = leastConversion(group, b);
+          if (spent === undefined) return false;
+          need += spent;
+          if (need > room) return false;
         }
-        return need <= room;
+        return true;
       };
-      if (!fits(T)) {
+      if (!fits(T, false)) {
         best = T + 1;
         continue;
       }
@@ -149,13 +193,90 @@ function boundForBase(
       let hi = T;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (fits(mid)) hi = mid;
+        if (fits(mid, false)) hi = mid;
         else lo = mid + 1;
       }
-      best = Math.max(best, Math.min(T + 1, lo + q));
+      // Every b below lo fails even loosely; scan up for the first that passes tightly. Whatever b the scan
+      // stops at (the budget spent), every smaller b failed, so b + q stays a bound.
+      let b = Math.max(lo, best - q);
+      const late = groups.some((g) => g.late > 0);
+      while (late && b <= T && work.left >= stepCost) {
+        work.left -= stepCost;
+        if (fits(b, true)) break;
+        b++;
+      }
+      best = Math.max(best, Math.min(T + 1, b + q));
     }
   }
   return best;
+}
+
+/**
+ * A task of a dominating shape with tail qB < q need not end inside [a, b = C - q): it ends by C - qB = b + L
+ * (L = q - qB; the group's smallest qB gives the largest L, which is only weaker). Started at or after its
+ * head >= a and ending by b + L, a late one (ending after b) on node k still runs at least dB_k - L slots
+ * inside the window, so its conversion counts floor(max(0, dB_k - L) / dA_k) base tasks there. Late tasks
+ * on node k run only in [b - dB_k + 1, b + L), so they split into at most cmax_k lanes (cmax_k the most of
+ * the shape that can run at once there), and one lane holds at most 1 + floor((L - 1) / dB_k) of them
+ * (each ends in (b, b + L], ends dB_k apart). `from` is b for that cap; from = a and to = T give a looser
+ * cap (cmax over [a - dB_k + 1, T)), the same for every b, which keeps the loose fits(b) monotone.
+ */
+function lateOptions(d: Dominating, from: number, to: number, L: number, K: number, work?: { left: number }): LateOption[] {
+  const out: LateOption[] = [];
+  for (let k = 0; k < K; k++) {
+    const dB = d.dur[k];
+    if (work) work.left -= dB + L;
+    const lanes = d.packing ? d.packing.mostAtOnceIn(k, from - dB + 1, to) : Infinity;
+    if (lanes === 0) continue;
+    out.push({ k, factor: Math.floor(Math.max(0, dB - L) / d.baseDur[k]), cap: lanes * (1 + Math.floor((L - 1) / dB)) });
+  }
+  return out.sort((x, y) => x.factor - y.factor || x.k - y.k);
+}
+
+/**
+ * The least total conversion of a group's tasks into base tasks inside [a, b), or undefined when they do
+ * not fit. The tasks that must end inside take the cheapest inside units first; the late ones then take the
+ * cheapest units left, inside or late. That is optimal: the late tasks may use every unit the others may,
+ * so any assignment can swap its units until the inside-only tasks hold the cheapest inside ones, at no cost.
+ */
+function leastConversion(group: MixedGroup, b: number): number | undefined {
+  const { d, caps } = group;
+  let spent = 0;
+  let left = group.inside;
+  const usedInside = new Map<number, number>();
+  for (const k of d.order) {
+    if (left === 0) break;
+    const y = caps ? Math.min(left, caps[k][b]) : left;
+    spent += y * d.factor[k];
+    left -= y;
+    usedInside.set(k, y);
+  }
+  if (left > 0) return undefined;
+  left = group.late;
+  let i = 0;
+  let j = 0;
+  const options = group.lateOptions;
+  // Merge the inside units left over (d.order, ascending factor) with the late options (ascending factor).
+  while (left > 0) {
+    while (i < d.order.length && caps && caps[d.order[i]][b] - (usedInside.get(d.order[i]) ?? 0) <= 0) i++;
+    const insideFactor = i < d.order.length ? d.factor[d.order[i]] : Infinity;
+    const lateFactor = j < options.length ? options[j].factor : Infinity;
+    if (insideFactor === Infinity && lateFactor === Infinity) return undefined;
+    if (insideFactor <= lateFactor) {
+      const k = d.order[i];
+      const free = caps ? caps[k][b] - (usedInside.get(k) ?? 0) : left;
+      const y = Math.min(left, free);
+      spent += y * insideFactor;
+      left -= y;
+      usedInside.set(k, (usedInside.get(k) ?? 0) + y);
+    } else {
+      const y = Math.min(left, options[j].cap);
+      spent += y * lateFactor;
+      left -= y;
+      j++;
+    }
+  }
+  return spent;
 }
 
 /** At most n of the sorted values, evenly spread and always including the first (the weakest head/tail). */

@@ -64,6 +64,15 @@ export class NodePacking {
     }
   }
 
+  /** The most tasks of this shape that can run at once on node k in [from, to); from `from` on when to >= T. */
+  mostAtOnceIn(k: number, from: number, to: number): number {
+    if (to >= this.model.T) return this.suffixMax[k][Math.max(0, Math.min(from, this.model.T))];
+    let n = 0;
+    const c = this.conc[k];
+    for (let t = Math.max(0, from); t < Math.min(to, this.model.T); t++) if (c[t] > n) n = c[t];
+    return n;
+  }
+
   /** Most tasks of this shape the nodes can complete inside [a, b). */
   capacity(a: number, b: number): number {
     let n = 0;
