@@ -12,7 +12,7 @@ import { MakespanMutation } from '../../src/engine/strategies/ga/alg2';
 import { Decoder, objectivesOf } from '../../src/engine/strategies/ga/decoder';
 import { Justifier } from '../../src/engine/strategies/ga/justify';
 import { crowdingDistance, dominates, nonDominatedSort, selectSurvivors } from '../../src/engine/strategies/ga/nsga2';
-import { encodeByStart, moveElement, moveJobToEnd, ox2 } from '../../src/engine/strategies/ga/operators';
+import { advanceJob, encodeByStart, moveElement, moveJobToEnd, ox2 } from '../../src/engine/strategies/ga/operators';
 import { randomInstance } from '../support/random-instance';
 import { bigOrTwoSmall } from '../support/job-set-instance';
 
@@ -153,6 +153,18 @@ describe('ga operators', () => {
     assertPermutation(order, model.nTasks);
     const j0 = model.jobs[0].taskCount;
     assert.ok([...order.subarray(model.nTasks - j0)].every((i) => model.taskJob[i] === 0));
+    // advanceJob moves every task of the job the same number of places earlier, no further than the front
+    // or its own earlier task, in the same relative order; the other tasks keep theirs
+    const jobOf = (xs: Int32Array, j: number) => [...xs].filter((i) => model.taskJob[i] === j);
+    const before = Int32Array.from(order);
+    advanceJob(model, order, 0, 3);
+    assertPermutation(order, model.nTasks);
+    assert.deepEqual(jobOf(order, 0), jobOf(before, 0));
+    assert.deepEqual([...order].filter((i) => model.taskJob[i] !== 0), [...before].filter((i) => model.taskJob[i] !== 0));
+    const first = model.nTasks - j0;
+    assert.deepEqual([...order.subarray(first - 3, first - 3 + j0)], [...before.subarray(first, first + j0)]);
+    advanceJob(model, order, 0, model.nTasks);
+    assert.deepEqual([...order.subarray(0, j0)], [...before.subarray(first, first + j0)]);
   });
 });
 

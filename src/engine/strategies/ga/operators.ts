@@ -71,6 +71,21 @@ export function advanceTasks(order: Int32Array, tasks: readonly number[], reach:
 }
 
 /**
+ * Moves every task of job j `shift` positions earlier (or to the front), keeping their relative order:
+ * a job ends late when its earlier stages run late, and moving only its last tasks cannot start them
+ * sooner than those stages allow.
+ */
+export function advanceJob(model: Model, order: Int32Array, j: number, shift: number): void {
+  let placed = 0; // the job's tasks already moved sit at the front-most positions they may take
+  for (let p = 0; p < order.length; p++) {
+    if (model.taskJob[order[p]] !== j) continue;
+    const to = Math.max(placed, p - shift);
+    moveElement(order, p, to);
+    placed = to + 1;
+  }
+}
+
+/**
  * Moves all tasks of job j to the end of the list (in their current relative order), so a job that is
  * readmitted takes the room left by the others and, if it does not fit, disturbs nobody.
  */
