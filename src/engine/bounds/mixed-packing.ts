@@ -74,9 +74,10 @@ interface MixedGroup {
   late: number;
   /** caps[k][b]: the most of the shape node k alone completes inside [a, b); uncapped when undefined. */
   caps: Int32Array[] | undefined;
-  /** Ascending by factor. */
-  lateOptions: LateOption[];
+  /** How far after b the late tasks may end (see lateOptions). */
   L: number;
+  /** The late options under the loose cap, the same for every b of the window (empty without late tasks). */
+  looseOptions: LateOption[];
 }
 
 function boundForBase(
@@ -153,19 +154,14 @@ function boundForBase(
         // Without its curves a group is uncapped: weaker, still valid. Late tasks alone do not pay for
         // new curves (they go late where they can), but use curves an earlier window built.
         const capped = d.packing !== undefined && (inside > 0 || curvesBuilt.has(`${key}@${a}`)) && affordCurves(d.packing, key, a);
-        groups.push({
-          d,
-          inside,
-          late,
-          caps: capped ? d.packing!.perNodeCurves(a) : undefined,
-          lateOptions: [],
-          L: q - lateTail,
-        });
+        const L = q - lateTail;
+        groups.push({ d, inside, late, caps: capped ? d.packing!.perNodeCurves(a) : undefined, L, looseOptions: late > 0 ? lateOptions(d, a, T, L, K) : [] });
       }
       // Nothing mixed in this window, or nothing that must end inside it (then no b > a is forced).
       if (groups.length === 0 || nA + groups.reduce((n, g) => n + g.inside, 0) === 0) continue;
       // One fits(b): the base's room, each group's inside units, and the late options where there are late tasks.
-      const stepCost = K * (2 * groups.length + 1 + groups.filter((g) => g.late > 0).length);
+      const lateGroups = groups.filter((g) => g.late > 0).length;
+      const stepCost = K * (2 * groups.length + 1 + lateGroups);
       if (searchSteps * stepCost > work.left) return best;
       work.left -= searchSteps * stepCost;
       /**
@@ -177,8 +173,8 @@ function boundForBase(
         for (let k = 0; k < K; k++) room += baseCurves[k][b];
         let need = nA;
         for (const group of groups) {
-          if (group.late > 0) group.lateOptions = tight ? lateOptions(group.d, b, b + group.L, group.L, K, work) : lateOptions(group.d, a, T, group.L, K);
-          const spent = leastConversion(group, b);
+          const options = tight && group.late > 0 ? lateOptions(group.d, b, b + group.L, group.L, K, work) : group.looseOptions;
+          const spent = leastConversion(group, b, options);
           if (spent === undefined) return false;
           need += spent;
           if (need > room) return false;
@@ -199,8 +195,7 @@ function boundForBase(
       // Every b below lo fails even loosely; scan up for the first that passes tightly. Whatever b the scan
       // stops at (the budget spent), every smaller b failed, so b + q stays a bound.
       let b = Math.max(lo, best - q);
-      const late = groups.some((g) => g.late > 0);
-      while (late && b <= T && work.left >= stepCost) {
+      while (lateGroups > 0 && b <= T && work.left >= stepCost) {
         work.left -= stepCost;
         if (fits(b, true)) break;
         b++;
@@ -236,39 +231,42 @@ function lateOptions(d: Dominating, from: number, to: number, L: number, K: numb
 /**
  * The least total conversion of a group's tasks into base tasks inside [a, b), or undefined when they do
  * not fit. The tasks that must end inside take the cheapest inside units first; the late ones then take the
- * cheapest units left, inside or late. That is optimal: the late tasks may use every unit the others may,
- * so any assignment can swap its units until the inside-only tasks hold the cheapest inside ones, at no cost.
+ * cheapest units left, inside or late (`options`, ascending by factor). That is optimal: the late tasks may
+ * use every unit the others may, so any assignment can swap its units until the inside-only tasks hold the
+ * cheapest inside ones, at no cost. Inside units go in d.order, so a cursor (node d.order[i], `used` of its
+ * room taken) is all the state they need.
  */
-function leastConversion(group: MixedGroup, b: number): number | undefined {
+function leastConversion(group: MixedGroup, b: number, options: LateOption[]): number | undefined {
   const { d, caps } = group;
+  const n = d.order.length;
+  let i = 0;
+  let used = 0;
+  const room = () => (caps ? caps[d.order[i]][b] : Infinity) - used;
+  /** Moves the cursor past nodes whose inside room is taken. */
+  const skipFull = () => {
+    while (i < n && room() <= 0) (i++), (used = 0);
+  };
   let spent = 0;
   let left = group.inside;
-  const usedInside = new Map<number, number>();
-  for (const k of d.order) {
-    if (left === 0) break;
-    const y = caps ? Math.min(left, caps[k][b]) : left;
-    spent += y * d.factor[k];
+  for (skipFull(); left > 0 && i < n; skipFull()) {
+    const y = Math.min(left, room());
+    spent += y * d.factor[d.order[i]];
     left -= y;
-    usedInside.set(k, y);
+    used += y;
   }
   if (left > 0) return undefined;
   left = group.late;
-  let i = 0;
   let j = 0;
-  const options = group.lateOptions;
-  // Merge the inside units left over (d.order, ascending factor) with the late options (ascending factor).
   while (left > 0) {
-    while (i < d.order.length && caps && caps[d.order[i]][b] - (usedInside.get(d.order[i]) ?? 0) <= 0) i++;
-    const insideFactor = i < d.order.length ? d.factor[d.order[i]] : Infinity;
+    const insideFactor = i < n ? d.factor[d.order[i]] : Infinity;
     const lateFactor = j < options.length ? options[j].factor : Infinity;
     if (insideFactor === Infinity && lateFactor === Infinity) return undefined;
     if (insideFactor <= lateFactor) {
-      const k = d.order[i];
-      const free = caps ? caps[k][b] - (usedInside.get(k) ?? 0) : left;
-      const y = Math.min(left, free);
+      const y = Math.min(left, room());
       spent += y * insideFactor;
       left -= y;
-      usedInside.set(k, (usedInside.get(k) ?? 0) + y);
+      used += y;
+      skipFull();
     } else {
       const y = Math.min(left, options[j].cap);
       spent += y * lateFactor;
