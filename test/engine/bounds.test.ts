@@ -334,6 +334,20 @@ describe('makespanBound: shapes mixed by dominance (mixed-packing.ts)', () => {
     assert.equal(exact.objective.makespanSlots, 8);
   });
 
+  test('a late task too short inside the window to count as a base task still blocks a lane at its end', async () => {
+    // cpu 3, three lanes. Nine 2-slot maps, then a 2-slot reduce: the maps must end by b = C - 2. A 3-slot
+    // 'long' task (tail 0) may end up to 2 slots after b, so it runs 1 slot inside the window: floor(1 / 2)
+    // = 0 maps, which left the bound at 8 (the maps fill [0, 6) exactly). But that slot, b - 1, is one the
+    // maps ending in (b - 1, b] all need: with the long task there at most 2 of them run, so [0, 6) holds
+    // N(0, 5) + 2 = 6 + 2 = 8 < 9 maps. At b = 7 it holds 9: C >= 9, which exact proves optimal.
+    const inst = instance(20, [{ id: 'n', capacity: { cpu: 3 } }], [{ id: 'x', stages: [stage('map', 9, 2, 1), stage('reduce', 1, 2, 1, ['map'])] }, { id: 'y', stages: [stage('long', 1, 3, 1)] }]);
+    const { model, bound } = await boundAndBest(inst);
+    expectBound(bound, { makespanSlots: 9, mixedPacking: 9, energy: 8, classPacking: 8 });
+    const exact = await solve(model, { strategy: 'exact', timeBudgetMs: 5000, seed: 1 });
+    assert.equal(exact.objective.makespanSlots, 9);
+    assert.equal(exact.optimal, true);
+  });
+
   test('never above exact optima nor feasible plans on map-reduce instances with mixed shapes', async () => {
     // Maps (cpu 1, ram r) then reduces (cpu 1, ram r + 1): the reduce shape dominates the map shape.
     // Heterogeneous speeds, task limits and usage dips make the per-node counts and conversions uneven.

@@ -23,8 +23,9 @@ const MIXED_WORK_BUDGET = 2_000_000;
  * overcount). Summed over nodes, with the B tasks spread over the nodes at the least total f (each node
  * taking at most as many B tasks as B alone fits on it there, when B has a profile; otherwise uncapped),
  * the left side can only shrink, so the condition stays necessary. The tasks of stages with head >= a and
- * tail >= q must all run inside [a, C - q): the smallest C that passes is a bound. Shapes that dominate
- * nothing are left out, which keeps it valid.
+ * tail >= q must all run inside [a, C - q): the smallest C that passes is a bound. Tasks with a smaller tail
+ * may end after the window (lateOptions), and what is left of them inside it still blocks a lane at its end
+ * (stubSlack). Shapes that dominate nothing are left out, which keeps it valid.
  *
  * `packingOf` must be built with a concurrency cap of at least every accepted task (the converted
  * schedule may run more A tasks at once than there are A tasks).
@@ -172,8 +173,11 @@ function boundForBase(
         let room = 0;
         for (let k = 0; k < K; k++) room += baseCurves[k][b];
         let need = nA;
+        // The per-node slack of the stub argument (see lateOptions) is spent by one group only.
+        let stubs: StubContext | undefined = tight ? { base, baseCurves, a, b } : undefined;
         for (const group of groups) {
-          const options = tight && group.late > 0 ? lateOptions(group.d, b, b + group.L, group.L, K, work) : group.looseOptions;
+          const options = tight && group.late > 0 ? lateOptions(group.d, b, b + group.L, group.L, K, work, stubs) : group.looseOptions;
+          if (group.late > 0 && leavesStubs(group.d, group.L)) stubs = undefined;
           const spent = leastConversion(group, b, options);
           if (spent === undefined) return false;
           need += spent;
@@ -216,16 +220,55 @@ function boundForBase(
  * (each ends in (b, b + L], ends dB_k apart). `from` is b for that cap; from = a and to = T give a looser
  * cap (cmax over [a - dB_k + 1, T)), the same for every b, which keeps the loose fits(b) monotone.
  */
-function lateOptions(d: Dominating, from: number, to: number, L: number, K: number, work?: { left: number }): LateOption[] {
+function lateOptions(d: Dominating, from: number, to: number, L: number, K: number, work?: { left: number }, stubs?: StubContext): LateOption[] {
   const out: LateOption[] = [];
   for (let k = 0; k < K; k++) {
     const dB = d.dur[k];
     if (work) work.left -= dB + L;
     const lanes = d.packing ? d.packing.mostAtOnceIn(k, from - dB + 1, to) : Infinity;
     if (lanes === 0) continue;
-    out.push({ k, factor: Math.floor(Math.max(0, dB - L) / d.baseDur[k]), cap: lanes * (1 + Math.floor((L - 1) / dB)) });
+    const inside = Math.max(0, dB - L);
+    const factor = Math.floor(inside / d.baseDur[k]);
+    const cap = lanes * (1 + Math.floor((L - 1) / dB));
+    const slack = stubs ? stubSlack(stubs, k, inside - factor * d.baseDur[k]) : Infinity;
+    if (slack >= cap) out.push({ k, factor, cap });
+    else {
+      if (slack > 0) out.push({ k, factor, cap: slack });
+      out.push({ k, factor: factor + 1, cap: cap - slack });
+    }
   }
   return out.sort((x, y) => x.factor - y.factor || x.k - y.k);
+}
+
+/** Whether a late task of the group leaves a stub (see stubSlack) on some node. */
+function leavesStubs(d: Dominating, L: number): boolean {
+  for (let k = 0; k < d.dur.length; k++) if (Math.max(0, d.dur[k] - L) % d.baseDur[k] > 0) return true;
+  return false;
+}
+
+/** What the stub argument needs of the window: the base shape, its per-node curves from a, and [a, b). */
+interface StubContext {
+  base: NodePacking;
+  baseCurves: Int32Array[];
+  a: number;
+  b: number;
+}
+
+/**
+ * How many late tasks node k takes before each costs one base task more than its factor. Converting a late
+ * task into `factor` base tasks from its start leaves a stub: it still holds a task slot and at least the
+ * base's demand over [b - x, b), x = its inside run minus factor * dA_k (0 < x < dA_k). With r stubs on k,
+ * the base tasks k completes inside [a, b) are those ending by b - x, at most N(a, b - x), plus those ending
+ * in (b - x, b]; the latter all run at slot b - x (they last dA_k > x), beside the r stubs, so there are at
+ * most c_k(b - x) - r of them. Hence every stub beyond slack = N(a, b - x) + c_k(b - x) - N(a, b) costs one
+ * base task of the node's room N(a, b). The cost per node is convex (factor, then factor + 1), so the
+ * cheapest-first order of leastConversion stays optimal. Infinity (no extra cost) when x = 0 or b - x < a.
+ */
+function stubSlack(ctx: StubContext, k: number, x: number): number {
+  const { base, baseCurves, a, b } = ctx;
+  if (x <= 0 || b - x < a) return Infinity;
+  const curve = baseCurves[k];
+  return Math.max(0, curve[b - x] + base.mostAtOnceIn(k, b - x, b - x + 1) - curve[b]);
 }
 
 /**
