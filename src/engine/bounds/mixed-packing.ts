@@ -156,7 +156,7 @@ function boundForBase(
         // new curves (they go late where they can), but use curves an earlier window built.
         const capped = d.packing !== undefined && (inside > 0 || curvesBuilt.has(`${key}@${a}`)) && affordCurves(d.packing, key, a);
         const L = q - lateTail;
-        groups.push({ d, inside, late, caps: capped ? d.packing!.perNodeCurves(a) : undefined, L, looseOptions: late > 0 ? lateOptions(d, a, T, L, K) : [] });
+        groups.push({ d, inside, late, caps: capped ? d.packing!.perNodeCurves(a) : undefined, L, looseOptions: late > 0 ? lateOptions(d, a, undefined, L, K) : [] });
       }
       // Nothing mixed in this window, or nothing that must end inside it (then no b > a is forced).
       if (groups.length === 0 || nA + groups.reduce((n, g) => n + g.inside, 0) === 0) continue;
@@ -176,7 +176,7 @@ function boundForBase(
         // The per-node slack of the stub argument (see lateOptions) is spent by one group only.
         let stubs: StubContext | undefined = tight ? { base, baseCurves, a, b } : undefined;
         for (const group of groups) {
-          const options = tight && group.late > 0 ? lateOptions(group.d, b, b + group.L, group.L, K, work, stubs) : group.looseOptions;
+          const options = tight && group.late > 0 ? lateOptions(group.d, a, b, group.L, K, work, stubs) : group.looseOptions;
           if (group.late > 0 && leavesStubs(group.d, group.L)) stubs = undefined;
           const spent = leastConversion(group, b, options);
           if (spent === undefined) return false;
@@ -215,17 +215,17 @@ function boundForBase(
  * (L = q - qB; the group's smallest qB gives the largest L, which is only weaker). Started at or after its
  * head >= a and ending by b + L, a late one (ending after b) on node k still runs at least dB_k - L slots
  * inside the window, so its conversion counts floor(max(0, dB_k - L) / dA_k) base tasks there. Late tasks
- * on node k run only in [b - dB_k + 1, b + L), so they split into at most cmax_k lanes (cmax_k the most of
- * the shape that can run at once there), and one lane holds at most 1 + floor((L - 1) / dB_k) of them
- * (each ends in (b, b + L], ends dB_k apart). `from` is b for that cap; from = a and to = T give a looser
- * cap (cmax over [a - dB_k + 1, T)), the same for every b, which keeps the loose fits(b) monotone.
+ * on node k run only in [b - dB_k + 1, b + L), so they split into at most cmax_k lanes (lateLanes), and one
+ * lane holds at most 1 + floor((L - 1) / dB_k) of them (each ends in (b, b + L], ends dB_k apart). Without
+ * b (loose) the cap is the same for every b, which keeps the loose fits(b) monotone; with `stubs`, the
+ * tasks beyond a node's stub slack cost one base task more (stubSlack).
  */
-function lateOptions(d: Dominating, from: number, to: number, L: number, K: number, work?: { left: number }, stubs?: StubContext): LateOption[] {
+function lateOptions(d: Dominating, a: number, b: number | undefined, L: number, K: number, work?: { left: number }, stubs?: StubContext): LateOption[] {
   const out: LateOption[] = [];
   for (let k = 0; k < K; k++) {
     const dB = d.dur[k];
     if (work) work.left -= dB + L;
-    const lanes = d.packing ? d.packing.mostAtOnceIn(k, from - dB + 1, to) : Infinity;
+    const lanes = lateLanes(d, k, a, b, L);
     if (lanes === 0) continue;
     const inside = Math.max(0, dB - L);
     const factor = Math.floor(inside / d.baseDur[k]);
@@ -238,6 +238,22 @@ function lateOptions(d: Dominating, from: number, to: number, L: number, K: numb
     }
   }
   return out.sort((x, y) => x.factor - y.factor || x.k - y.k);
+}
+
+/**
+ * The most late tasks of the group that can run at once on node k. Loose (b undefined): the most of the
+ * shape that fit at once from a - dB_k + 1 on, the same for every b. Tight: those over [b - dB_k + 1, b + L);
+ * and when dB_k >= L every late task on k starts in [a, b + L - dB_k] (its head, and its end by b + L) and
+ * ends after b, so all of them run at every slot of [b + L - dB_k, b]: at most the fewest that fit at once
+ * there, and none when that interval starts before a.
+ */
+function lateLanes(d: Dominating, k: number, a: number, b: number | undefined, L: number): number {
+  const dB = d.dur[k];
+  if (b === undefined) return d.packing ? d.packing.mostAtOnceIn(k, a - dB + 1, Infinity) : Infinity;
+  if (dB < L) return d.packing ? d.packing.mostAtOnceIn(k, b - dB + 1, b + L) : Infinity;
+  const from = b + L - dB;
+  if (from < a) return 0;
+  return d.packing ? d.packing.fewestAtOnceIn(k, from, b + 1) : Infinity;
 }
 
 /** Whether a late task of the group leaves a stub (see stubSlack) on some node. */

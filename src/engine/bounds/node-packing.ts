@@ -73,6 +73,14 @@ export class NodePacking {
     return n;
   }
 
+  /** The fewest tasks of this shape that can run at once on node k at any slot of [from, to) (within the horizon). */
+  fewestAtOnceIn(k: number, from: number, to: number): number {
+    let n = Infinity;
+    const c = this.conc[k];
+    for (let t = Math.max(0, from); t < Math.min(to, this.model.T); t++) if (c[t] < n) n = c[t];
+    return n === Infinity ? 0 : n;
+  }
+
   /** Most tasks of this shape the nodes can complete inside [a, b). */
   capacity(a: number, b: number): number {
     let n = 0;
