@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_GBT, DEFAULT_ROW_FRACTION, describeEval, EvalReport, renderEvalTable, runForecastEval, trainForecaster } from '../src/engine/forecast';
+import { DEFAULT_GBT, DEFAULT_ROW_FRACTION, describeEval, EvalReport, renderEvalTable, renderMatchedTable, runForecastEval, trainForecaster } from '../src/engine/forecast';
 import { loadTraces } from '../src/forecast-cli';
 import { trainForecasterParallel } from '../src/worker/forecast-build-parallel';
 import { syntheticHistory } from '../test/support/usage-traces';
@@ -35,9 +35,30 @@ interface Check {
   beatsEveryBaseline: boolean;
   reclaimableVsMax: number;
   coverageVsMax: number;
+  /** At the max baseline's coverage (the GBT raised by the least headroom reaching it that day): reclaimable GBT - max. */
+  matchedReclaimableVsMax: number;
 }
 
-const NOTES = `This round measured why the forecasts over-cover at q = 0.5 and 0.9 (coverage 57-63% and 93-98%), on the
+/** The q = 0.99 GBT with the headroom chosen on the earlier hold-out day, scored on the later one. */
+interface Deployed {
+  chosenOnDay: number;
+  headroom: Record<string, number>;
+  report: EvalReport;
+}
+
+const NOTES = `This round added headroom (src/engine/forecast/headroom.ts; \`fallow forecast --headroom\`,
+\`forecast-eval --headroom\`): a safety offset on the GBT's forecasts that never raises one above the node's
+history maximum, and the comparison with the maximum at the maximum's own coverage (the tables above). Why:
+the maximum covers 99.9-100% of the held-out slots, so "reclaimable capacity at least as large as the
+history-maximum baseline at the same or better coverage" cannot be read off the q = 0.99 rows, which cover
+0.4-0.6 points less. At the maximum's coverage the raised q = 0.99 forecast lends 3.4 (CPU) and 6.1 (memory)
+points more on day 6, 4.3 and 3.5 on day 5. With the headroom chosen a day ahead (on day 5) it covers 0.01
+and 0.03 points less than the maximum on day 6 (4 and 12 of 38,400 slots) and lends 5.1 and 9.0 points more:
+a headroom chosen in advance meets the maximum's coverage only as well as the days resemble each other (on
+the heavier days 3 and 4 the maximum itself covered only 99.0-99.5% and the matching headroom ranged 0.15-0.89).
+The headroom is an option, off by default: a plain q = 0.99 forecast is what Salamander and Cuckoo use.
+
+The round before measured why the forecasts over-cover at q = 0.5 and 0.9 (coverage 57-63% and 93-98%), on the
 training days unless it says hold-out. No forecasting change came out of it; the report gained a "ties %"
 column (src/engine/forecast/evaluate.ts) that shows how much of the coverage is slots equal to their forecast.
 - Ties. The traces hold long constant runs (idle VMs, fixed memory; 5.4% of the CPU samples are exactly 0).
@@ -73,7 +94,9 @@ over-cover, costing reclaimable capacity, but not under-cover).
 
 Still unmet (see the target tables): coverage within 1 point at q = 0.5 and 0.9, for the reasons above; on
 day 5 the median forecasts lose to the slot-quantile baseline (CPU 0.05614 vs 0.05609, memory 0.0236 vs
-0.0178). q = 0.99 covers >= 98% on all four rows with more reclaimable capacity than the max baseline.`;
+0.0178). q = 0.99 covers >= 98% on all four rows with more reclaimable capacity than the max baseline, and
+at the maximum's own coverage the raised forecasts lend more than the maximum on every row but CPU q = 0.5,
+where only a headroom of 1 (the maximum itself) reaches it.`;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ args: process.argv.slice(2), options: { out: { type: 'string' } } });
@@ -89,18 +112,26 @@ async function main(): Promise<number> {
   process.stdout.write(`${describeEval(report)}\n`);
   const second = runForecastEval(history, { slotSeconds: SLOT_SECONDS, quantiles: QUANTILES, margin: MARGIN, testDay: report.testDay - 1 });
   process.stdout.write(`${describeEval(second)}\n`);
+  // A headroom an operator could have set in advance: the one that matched the maximum's coverage on the
+  // day before (trained on the days before that), applied to the held-out day.
+  const headroom = Object.fromEntries(second.matched.filter((m) => m.q === 0.99).map((m) => [m.metric, m.headroom]));
+  const deployed: Deployed = {
+    chosenOnDay: second.testDay,
+    headroom,
+    report: runForecastEval(history, { slotSeconds: SLOT_SECONDS, quantiles: [0.99], margin: MARGIN, models: ['gbt', 'max'], headroom }),
+  };
 
   const timing = await trainingTimes();
   const checks = targetChecks(report);
   const secondChecks = targetChecks(second);
   const date = timestamp();
-  const results = { format: 'fallow.bench-forecast/v2', date, command: COMMAND, machine: machineInfo(), gbt: DEFAULT_GBT, rowFraction: DEFAULT_ROW_FRACTION, report, timing, checks, second, secondChecks };
+  const results = { format: 'fallow.bench-forecast/v3', date, command: COMMAND, machine: machineInfo(), gbt: DEFAULT_GBT, rowFraction: DEFAULT_ROW_FRACTION, report, timing, checks, second, secondChecks, deployed };
   const jsonDir = outDir ?? resultsDir();
   const mdFile = path.join(outDir ?? path.join(repoRoot(), 'bench'), 'FORECAST.md');
   mkdirSync(jsonDir, { recursive: true });
   const file = path.join(jsonDir, `forecast-${date.slice(0, 8)}.json`);
   writeFileSync(file, JSON.stringify(results, null, 1) + '\n');
-  writeFileSync(mdFile, markdown(report, timing, checks, second, secondChecks, path.relative(repoRoot(), file)));
+  writeFileSync(mdFile, markdown(report, timing, checks, second, secondChecks, deployed, path.relative(repoRoot(), file)));
   process.stdout.write(`${renderEvalTable(report)}\n\nwrote ${file} and ${mdFile}\n`);
   return 0;
 }
@@ -138,19 +169,42 @@ function targetChecks(r: EvalReport): Check[] {
         beatsEveryBaseline: rows.every((x) => x.model === 'gbt' || gbt.pinball < x.pinball),
         reclaimableVsMax: gbt.reclaimable - max.reclaimable,
         coverageVsMax: gbt.coverage - max.coverage,
+        matchedReclaimableVsMax: matchedGain(r, metric, q),
       });
     }
   return out;
 }
 
-function checkTable(checks: Check[]): string {
-  const pts = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
-  return `| metric | q | coverage within 1 pt (>= 98% at 0.99) | coverage >= q - 1 pt (one-sided) | pinball below every baseline | reclaimable vs max (pts) | coverage vs max (pts) |
-|---|---|---|---|---|---|---|
-${checks.map((c) => `| ${c.metric} | ${c.q} | ${c.coverageOk ? 'yes' : 'no'} | ${c.coverageAtLeast ? 'yes' : 'no'} | ${c.beatsEveryBaseline ? 'yes' : 'no'} | ${pts(c.reclaimableVsMax)} | ${pts(c.coverageVsMax)} |`).join('\n')}`;
+/** Reclaimable of the raised GBT minus the max baseline's, at the max's coverage; NaN when not reached. */
+function matchedGain(r: EvalReport, metric: string, q: number): number {
+  const m = r.matched.find((x) => x.metric === metric && x.q === q);
+  return m && m.reached ? m.reclaimable - m.maxReclaimable : NaN;
 }
 
-function markdown(r: EvalReport, timing: Awaited<ReturnType<typeof trainingTimes>>, checks: Check[], r2: EvalReport, checks2: Check[], file: string): string {
+function checkTable(checks: Check[]): string {
+  const pts = (x: number) => (Number.isNaN(x) ? 'not reached' : `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`);
+  return `| metric | q | coverage within 1 pt (>= 98% at 0.99) | coverage >= q - 1 pt (one-sided) | pinball below every baseline | reclaimable vs max (pts) | coverage vs max (pts) | reclaimable vs max at max's coverage (pts) |
+|---|---|---|---|---|---|---|---|
+${checks.map((c) => `| ${c.metric} | ${c.q} | ${c.coverageOk ? 'yes' : 'no'} | ${c.coverageAtLeast ? 'yes' : 'no'} | ${c.beatsEveryBaseline ? 'yes' : 'no'} | ${pts(c.reclaimableVsMax)} | ${pts(c.coverageVsMax)} | ${pts(c.matchedReclaimableVsMax)} |`).join('\n')}`;
+}
+
+/** The headroom chosen on the earlier day, scored on the later one, against the max baseline. */
+function deployedTable(d: Deployed): string {
+  const p2 = (x: number) => (100 * x).toFixed(2);
+  const p1 = (x: number) => (100 * x).toFixed(1);
+  const rows = d.report.metrics.map((metric) => {
+    const gbt = d.report.rows.find((x) => x.model === 'gbt' && x.metric === metric)!;
+    const max = d.report.rows.find((x) => x.model === 'max' && x.metric === metric)!;
+    const gain = 100 * (gbt.reclaimable - max.reclaimable);
+    const cov = 100 * (gbt.coverage - max.coverage);
+    return `| ${metric} | ${(d.headroom[metric] ?? 0).toFixed(2)} | ${p2(gbt.coverage)} | ${p1(gbt.reclaimable)} | ${p2(max.coverage)} | ${p1(max.reclaimable)} | ${cov >= 0 ? '+' : ''}${cov.toFixed(2)} | ${gain >= 0 ? '+' : ''}${gain.toFixed(1)} |`;
+  });
+  return `| metric | headroom (chosen on day ${d.chosenOnDay}) | GBT raised: coverage % | GBT raised: reclaimable % | max: coverage % | max: reclaimable % | coverage vs max (pts) | reclaimable vs max (pts) |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}`;
+}
+
+function markdown(r: EvalReport, timing: Awaited<ReturnType<typeof trainingTimes>>, checks: Check[], r2: EvalReport, checks2: Check[], deployed: Deployed, file: string): string {
   const s = (ms: number) => (ms / 1000).toFixed(2);
   return `# Forecast benchmark
 
@@ -171,6 +225,22 @@ ${renderEvalTable(r)}
 
 ${checkTable(checks)}
 
+## At the history maximum's coverage (held-out day ${r.testDay})
+
+The issue asks for "reclaimable capacity at least as large as the history-maximum baseline at the same or
+better coverage". The maximum covers nearly every slot, so the comparison is made at its coverage: each
+GBT forecast is raised by a headroom, never above the node's history maximum (src/engine/forecast/headroom.ts,
+\`--headroom\` of \`fallow forecast\`), and the least headroom (steps of 0.01) whose coverage reaches the
+maximum's is taken. Chosen on the scored day, this compares what the two forecasts can offer at one safety
+level:
+
+${renderMatchedTable(r)}
+
+Chosen in advance instead (what an operator can deploy): the headroom that matched the maximum's coverage on
+day ${deployed.chosenOnDay} (trained on the days before it), applied to the q = 0.99 forecast of day ${r.testDay}:
+
+${deployedTable(deployed)}
+
 ## Second hold-out: day ${r2.testDay}
 
 ${describeEval(r2)}.
@@ -178,6 +248,10 @@ ${describeEval(r2)}.
 ${renderEvalTable(r2)}
 
 ${checkTable(checks2)}
+
+At the history maximum's coverage on day ${r2.testDay}:
+
+${renderMatchedTable(r2)}
 
 ## Notes
 

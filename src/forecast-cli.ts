@@ -15,15 +15,18 @@ import {
   ModelKind,
   parseBitbrainsVm,
   parseHistoryCsv,
+  Headroom,
   renderEvalTable,
+  renderMatchedTable,
   runForecastEval,
   trainForecaster,
   UsageForecast,
   UsageHistory,
 } from './engine/forecast';
 
-export const FORECAST_USAGE = `  fallow forecast HISTORY.csv [--quantile 0.99] [--horizon-slots 480] [--slot-seconds 180] [--model ${MODELS.join('|')}] [--seed N] [--digits 4]
-  fallow forecast-eval TRACES(dir|csv) [--train-days N] [--test-day D] [--quantiles 0.5,0.9,0.99] [--margin 0.05] [--slot-seconds 180] [--models gbt,...] [--seed N] [--json]`;
+export const FORECAST_USAGE = `  fallow forecast HISTORY.csv [--quantile 0.99] [--horizon-slots 480] [--slot-seconds 180] [--model ${MODELS.join('|')}] [--headroom D|cpu=D,ram=D] [--seed N] [--digits 4]
+  fallow forecast-eval TRACES(dir|csv) [--train-days N] [--test-day D] [--quantiles 0.5,0.9,0.99] [--margin 0.05] [--slot-seconds 180] [--models gbt,...] [--headroom D|cpu=D,...] [--seed N] [--json]
+  --headroom raises the GBT's forecasts by D (a fraction of capacity), never above the node's history maximum`;
 
 /** Thrown for bad arguments: the caller prints the message and the usage, exit 2. */
 export class ForecastUsageError extends Error {}
@@ -53,6 +56,7 @@ function forecastCommand(args: string[]): number {
       'horizon-slots': { type: 'string', default: '480' },
       'slot-seconds': { type: 'string', default: '180' },
       model: { type: 'string', default: 'gbt' },
+      headroom: { type: 'string' },
       seed: { type: 'string', default: '1' },
       digits: { type: 'string', default: '4' },
     },
@@ -65,11 +69,13 @@ function forecastCommand(args: string[]): number {
   const digits = integer('--digits', values.digits);
   const model = values.model as ModelKind;
   if (!MODELS.includes(model)) throw new ForecastUsageError(`--model must be one of ${MODELS.join(', ')}, got "${values.model}"`);
+  const headroom = values.headroom === undefined ? undefined : parseHeadroom(values.headroom);
+  if (headroom !== undefined && model !== 'gbt') throw new ForecastUsageError('--headroom applies to --model gbt only');
   const history = parseHistoryCsv(readText(positionals[0]));
   let usage: UsageForecast;
   if (model === 'gbt') {
     const m = trainForecaster(history, { quantiles: [q], slotSeconds, horizonSlots, seed });
-    usage = forecast(m, undefined, horizonSlots)[0].usage;
+    usage = forecast(m, undefined, horizonSlots, { headroom })[0].usage;
   } else usage = baselineForecast(model as BaselineKind, history, { q, slotSeconds, horizonSlots });
   const scale = 10 ** Math.max(0, Math.min(12, digits));
   const rounded = JSON.stringify(usage, (_, v) => (typeof v === 'number' ? Math.round(v * scale) / scale : v));
@@ -88,6 +94,7 @@ function forecastEvalCommand(args: string[]): number {
       margin: { type: 'string', default: '0.05' },
       'slot-seconds': { type: 'string', default: '180' },
       models: { type: 'string', default: MODELS.join(',') },
+      headroom: { type: 'string' },
       seed: { type: 'string', default: '1' },
       json: { type: 'boolean', default: false },
     },
@@ -106,10 +113,32 @@ function forecastEvalCommand(args: string[]): number {
     testDay: values['test-day'] === undefined ? undefined : integer('--test-day', values['test-day']),
     trainDays: values['train-days'] === undefined ? undefined : positiveInt('--train-days', values['train-days']),
     gbt: { seed: integer('--seed', values.seed) },
+    headroom: values.headroom === undefined ? undefined : parseHeadroom(values.headroom),
   });
   if (values.json) process.stdout.write(JSON.stringify(report, null, 1) + '\n');
-  else process.stdout.write(`${describeEval(report)}\n\n${renderEvalTable(report)}\n`);
+  else {
+    const matched = renderMatchedTable(report);
+    const atMax = matched ? `\n\nAt the history maximum's coverage (GBT raised by the least headroom that reaches it on this day):\n\n${matched}` : '';
+    process.stdout.write(`${describeEval(report)}\n\n${renderEvalTable(report)}${atMax}\n`);
+  }
   return 0;
+}
+
+/** `0.2` (every metric) or `cpu=0.2,ram=0.3` (per metric), each a fraction of capacity in [0, 1]. */
+export function parseHeadroom(text: string): Headroom {
+  const fractionIn = (name: string, v: string) => {
+    const x = Number(v);
+    if (v.trim() === '' || !(x >= 0 && x <= 1)) throw new ForecastUsageError(`${name} must be a fraction of capacity in [0, 1], got "${v}"`);
+    return x;
+  };
+  if (!text.includes('=')) return fractionIn('--headroom', text);
+  const out: Record<string, number> = {};
+  for (const part of text.split(',')) {
+    const [metric, v, extra] = part.split('=');
+    if (!metric?.trim() || v === undefined || extra !== undefined) throw new ForecastUsageError(`--headroom: expected METRIC=FRACTION, got "${part}"`);
+    out[metric.trim()] = fractionIn(`--headroom ${metric.trim()}`, v);
+  }
+  return out;
 }
 
 /**

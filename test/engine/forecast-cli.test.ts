@@ -38,6 +38,40 @@ describe('fallow forecast', () => {
     });
   });
 
+  test('--headroom raises the forecast of the metrics it names; a bad one exits 2 naming it', async () => {
+    await withTempDir(async (_dir, write) => {
+      const file = write('history.csv', csv);
+      const run = (...extra: string[]) => {
+        const r = fallow('forecast', file, '--quantile', '0.9', '--horizon-slots', '60', '--slot-seconds', '300', ...extra);
+        assert.equal(r.code, 0, r.stderr);
+        return JSON.parse(r.stdout) as Record<string, Record<string, number[]>>;
+      };
+      const plain = run();
+      const raised = run('--headroom', 'cpu=0.1');
+      let higher = 0;
+      for (const node of Object.keys(plain)) {
+        assert.deepEqual(raised[node].ram, plain[node].ram);
+        plain[node].cpu.forEach((f, i) => {
+          assert.ok(raised[node].cpu[i] >= f && raised[node].cpu[i] <= f + 0.1 + 1e-4);
+          if (raised[node].cpu[i] > f) higher++;
+        });
+      }
+      assert.ok(higher > 0);
+      for (const [arg, pattern] of [
+        ['cpu=2', /--headroom cpu must be a fraction of capacity in \[0, 1\], got "2"/],
+        ['ram', /--headroom must be a fraction of capacity/],
+        ['cpu=0.1=0.2', /--headroom: expected METRIC=FRACTION, got "cpu=0.1=0.2"/],
+      ] as const) {
+        const r = fallow('forecast', file, '--headroom', arg);
+        assert.equal(r.code, 2);
+        assert.match(r.stderr, pattern);
+      }
+      const b = fallow('forecast', file, '--model', 'max', '--headroom', '0.1');
+      assert.equal(b.code, 2);
+      assert.match(b.stderr, /--headroom applies to --model gbt only/);
+    });
+  });
+
   test('a bad CSV exits 2 naming the line; a bad option exits 2', async () => {
     await withTempDir(async (_dir, write) => {
       const bad = write('bad.csv', 'timestamp,node,metric,value\n0,h1,cpu,0.5\n300,h1,cpu,150\n');

@@ -11,6 +11,7 @@
 import { applyBinner, Binner, binCount, binRow, fitBinner } from './bins';
 import { FEATURE_NAMES, N_FEATURES, prefixOf, prefixQuantiles, rowFeatures, seriesFeatures, SeriesFeatures } from './features';
 import { Gbt, GbtOptions, predictGbt, trainGbt } from './gbt';
+import { checkHeadroom, Headroom, headroomOf, raise } from './headroom';
 import { clamp01, quantile } from './quantile';
 import { Blend, chooseBlend, conformalOffset, NO_BLEND, slotQuantile } from './stacking';
 import { slotOf, toGrid } from './resample';
@@ -135,6 +136,11 @@ export interface ForecastModel {
   /** The features the trees use, and their columns in features.ts's rows. */
   featureNames: readonly string[];
   featureColumns: number[];
+}
+
+export interface ForecastOptions {
+  /** Safety offset per metric or for all, never raising a forecast above the node's history maximum (headroom.ts). */
+  headroom?: Headroom;
 }
 
 export interface QuantileForecast {
@@ -378,7 +384,8 @@ function historyMax(y: Float64Array, end: number): number {
  * (separately trained quantile models can cross; sorting per slot - "rearrangement" - fixes that and
  * never increases the pinball loss).
  */
-export function forecast(model: ForecastModel, fromTimestamp: number | undefined, horizonSlots: number): QuantileForecast[] {
+export function forecast(model: ForecastModel, fromTimestamp: number | undefined, horizonSlots: number, options: ForecastOptions = {}): QuantileForecast[] {
+  if (options.headroom !== undefined) checkHeadroom(options.headroom);
   const first = fromTimestamp === undefined ? model.endSlot : slotOf(fromTimestamp, model.slotSeconds);
   const lastNeeded = first + horizonSlots - 1 - model.lagSlots;
   if (lastNeeded >= model.endSlot)
@@ -395,6 +402,7 @@ export function forecast(model: ForecastModel, fromTimestamp: number | undefined
     const { binner, models, offsets, blends } = model.perMetric[s.metric];
     const arrays = out.map((o) => ((o.usage[s.node] ??= {})[s.metric] = new Array<number>(horizonSlots)));
     const max = historyMax(s.feats.y, s.feats.y.length);
+    const headroom = headroomOf(options.headroom, s.metric);
     for (let h = 0; h < horizonSlots; h++) {
       const target = first + h - model.startSlot;
       rowFeatures(s.feats, target, model.daySlots, x, 0);
@@ -407,7 +415,8 @@ export function forecast(model: ForecastModel, fromTimestamp: number | undefined
         vals[qi] = clamp01(b.gbt * gbt + b.slot * slot + b.max * max + offsets[qi]);
       });
       vals.sort((a, b) => a - b);
-      arrays.forEach((a, qi) => (a[h] = vals[qi]));
+      // raise() is non-decreasing in the forecast, so the quantiles stay in order
+      arrays.forEach((a, qi) => (a[h] = raise(vals[qi], headroom, max)));
     }
   }
   return out;

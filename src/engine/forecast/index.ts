@@ -5,7 +5,9 @@ export { pinball, pinballGradient, quantile, quantileInPlace } from './quantile'
 export { trainForecaster, trainForecasterWith, runGbtJob, conformalQuantile, forecast, DEFAULT_GBT, DEFAULT_ROW_FRACTION, DEFAULT_FEATURES, defaultFeatures } from './forecaster';
 export { chooseBlend, slotQuantile, NO_BLEND } from './stacking';
 export type { Blend } from './stacking';
-export type { ForecastModel, ForecasterOptions, QuantileForecast, GbtJob } from './forecaster';
+export type { ForecastModel, ForecasterOptions, ForecastOptions, QuantileForecast, GbtJob } from './forecaster';
+export { checkHeadroom, headroomOf, matchCoverage, raise } from './headroom';
+export type { Headroom, CoverageMatch, RaisedSeries } from './headroom';
 export type { Gbt } from './gbt';
 export { trainGbt } from './gbt';
 export { baselineForecast, BASELINES } from './baselines';
@@ -15,5 +17,5 @@ export type { ForecastScore } from './evaluate';
 export { parseHistoryCsv, historyToCsv, CSV_HEADER } from './csv';
 export { parseBitbrainsVm } from './bitbrains';
 export { runForecastEval, sliceHistory, MODELS } from './experiment';
-export type { EvalOptions, EvalReport, EvalRow, ModelKind } from './experiment';
-export { renderEvalTable, describeEval } from './report';
+export type { EvalOptions, EvalReport, EvalRow, MatchedRow, ModelKind } from './experiment';
+export { renderEvalTable, renderMatchedTable, describeEval } from './report';

@@ -30,3 +30,20 @@ export function describeEval(r: EvalReport): string {
     `GBT training ${Number.isNaN(r.trainMs) ? '-' : (r.trainMs / 1000).toFixed(2) + ' s'}`
   );
 }
+
+/** The GBT raised to the history maximum's coverage (experiment.ts MatchedRow); empty without both models. */
+export function renderMatchedTable(r: EvalReport): string {
+  if (r.matched.length === 0) return '';
+  const pct2 = (x: number) => (Number.isNaN(x) ? '-' : (100 * x).toFixed(2));
+  const lines = [
+    '| metric | q | max: coverage % | max: reclaimable % | GBT headroom | GBT raised: coverage % | GBT raised: reclaimable % | reclaimable vs max (pts) |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const m of r.matched) {
+    const gain = 100 * (m.reclaimable - m.maxReclaimable);
+    lines.push(
+      `| ${m.metric} | ${m.q} | ${pct2(m.maxCoverage)} | ${pct(m.maxReclaimable)} | ${m.reached ? m.headroom.toFixed(2) : 'not reached'} | ${pct2(m.coverage)} | ${pct(m.reclaimable)} | ${gain >= 0 ? '+' : ''}${gain.toFixed(1)} |`,
+    );
+  }
+  return lines.join('\n');
+}
