@@ -847,6 +847,8 @@ export interface components {
             /** @enum {string} */
             model: "gbt" | "last-day" | "slot-quantile" | "max";
             quantile: number;
+            /** @description share of capacity the GBT's forecast was raised by, never above each node's history maximum (0: none) */
+            headroom: number;
             training: components["schemas"]["TrainingWindowDto"];
             /** @description fit to the training window at the quantile (GBT: after its first lag window; baselines: after the first day) */
             inSample: components["schemas"]["ScoreSummaryDto"];
@@ -938,6 +940,12 @@ export interface components {
              * @default 28
              */
             trainingDays?: number;
+            /**
+             * @description gbt only: raise the forecast by this share of capacity, never above each node's history maximum - the history maximum's safety with more capacity to lend (fallow forecast-eval reports the headroom that matches the maximum's coverage)
+             * @default 0
+             * @example 0.2
+             */
+            headroom?: number;
         };
         ForecastBuildDto: {
             /** Format: uuid */
@@ -954,6 +962,7 @@ export interface components {
             horizonSlots: number;
             slotSeconds: number;
             trainingDays: number;
+            headroom: number;
             /**
              * Format: uuid
              * @description the forecast built (GET /v1/forecasts/{id}; a solve uses it as forecastId) once succeeded

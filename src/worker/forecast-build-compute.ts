@@ -26,6 +26,8 @@ export interface BuildInput {
   quantile: number;
   slotSeconds: number;
   horizonSlots: number;
+  /** Raises the GBT's forecast (engine/forecast/headroom.ts); 0 or absent: none. */
+  headroom?: number;
 }
 
 export interface BuildOutput {
@@ -44,7 +46,7 @@ export function computeBuild(input: BuildInput): BuildOutput {
   const trainMs = performance.now() - t0;
   const actual: UsageForecast = {};
   for (const { node, metric, y } of grid.series) (actual[node] ??= {})[metric] = Array.from(y.subarray(offset));
-  return { usage, inSample: summary(evaluateUsage(actual, fitted(), q)), holdout: holdout(history, q, S), trainMs };
+  return { usage, inSample: summary(evaluateUsage(actual, fitted(), q)), holdout: holdout(history, q, S, input.headroom ?? 0), trainMs };
 }
 
 /** The forecast, and (lazily, not timed) the in-sample fit from grid slot `offset` to the end of the history. */
@@ -55,10 +57,11 @@ interface Fit {
 }
 
 /** In-sample for the GBT: its own training rows, the slots after its first lag window. */
-function gbt({ history, quantile: q, slotSeconds: S, horizonSlots: H }: BuildInput): Fit {
+function gbt({ history, quantile: q, slotSeconds: S, horizonSlots: H, headroom = 0 }: BuildInput): Fit {
   const m = trainForecaster(history, { slotSeconds: S, quantiles: [q], horizonSlots: H });
   const offset = m.lagSlots;
-  return { usage: forecast(m, undefined, H)[0].usage, fitted: () => forecast(m, (m.startSlot + offset) * S, m.endSlot - m.startSlot - offset)[0].usage, offset };
+  const o = { headroom };
+  return { usage: forecast(m, undefined, H, o)[0].usage, fitted: () => forecast(m, (m.startSlot + offset) * S, m.endSlot - m.startSlot - offset, o)[0].usage, offset };
 }
 
 /** In-sample for a baseline: each slot from the days before it (after the first day, when there is more than one). */
@@ -75,9 +78,10 @@ function baseline({ history, model, quantile: q, slotSeconds: S, horizonSlots: H
 /**
  * The last day of the history held out: every model trained on what came before it and forecasting the
  * day from its start, scored against what happened (on the engine's max-per-slot grid). A model that
- * cannot train on the shorter history (the GBT needs more than a day) is listed with the reason.
+ * cannot train on the shorter history (the GBT needs more than a day) is listed with the reason. The GBT
+ * has the build's headroom, so that its row scores what is stored.
  */
-function holdout(history: UsageHistory, q: number, S: number): BuildOutput['holdout'] {
+function holdout(history: UsageHistory, q: number, S: number, headroom: number): BuildOutput['holdout'] {
   const grid = toGrid(history, S);
   const day = slotsPerDay(S);
   if (grid.endSlot - grid.startSlot < 2 * day) return null;
@@ -89,7 +93,7 @@ function holdout(history: UsageHistory, q: number, S: number): BuildOutput['hold
     try {
       const f =
         model === 'gbt'
-          ? forecast(trainForecaster(train, { slotSeconds: S, quantiles: [q], horizonSlots: day, until: testStart }), testStart, day)[0].usage
+          ? forecast(trainForecaster(train, { slotSeconds: S, quantiles: [q], horizonSlots: day, until: testStart }), testStart, day, { headroom })[0].usage
           : baselineForecast(model, train, { q, slotSeconds: S, horizonSlots: day, from: testStart, until: testStart });
       return { model, ...summary(evaluateUsage(actual, f, q)) };
     } catch (e) {

@@ -51,7 +51,7 @@ export class ForecastBuildProcessor {
       this.log.log(`forecast build ${id}: ${build.model} q=${build.quantile} on ${loaded.samples} samples, ${build.horizonSlots} slots of ${build.slotSeconds} s`);
       let output: BuildOutput;
       try {
-        output = await runBuildInThread({ history: loaded.history, model: build.model, quantile: build.quantile, slotSeconds: build.slotSeconds, horizonSlots: build.horizonSlots });
+        output = await runBuildInThread({ history: loaded.history, model: build.model, quantile: build.quantile, slotSeconds: build.slotSeconds, horizonSlots: build.horizonSlots, headroom: build.headroom });
       } catch (e) {
         // Both are deterministic (a retry would fail the same way): the build fails now, with the reason.
         const days = ((loaded.to - loaded.from) / 86_400).toFixed(1);
@@ -76,6 +76,7 @@ export class ForecastBuildProcessor {
       buildId: build.id,
       model: build.model,
       quantile: build.quantile,
+      headroom: build.headroom,
       training: { from: iso(loaded.from), to: iso(loaded.to), samples: loaded.samples, series: Object.values(loaded.history).reduce((n, m) => n + Object.keys(m).length, 0) },
       inSample: out.inSample,
       holdout: out.holdout && { from: iso(out.holdout.from), to: iso(out.holdout.to), scores: out.holdout.scores },

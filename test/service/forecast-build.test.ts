@@ -29,7 +29,7 @@ describe('forecast builds', () => {
     }
     return r.data!.id;
   };
-  type BuildBody = { quantile?: number; horizonSlots: number; slotSeconds: number; model?: 'gbt' | 'last-day' | 'slot-quantile' | 'max'; trainingDays?: number };
+  type BuildBody = { quantile?: number; horizonSlots: number; slotSeconds: number; model?: 'gbt' | 'last-day' | 'slot-quantile' | 'max'; trainingDays?: number; headroom?: number };
   const build = (id: string, body: BuildBody, key = a.keys.farmer) => svc.client(key).POST('/v1/clusters/{clusterId}/forecasts:build', { params: { path: { clusterId: id } }, body });
   const finished = (buildId: string) =>
     waitFor('the build to end', async () => {
@@ -71,6 +71,7 @@ describe('forecast builds', () => {
     assert.equal(p.buildId, r.data!.id);
     assert.equal(p.model, 'gbt');
     assert.equal(p.quantile, 0.9);
+    assert.equal(p.headroom, 0);
     assert.deepEqual(p.training, { from: '2024-01-01T00:00:00.000Z', to: '2024-01-04T23:55:00.000Z', samples: 9216, series: 8 });
     assert.ok(p.inSample.n > 0 && p.inSample.pinball! >= 0 && p.inSample.coverage! > 0.5 && p.inSample.coverage! <= 1, JSON.stringify(p.inSample));
     assert.ok(p.holdout, 'four days of history give a held-out last day');
@@ -96,6 +97,31 @@ describe('forecast builds', () => {
     assert.equal(solved.forecastId, forecast.id);
     const plan = await customer.GET('/v1/plans/{id}', { params: { path: { id: solved.planId! } } });
     assert.equal(plan.data!.objective.scheduledTasks, 4);
+  });
+
+  it("builds a GBT forecast with headroom: raised by it, never above a node's history maximum", async () => {
+    const usageOf = async (body: BuildBody) => {
+      const r = await build(clusterId, body);
+      assert.equal(r.response.status, 202, JSON.stringify(r.error));
+      assert.equal(r.data!.headroom, body.headroom ?? 0);
+      const done = await finished(r.data!.id);
+      assert.equal(done.status, 'succeeded', done.error ?? '');
+      return (await farmer().GET('/v1/forecasts/{id}', { params: { path: { id: done.forecastId! } } })).data!;
+    };
+    const plain = await usageOf({ quantile: 0.5, horizonSlots: 48, slotSeconds: 300 });
+    const raised = await usageOf({ quantile: 0.5, horizonSlots: 48, slotSeconds: 300, headroom: 0.1 });
+    assert.equal(raised.provenance!.headroom, 0.1);
+    const max = await usageOf({ model: 'max', horizonSlots: 48, slotSeconds: 300 });
+    let higher = 0;
+    for (const [node, metrics] of Object.entries(plain.usage))
+      for (const [metric, values] of Object.entries(metrics))
+        values.forEach((f, i) => {
+          const g = raised.usage[node][metric][i];
+          const cap = max.usage[node][metric][i];
+          assert.ok(Math.abs(g - Math.max(f, Math.min(f + 0.1, cap))) < 1e-9, `${node} ${metric} slot ${i}: ${g} from ${f} (max ${cap})`);
+          if (g > f) higher++;
+        });
+    assert.ok(higher > 0, 'the headroom raised nothing');
   });
 
   it('builds a baseline forecast over the last trainingDays days', async () => {
@@ -145,6 +171,10 @@ describe('forecast builds', () => {
     assert.deepEqual(long.problems, [{ path: 'horizonSlots', message: 'at most 7 days: 2016 slots of 300 s, got 2017' }]);
     const unknown = problem(await build(clusterId, { horizonSlots: 12, slotSeconds: 300, horizon: 3 } as never), 422);
     assert.deepEqual(unknown.problems.map((p) => p.path), ['horizon']);
+    const headroom = problem(await build(clusterId, { horizonSlots: 12, slotSeconds: 300, headroom: 2 }), 422);
+    assert.deepEqual(headroom.problems, [{ path: 'headroom', message: 'must be a fraction of capacity in [0, 1], got 2' }]);
+    const notGbt = problem(await build(clusterId, { model: 'max', horizonSlots: 12, slotSeconds: 300, headroom: 0.1 }), 422);
+    assert.deepEqual(notGbt.problems, [{ path: 'headroom', message: 'applies to model gbt only, got model "max"' }]);
     const rows = await svc.sql<{ n: number }>('SELECT count(*)::int AS n FROM forecast_builds WHERE cluster_id = $1 AND status = $2', [clusterId, 'queued']);
     assert.equal(rows[0].n, 0);
   });

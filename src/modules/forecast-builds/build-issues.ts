@@ -13,6 +13,7 @@ export interface BuildRequest {
   slotSeconds?: unknown;
   model?: unknown;
   trainingDays?: unknown;
+  headroom?: unknown;
 }
 
 /** Everything wrong with a build request, each with its path. */
@@ -30,6 +31,11 @@ export function buildIssues(dto: BuildRequest): Issue[] {
   if (dto.model !== undefined && !BUILD_MODELS.includes(dto.model as never)) issues.push({ path: 'model', message: `must be one of ${BUILD_MODELS.join(', ')}, got ${show(dto.model)}` });
   const D = dto.trainingDays;
   if (D !== undefined && !(isInt(D) && D >= 1 && D <= MAX_TRAINING_DAYS)) issues.push({ path: 'trainingDays', message: `must be an integer in [1, ${MAX_TRAINING_DAYS}], got ${show(D)}` });
+  const h = dto.headroom;
+  if (h !== undefined) {
+    if (!(typeof h === 'number' && h >= 0 && h <= 1)) issues.push({ path: 'headroom', message: `must be a fraction of capacity in [0, 1], got ${show(h)}` });
+    else if (h > 0 && (dto.model ?? 'gbt') !== 'gbt') issues.push({ path: 'headroom', message: `applies to model gbt only, got model ${show(dto.model)}` });
+  }
   return issues;
 }
 

@@ -25,6 +25,17 @@ export class CreateForecastBuildDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_TRAINING_DAYS, default: MAX_TRAINING_DAYS, description: 'days of history, ending with the last sample, to train on (default: all of it, at most the last 28 days)' })
   @Allow()
   trainingDays?: number;
+
+  @ApiPropertyOptional({
+    example: 0.2,
+    default: 0,
+    minimum: 0,
+    maximum: 1,
+    description:
+      "gbt only: raise the forecast by this share of capacity, never above each node's history maximum - the history maximum's safety with more capacity to lend (fallow forecast-eval reports the headroom that matches the maximum's coverage)",
+  })
+  @Allow()
+  headroom?: number;
 }
 
 export class ForecastBuildDto {
@@ -37,6 +48,7 @@ export class ForecastBuildDto {
   @ApiProperty({ type: 'integer' }) horizonSlots!: number;
   @ApiProperty({ type: 'integer' }) slotSeconds!: number;
   @ApiProperty({ type: 'integer' }) trainingDays!: number;
+  @ApiProperty() headroom!: number;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'the forecast built (GET /v1/forecasts/{id}; a solve uses it as forecastId) once succeeded' }) forecastId!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'why the build failed' }) error!: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;

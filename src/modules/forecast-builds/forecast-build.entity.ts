@@ -19,6 +19,8 @@ export class ForecastBuildEntity {
   @Column({ type: 'double precision', name: 'slot_seconds' }) slotSeconds!: number;
   @Column({ type: 'int', name: 'horizon_slots' }) horizonSlots!: number;
   @Column({ type: 'int', name: 'training_days' }) trainingDays!: number;
+  /** GBT only: the forecast is raised by this share of capacity, never above a node's history maximum. */
+  @Column({ type: 'double precision', default: 0 }) headroom!: number;
   @Column({ type: 'uuid', name: 'forecast_id', nullable: true }) forecastId!: string | null;
   @Column({ type: 'text', nullable: true }) error!: string | null;
   @Column({ type: 'int', default: 0 }) attempts!: number;

@@ -27,6 +27,8 @@ export interface ForecastProvenance {
   buildId: string;
   model: BuildModel;
   quantile: number;
+  /** The GBT forecast's headroom (engine/forecast/headroom.ts): 0 when none. */
+  headroom: number;
   training: {
     /** ISO times of the first and last sample trained on. */
     from: string;

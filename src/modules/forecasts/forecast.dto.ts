@@ -62,6 +62,7 @@ export class ForecastProvenanceDto {
   @ApiProperty({ format: 'uuid' }) buildId!: string;
   @ApiProperty({ enum: BUILD_MODELS }) model!: BuildModel;
   @ApiProperty() quantile!: number;
+  @ApiProperty({ description: "share of capacity the GBT's forecast was raised by, never above each node's history maximum (0: none)" }) headroom!: number;
   @ApiProperty({ type: TrainingWindowDto }) training!: TrainingWindowDto;
   @ApiProperty({ type: ScoreSummaryDto, description: 'fit to the training window at the quantile (GBT: after its first lag window; baselines: after the first day)' }) inSample!: ScoreSummaryDto;
   @ApiProperty({ type: HoldoutDto, nullable: true, description: 'the last day held out (needs at least 2 days of history)' }) holdout!: HoldoutDto | null;

@@ -92,7 +92,8 @@ export function toForecastSummaryDto(f: ForecastEntity): ForecastSummaryDto {
     slotSeconds: f.slotSeconds,
     slots: f.slots,
     quantile: f.quantile,
-    provenance: f.provenance ?? null,
+    // forecasts built before headroom existed have none in their provenance
+    provenance: f.provenance ? { ...f.provenance, headroom: f.provenance.headroom ?? 0 } : null,
     createdAt: f.createdAt.toISOString(),
   };
 }
