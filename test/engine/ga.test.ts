@@ -202,6 +202,46 @@ describe('ga decoder, justification and Alg. 2', () => {
     assert.ok(roundTrips >= 10, `only ${roundTrips} round trips`);
   });
 
+  it('the order of a filled decode is a permutation when a job that failed fits when retried', () => {
+    // Found by a random stress run: j0 fails part-way through the main pass, j3 fails there too and fits
+    // when retried; the placements left behind plus the retries outgrew a buffer of nTasks, and the order
+    // written lost j3's last tasks (ls's job-set phase then threw a RangeError moving a job's block).
+    const st = (id: string, tasks: number, work: number, cpu: number, ram: number, after?: string[]) => ({ id, tasks, demand: { cpu, ram }, work, ...(after ? { after } : {}) });
+    const inst: InstanceDoc = {
+      format: 'fallow.instance/v1',
+      name: 'retry',
+      horizon: { slots: 16, slotSeconds: 60 },
+      metrics: ['cpu', 'ram'],
+      nodes: [
+        { id: 'n0', capacity: { cpu: 3, ram: 4 }, speed: 1.5 },
+        { id: 'n1', capacity: { cpu: 1, ram: 11 }, speed: 1.5 },
+        { id: 'n2', capacity: { cpu: 3, ram: 5 }, speed: 2, maxTasks: 1 },
+      ],
+      jobs: [
+        { id: 'j0', stages: [st('map', 4, 240, 1, 2), st('reduce', 3, 240, 1, 3, ['map']), st('fin', 1, 240, 1, 3, ['reduce'])] },
+        { id: 'j1', stages: [st('map', 6, 240, 1, 2), st('reduce', 1, 420, 1, 3, ['map'])] },
+        { id: 'j2', stages: [st('map', 5, 120, 1, 2), st('reduce', 1, 420, 1, 3, ['map'])] },
+        { id: 'j3', stages: [st('map', 4, 180, 1, 2), st('reduce', 1, 300, 2, 4, ['map']), st('fin', 1, 60, 1, 3, ['reduce'])] },
+      ],
+    };
+    const model = loadInstance(inst);
+    const list = Int32Array.from([0, 1, 2, 3, 8, 9, 15, 16, 17, 18, 19, 20, 10, 11, 12, 13, 21, 22, 23, 4, 5, 24, 6, 25, 14, 7, 26]);
+    const s = new Schedule(model);
+    const order = new Int32Array(model.nTasks);
+    new Decoder(model).decode(list, null, null, s, order, true);
+    assert.deepEqual([...s.accepted], [0, 1, 1, 1]);
+    assertPermutation(order, model.nTasks);
+    // and on random instances with left-out jobs and random lists
+    for (let seed = 1; seed <= 60; seed++) {
+      const m = loadInstance(randomInstance(seed + 300));
+      const rng = new Random(seed);
+      const dec = new Decoder(m);
+      const out = new Int32Array(m.nTasks);
+      dec.decode(rng.shuffle(Array.from({ length: m.nTasks }, (_, i) => i)), null, rng, new Schedule(m), out, true);
+      assertPermutation(out, m.nTasks);
+    }
+  });
+
   it('Alg. 2 and forward-backward passes keep schedules feasible and never lengthen them', () => {
     for (let seed = 1; seed <= 40; seed++) {
       const model = loadInstance(seed === 1 ? mapReduce() : randomInstance(seed + 100));

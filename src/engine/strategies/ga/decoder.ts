@@ -47,7 +47,9 @@ export class Decoder {
     this.placed = new Int32Array(S);
     this.failed = new Uint8Array(model.jobs.length);
     this.tried = new Uint8Array(model.jobs.length);
-    this.seq = new Int32Array(model.nTasks);
+    // Placements in order: the main pass writes each task at most once (a job that fails there leaves its
+    // placements behind, skipped when the order is written), and the retries at most once more.
+    this.seq = new Int32Array(2 * model.nTasks);
   }
 
   /**
