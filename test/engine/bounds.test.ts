@@ -12,6 +12,7 @@ import { loadInstance, Model } from '../../src/engine/model/model';
 import { InstanceDoc, JobSpec, NodeSpec, PlanDoc } from '../../src/engine/model/types';
 import { Random } from '../../src/engine/random';
 import { solve } from '../../src/engine/solve';
+import { fitsWithin } from '../support/brute-force';
 import { assertProperty } from '../support/fixtures';
 import { instanceArb, plausiblePlan, randomInstance } from '../support/random-instance';
 
@@ -328,10 +329,12 @@ describe('makespanBound: shapes mixed by dominance (mixed-packing.ts)', () => {
     const { model, bound } = await boundAndBest(inst);
     expectBound(bound, { makespanSlots: 8, mixedPacking: 8, energy: 7 });
     assert.ok(Math.max(bound.classPacking, bound.jobPacking, bound.criticalPath) <= 7);
-    // exact proves 8 optimal: the bound is tight here
+    // exact finds 8, and an exhaustive search (independent of the bound) finds nothing by 7: tight
     const exact = await solve(model, { strategy: 'exact', timeBudgetMs: 5000, seed: 1 });
     assert.equal(exact.objective.scheduledTasks, 11);
     assert.equal(exact.objective.makespanSlots, 8);
+    assert.equal(fitsWithin(model, 7), false);
+    assert.equal(fitsWithin(model, 8), true); // the search does find exact's schedule length
   });
 
   test('a late task too short inside the window to count as a base task still blocks a lane at its end', async () => {
@@ -339,20 +342,23 @@ describe('makespanBound: shapes mixed by dominance (mixed-packing.ts)', () => {
     // 'long' task (tail 0) may end up to 2 slots after b, so it runs 1 slot inside the window: floor(1 / 2)
     // = 0 maps, which left the bound at 8 (the maps fill [0, 6) exactly). But that slot, b - 1, is one the
     // maps ending in (b - 1, b] all need: with the long task there at most 2 of them run, so [0, 6) holds
-    // N(0, 5) + 2 = 6 + 2 = 8 < 9 maps. At b = 7 it holds 9: C >= 9, which exact proves optimal.
+    // N(0, 5) + 2 = 6 + 2 = 8 < 9 maps. At b = 7 it holds 9: C >= 9, which exact reaches.
     const inst = instance(20, [{ id: 'n', capacity: { cpu: 3 } }], [{ id: 'x', stages: [stage('map', 9, 2, 1), stage('reduce', 1, 2, 1, ['map'])] }, { id: 'y', stages: [stage('long', 1, 3, 1)] }]);
     const { model, bound } = await boundAndBest(inst);
     expectBound(bound, { makespanSlots: 9, mixedPacking: 9, energy: 8, classPacking: 8 });
     const exact = await solve(model, { strategy: 'exact', timeBudgetMs: 5000, seed: 1 });
     assert.equal(exact.objective.makespanSlots, 9);
-    assert.equal(exact.optimal, true);
+    // exact's "optimal" rests on this very bound; the exhaustive search does not
+    assert.equal(fitsWithin(model, 8), false);
+    assert.equal(fitsWithin(model, 9), true); // the search does find exact's schedule length
   });
 
   test('late tasks at least as long as their slack all run at slot b: the lanes there cap them', async () => {
     // A late task (tail below q) ends in (b, b + L]; when it lasts dB >= L it also starts by b + L - dB, so
     // every one of them runs throughout [b + L - dB, b] (none when that starts before the stage's head):
     // the fewest lanes there cap them, not the most lanes anywhere near b. From a random map-reduce instance
-    // (cpu used at five slots) where that raised the bound from 11 to 13, exact's proven optimum.
+    // (cpu used at five slots) where that raised the bound from 11 to 13, what exact reaches; an exhaustive
+    // search confirms that nothing ends by 12.
     const dips: Record<number, number> = { 8: 0.92, 19: 0.74, 28: 0.96, 31: 0.97, 32: 0.94, 35: 0.88 };
     const usage = { n0: { cpu: Array.from({ length: 36 }, (_, t) => dips[t] ?? 0) } };
     const st = (id: string, tasks: number, work: number, ram: number, after?: string[]) => ({ id, tasks, demand: { cpu: 1, ram }, work, ...(after ? { after } : {}) });
@@ -369,7 +375,30 @@ describe('makespanBound: shapes mixed by dominance (mixed-packing.ts)', () => {
     assert.ok(Math.max(bound.classPacking, bound.jobPacking, bound.energy, bound.throughput) <= 11);
     const exact = await solve(model, { strategy: 'exact', timeBudgetMs: 5000, seed: 1 });
     assert.equal(exact.objective.makespanSlots, 13);
-    assert.equal(exact.optimal, true);
+    assert.equal(fitsWithin(model, 12), false);
+    assert.equal(fitsWithin(model, 13), true); // the search does find exact's schedule length
+  });
+
+  test('never above the shortest schedule an exhaustive search finds (tiny map-reduce instances)', () => {
+    // Independent of the engine: exact calls a plan optimal when it meets this very bound.
+    let checked = 0;
+    let mixedBest = 0;
+    for (let seed = 1; seed <= 120; seed++) {
+      const model = loadInstance(mapReduceInstance(seed));
+      const b = makespanBound(model);
+      if (b.makespanSlots > model.T || model.nTasks > 14) continue;
+      let earlier: boolean;
+      try {
+        earlier = fitsWithin(model, b.makespanSlots - 1, 300_000);
+      } catch {
+        continue; // too large to settle here
+      }
+      assert.equal(earlier, false, `seed ${seed}: a schedule ends by ${b.makespanSlots - 1} < bound ${JSON.stringify(b)}`);
+      checked++;
+      if (b.mixedPacking === b.makespanSlots && b.mixedPacking > Math.max(b.classPacking, b.jobPacking, b.energy, b.throughput)) mixedBest++;
+    }
+    assert.ok(checked >= 30, `only ${checked} instances settled`);
+    assert.ok(mixedBest >= 1, 'the mixed argument never decided the bound');
   });
 
   test('never above exact optima nor feasible plans on map-reduce instances with mixed shapes', async () => {
