@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
 import { makespanBound, MakespanBound } from '../../src/engine/bounds/makespan';
+import { toPlanDoc } from '../../src/engine/model/plan';
+import { Schedule } from '../../src/engine/schedule/schedule';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance, Model } from '../../src/engine/model/model';
 import { InstanceDoc, JobSpec, NodeSpec, PlanDoc } from '../../src/engine/model/types';
@@ -192,6 +194,22 @@ describe('makespanBound', () => {
     const { bound, plan } = await boundAndBest(inst);
     assert.equal(plan.objective.makespanSlots, 1);
     for (const [k, v] of components(bound)) assert.ok(v <= 1, `${k} = ${v} > 1, the makespan of a feasible plan`);
+  });
+
+  test('a huge horizon with many tiny tasks: no packing profile that could undercount the nodes', () => {
+    // 30,000 tasks of cpu 0.01 all fit on the node at once and end at slot 5. The packing profiles sum
+    // per-slot concurrencies in Int32, which caps them near 2^30 / (T + 1) = 26,843 here: capped, they
+    // made the bound 10 (two waves). Such instances get no profiles (packing.ts groupByShape).
+    const inst = instance(40_000, [{ id: 'n', capacity: { cpu: 1000 } }], [{ id: 'j', stages: [stage('s', 30_000, 5, 0.01)] }]);
+    const model = loadInstance(inst);
+    const schedule = new Schedule(model);
+    schedule.node.fill(0);
+    schedule.start.fill(0);
+    schedule.accepted.fill(1);
+    const plan = toPlanDoc(model, schedule, 'hand');
+    assert.deepEqual(evaluatePlan(model, plan).violations, []);
+    assert.equal(plan.objective.makespanSlots, 5);
+    expectBound(makespanBound(model), { makespanSlots: 5, criticalPath: 5, classPacking: 0 });
   });
 
   test('a task that cannot run anywhere makes the bound T + 1; leaving its job out removes it', async () => {

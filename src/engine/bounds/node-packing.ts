@@ -41,6 +41,7 @@ export class NodePacking {
     private readonly work: { left: number },
   ) {
     const { T, M, K } = model;
+    // Int32 sums over T slots: the cap keeps them below 2^30 (groupByShape builds no profile where it could bind).
     const limit = Math.max(1, Math.min(cap, Math.floor(0x3fffffff / (T + 1))));
     for (let k = 0; k < K; k++) {
       const av = model.avail[k];

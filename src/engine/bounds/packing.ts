@@ -108,6 +108,11 @@ function groupByShape(model: Model, isIn: (j: number) => boolean): Shapes {
   });
   const packingOf: (NodePacking | undefined)[] = new Array(model.stages.length);
   const members: number[][] = [];
+  // NodePacking sums per-slot concurrencies in Int32 and so caps them near 2^30 / (T + 1). Where that cap
+  // could be below the tasks there are (a huge horizon and many tasks), a capped profile could undercount
+  // what the nodes hold and lift the bound above a feasible makespan: no profiles then (the packing
+  // arguments give 0, the others still hold).
+  if (acceptedTasks > Math.floor(0x3fffffff / (model.T + 1))) return { packingOf, members };
   const cells = model.K * model.T;
   let budget = PROFILE_CELL_BUDGET;
   const work = { left: EXACT_WORK_BUDGET };
