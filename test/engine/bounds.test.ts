@@ -196,6 +196,26 @@ describe('makespanBound', () => {
     for (const [k, v] of components(bound)) assert.ok(v <= 1, `${k} = ${v} > 1, the makespan of a feasible plan`);
   });
 
+  test('never above the shortest schedule an exhaustive search finds (tiny random instances)', () => {
+    // Every argument at once, checked without the engine (exact's "optimal" leans on this very bound).
+    let checked = 0;
+    let tight = 0;
+    for (let seed = 1; seed <= 600; seed++) {
+      const model = loadInstance(randomInstance(seed));
+      const b = makespanBound(model).makespanSlots;
+      if (model.nTasks > 12 || b > model.T) continue;
+      try {
+        assert.equal(fitsWithin(model, b - 1, 200_000), false, `seed ${seed}: a schedule ends before the bound ${b}`);
+        checked++;
+        if (fitsWithin(model, b, 200_000)) tight++;
+      } catch (e) {
+        if (e instanceof assert.AssertionError) throw e; // else too large to settle here
+      }
+    }
+    assert.ok(checked >= 40, `only ${checked} instances settled`);
+    assert.ok(tight >= checked / 2, `the bound was tight on only ${tight} of ${checked}`);
+  });
+
   test('a huge horizon with many tiny tasks: no packing profile that could undercount the nodes', () => {
     // 30,000 tasks of cpu 0.01 all fit on the node at once and end at slot 5. The packing profiles sum
     // per-slot concurrencies in Int32, which caps them near 2^30 / (T + 1) = 26,843 here: capped, they
