@@ -8,6 +8,7 @@
  * the maximum, capacity is gained; the slots it loses against the maximum are those whose usage lies
  * between the raised forecast and the maximum.
  */
+import { ScoreAccumulator } from './evaluate';
 import { ForecastInputError } from './types';
 
 /** One headroom for every metric, or one per metric (metrics not named get none). */
@@ -61,23 +62,17 @@ const GRID_STEPS = 100;
  * forecast with the history maximum at the same coverage (experiment.ts).
  */
 export function matchCoverage(series: RaisedSeries[], target: number): CoverageMatch {
+  const raised = series.map((s) => new Float64Array(Math.min(s.forecast.length, s.cap.length)));
   const at = (d: number) => {
-    let n = 0;
-    let covered = 0;
-    let free = 0;
-    for (const s of series) {
-      const len = Math.min(s.actual.length, s.forecast.length, s.cap.length);
-      for (let i = 0; i < len; i++) {
-        const y = s.actual[i];
-        const f = s.forecast[i];
-        if (Number.isNaN(y) || Number.isNaN(f)) continue;
-        const g = raise(f, d, s.cap[i]);
-        n++;
-        if (y <= g) covered++;
-        free += 1 - g;
-      }
-    }
-    return { coverage: covered / (n || NaN), reclaimable: free / (n || NaN) };
+    // Coverage and reclaimable as every forecast is scored (evaluate.ts); the quantile only matters for pinball.
+    const acc = new ScoreAccumulator(0.5, 0);
+    series.forEach((s, j) => {
+      const g = raised[j];
+      for (let i = 0; i < g.length; i++) g[i] = raise(s.forecast[i], d, s.cap[i]);
+      acc.add(s.actual, g);
+    });
+    const { coverage, reclaimable } = acc.score();
+    return { coverage, reclaimable };
   };
   let lo = 0;
   let hi = GRID_STEPS;
