@@ -79,6 +79,8 @@ interface MixedGroup {
   L: number;
   /** The late options under the loose cap, the same for every b of the window (empty without late tasks). */
   looseOptions: LateOption[];
+  /** Whether its late tasks leave stubs on some node (leavesStubs): then it spends the window's stub slack. */
+  leavesStubs: boolean;
 }
 
 function boundForBase(
@@ -156,7 +158,7 @@ function boundForBase(
         // new curves (they go late where they can), but use curves an earlier window built.
         const capped = d.packing !== undefined && (inside > 0 || curvesBuilt.has(`${key}@${a}`)) && affordCurves(d.packing, key, a);
         const L = q - lateTail;
-        groups.push({ d, inside, late, caps: capped ? d.packing!.perNodeCurves(a) : undefined, L, looseOptions: late > 0 ? lateOptions(d, a, undefined, L, K) : [] });
+        groups.push({ d, inside, late, caps: capped ? d.packing!.perNodeCurves(a) : undefined, L, looseOptions: late > 0 ? lateOptions(d, a, undefined, L, K) : [], leavesStubs: late > 0 && leavesStubs(d, L) });
       }
       // Nothing mixed in this window, or nothing that must end inside it (then no b > a is forced).
       if (groups.length === 0 || nA + groups.reduce((n, g) => n + g.inside, 0) === 0) continue;
@@ -177,7 +179,7 @@ function boundForBase(
         let stubs: StubContext | undefined = tight ? { base, baseCurves, a, b } : undefined;
         for (const group of groups) {
           const options = tight && group.late > 0 ? lateOptions(group.d, a, b, group.L, K, work, stubs) : group.looseOptions;
-          if (group.late > 0 && leavesStubs(group.d, group.L)) stubs = undefined;
+          if (group.leavesStubs) stubs = undefined;
           const spent = leastConversion(group, b, options);
           if (spent === undefined) return false;
           need += spent;
