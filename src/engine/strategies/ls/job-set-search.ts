@@ -45,9 +45,14 @@ export class JobSetSearch {
   private steps = 0;
   private started = false;
 
+  /**
+   * @param barred jobs outside the greedy bound set (greedyBoundSet), or null: the phase never serves
+   *   them in its lists, so they only take room that is left at the end of a decode.
+   */
   constructor(
     readonly model: Model,
     private readonly rng: Random,
+    private readonly barred: Uint8Array | null = null,
   ) {
     this.decoder = new Decoder(model);
     this.cur = new Individual(model);
@@ -70,7 +75,7 @@ export class JobSetSearch {
     const { model, cand } = this;
     this.adopt(s);
     tasksOfJobs(model, densityJobOrder(model, this.workPerTask, this.rng), this.list);
-    this.decodeList(null);
+    this.decodeList(this.barred);
     if (cand.betterThan(this.cur)) this.restart(cand);
     if (this.cur.betterThan(this.best)) this.best.copyFrom(this.cur);
     return 2;
@@ -85,7 +90,7 @@ export class JobSetSearch {
     if (this.started) this.buf.set(this.cur.order);
     else for (let i = 0; i < model.nTasks; i++) this.buf[i] = i;
     encodeByStart(s, this.buf, this.list, this.count);
-    this.decodeList(null);
+    this.decodeList(this.barred);
     this.restart(cand);
     // The best is never worse than `s` itself (its list may decode to fewer tasks).
     cand.sched.copyFrom(s);
@@ -113,7 +118,7 @@ export class JobSetSearch {
     let sinceBest = 0;
     while (model.jobs.length > 1 && sinceBest < limits.stallDecodes && decodes < limits.maxDecodes && !limits.stop()) {
       if (this.best.tasks === model.nTasks) break;
-      for (let j = 0; j < model.jobs.length; j++) this.skip[j] = cur.sched.accepted[j] ? 0 : 1;
+      for (let j = 0; j < model.jobs.length; j++) this.skip[j] = cur.sched.accepted[j] && !this.barred?.[j] ? 0 : 1;
       this.list.set(cur.order);
       this.mutate();
       this.decodeList(this.skip);
@@ -173,11 +178,13 @@ export class JobSetSearch {
   private pickJob(accepted: number, prefer: (x: number, y: number) => boolean): number {
     const { rng, model } = this;
     const draw = () => {
+      // A barred job is never readmitted (it only fills what is left at the end).
+      const eligible = (j: number) => this.cur.sched.accepted[j] === accepted && !(accepted === 0 && this.barred?.[j]);
       for (let t = 0; t < 8; t++) {
         const j = rng.int(model.jobs.length);
-        if (this.cur.sched.accepted[j] === accepted) return j;
+        if (eligible(j)) return j;
       }
-      for (let j = 0; j < model.jobs.length; j++) if (this.cur.sched.accepted[j] === accepted) return j;
+      for (let j = 0; j < model.jobs.length; j++) if (eligible(j)) return j;
       return -1;
     };
     const x = draw();

@@ -11,6 +11,7 @@ import { MoveRunner } from './moves';
 import { ListSearch } from './list-search';
 import { JobSetSearch } from './job-set-search';
 import { SubsetResult, subsetLimits, subsetSearch } from './subset-search';
+import { greedyBoundSet } from './bound-set';
 import { Decoder } from '../ga/decoder';
 import { densityJobOrder, tasksOfJobs, workPerTask } from '../ga/operators';
 import { revenueSearch } from './revenue-search';
@@ -26,7 +27,7 @@ const STALL_MOVES = 20000;
 /** The list phase ends after this many decodes without a new best. */
 const LIST_STALL_DECODES = 2000;
 /** When not every job fits, the job-set phase gets at most this share of the budget before the moves start... */
-const JOB_SET_SHARE = 0.3;
+const JOB_SET_SHARE = 0.45;
 /** ... and ends earlier after this many decodes without more tasks (also the length of its later phases). */
 const JOB_SET_STALL_DECODES = 3000;
 
@@ -47,17 +48,22 @@ export const ls: Strategy = {
   run(ctx: StrategyContext): StrategyResult | Promise<StrategyResult> {
     if (ctx.objective === 'revenue') return revenueSearch(ctx, (name) => (strategyNames().includes(name) ? getStrategy(name) : undefined));
     const initial = bestConstruction(ctx.model, ctx.rng, deadlineCheck(ctx));
+    // The same for every episode (it depends on the model only), so built once.
+    const barred = initial.scheduledTasks() < ctx.model.nTasks ? greedyBoundSet(ctx.model, deadlineCheck(ctx)) : null;
     const episodes = episodeCount(ctx, initial);
-    if (episodes <= 1) return searchOnce(ctx, initial);
-    return restarts(ctx, episodes, initial, (sub, start) => searchOnce(sub, start ?? bestConstruction(sub.model, sub.rng, deadlineCheck(sub))));
+    if (episodes <= 1) return searchOnce(ctx, initial, barred);
+    return restarts(ctx, episodes, initial, (sub, start) =>
+      searchOnce(sub, start ?? bestConstruction(sub.model, sub.rng, deadlineCheck(sub)), barred),
+    );
   },
 };
 
 /**
  * One run of the search from `initial`: the subset and job-set phases when not every job fits, then
- * the move-based search with its list and job-set phases at stalls, until the deadline.
+ * the move-based search with its list and job-set phases at stalls, until the deadline. `barred`: the
+ * jobs outside the greedy bound set (greedyBoundSet), which the subset search tries last.
  */
-function searchOnce(ctx: StrategyContext, initial: Schedule): StrategyResult {
+function searchOnce(ctx: StrategyContext, initial: Schedule, barred: Uint8Array | null): StrategyResult {
   const { model, rng } = ctx;
   const started = Date.now();
   const stop = deadlineCheck(ctx);
@@ -66,11 +72,11 @@ function searchOnce(ctx: StrategyContext, initial: Schedule): StrategyResult {
   let jobSetPhases = 0;
   // Under an iteration limit, the job-set phase's share is of the iterations, so the run stays reproducible.
   const limited = Number.isFinite(ctx.maxIterations);
-  const jobs = initial.scheduledTasks() < model.nTasks ? new JobSetSearch(model, rng) : null;
+  const jobs = initial.scheduledTasks() < model.nTasks ? new JobSetSearch(model, rng, barred) : null;
   let subsets: SubsetResult | null = null;
   if (jobs && !stop()) {
     // Sets of accepted jobs the bounds do not refute, each tried by the decoder (subset-search.ts).
-    subsets = subsetSearch(model, initial, rng, subsetLimits(ctx, stop));
+    subsets = subsetSearch(model, initial, rng, subsetLimits(ctx, stop), barred);
     iterations += subsets.steps;
     initial = subsets.best;
   }
@@ -209,6 +215,7 @@ function searchOnce(ctx: StrategyContext, initial: Schedule): StrategyResult {
       listDecodes,
       jobSetDecodes,
       jobSetPhases,
+      ...(barred && { barredJobs: barred.reduce((n, b) => n + b, 0) }),
       ...(subsets && { subsetBoundChecks: subsets.boundChecks, subsetDecodes: subsets.decodes, subsetComplete: subsets.complete }),
       tabuTenure: tenure,
       lateAcceptanceSize: LATE_ACCEPTANCE_SIZE,

@@ -6,19 +6,15 @@ import { latestFinishOrder } from '../../schedule/tails';
 import { Decoder } from '../ga/decoder';
 import { densityJobOrder, encodeByStart, tasksOfJobs, workPerTask } from '../ga/operators';
 import { StrategyContext } from '../strategy';
+import { MAX_BOUND_SET_JOBS, jobsByDensity } from './bound-set';
 
-/**
- * Above this many jobs the search is not run: it recurses once per job, and a bound check per job on the
- * way down costs more than the job-set phase would do with the time.
- */
-const MAX_JOBS = 500;
 /** Decodes tried per candidate set: the fixed orders below, then random tie-breaks of the first. */
 const DECODES_PER_SET = 4;
 
 /** Share of the time left (or of the iteration limit) a strategy gives the search... */
 const SUBSET_SHARE = 0.2;
 /** ... which stops sooner after this share of it (or these steps, under an iteration limit) with no gain. */
-const SUBSET_STALL_SHARE = 0.05;
+const SUBSET_STALL_SHARE = 0.1;
 const SUBSET_STALL_STEPS = 500;
 
 export interface SubsetLimits {
@@ -55,8 +51,9 @@ export function subsetLimits(ctx: StrategyContext, stop: () => boolean): SubsetL
 /**
  * Which jobs to accept, searched over the sets themselves with the engine's lower bounds as the filter.
  * When not every job fits, the task count is decided by the accepted set, and local moves reach a
- * better set only through long chains of ejections. Here a depth-first search over the jobs (most tasks
- * first, "accept" before "reject") keeps a set only while makespanBound(set) fits in the horizon: a
+ * better set only through long chains of ejections. Here a depth-first search over the jobs (by
+ * increasing work per task, "accept" before "reject") keeps a set only while makespanBound(set) fits
+ * in the horizon: a
  * set the bound refutes cannot run, nor can any set containing it (dropping jobs from a feasible schedule
  * leaves a feasible schedule), so its whole subtree is cut.
  * Sets that cannot beat the incumbent's task count even with every remaining job are cut as well. Each
@@ -66,15 +63,22 @@ export function subsetLimits(ctx: StrategyContext, stop: () => boolean): SubsetL
  * node and shape), so few sets survive: on univ-680 at load 1.3 (14 jobs) about a hundred bound checks
  * leave 15 sets, and the decoder places one of them, 334 tasks, where every other phase stopped at
  * 329-332.
+ *
+ * With `barred` (the jobs outside greedyBoundSet), the search first runs over the other jobs only, and
+ * over all jobs only if that pass ends complete: on the 2,500-task overloaded instances the full tree
+ * is far too large for the time (the search stalled at 1,590 tasks on pc1, 35 jobs), while the greedy
+ * set's subsets give 1,700 within a few hundred bound checks.
  */
-export function subsetSearch(model: Model, incumbent: Schedule, rng: Random, limits: SubsetLimits): SubsetResult {
+export function subsetSearch(
+  model: Model,
+  incumbent: Schedule,
+  rng: Random,
+  limits: SubsetLimits,
+  barred: Uint8Array | null = null,
+): SubsetResult {
   const J = model.jobs.length;
   const T = model.T;
-  if (J > MAX_JOBS) return { best: incumbent, steps: 0, boundChecks: 0, decodes: 0, complete: false };
-  const jobs = [...Array(J).keys()].sort((a, b) => model.jobs[b].taskCount - model.jobs[a].taskCount || a - b);
-  const suffix = new Int32Array(J + 1);
-  for (let i = J - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + model.jobs[jobs[i]].taskCount;
-
+  if (J > MAX_BOUND_SET_JOBS) return { best: incumbent, steps: 0, boundChecks: 0, decodes: 0, complete: false };
   const accepted = new Uint8Array(J);
   const skip = new Uint8Array(J);
   const decoder = new Decoder(model);
@@ -118,17 +122,29 @@ export function subsetSearch(model: Model, incumbent: Schedule, rng: Random, lim
     }
   };
 
-  const visit = (i: number, tasks: number): void => {
-    if (outOfSteps() || tasks + suffix[i] <= bestTasks) return;
-    if (i === J) return tryDecode(tasks);
-    const j = jobs[i];
-    accepted[j] = 1;
-    if (fits()) visit(i + 1, tasks + model.jobs[j].taskCount);
-    accepted[j] = 0;
-    visit(i + 1, tasks);
+  /** Depth-first over `jobs` (every other job rejected); false when the limits stopped it. */
+  const searchOver = (jobs: number[]): boolean => {
+    const n = jobs.length;
+    const suffix = new Int32Array(n + 1);
+    for (let i = n - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + model.jobs[jobs[i]].taskCount;
+    const visit = (i: number, tasks: number): void => {
+      if (outOfSteps() || tasks + suffix[i] <= bestTasks) return;
+      if (i === n) return tryDecode(tasks);
+      const j = jobs[i];
+      accepted[j] = 1;
+      if (fits()) visit(i + 1, tasks + model.jobs[j].taskCount);
+      accepted[j] = 0;
+      visit(i + 1, tasks);
+    };
+    visit(0, 0);
+    return !stopped;
   };
-  visit(0, 0);
-  return { best, steps, boundChecks, decodes, complete: !stopped };
+  // Densest first: the first complete set is the greedy one, and the sets after it differ in the
+  // sparse jobs, which are the ones worth trading.
+  const all = jobsByDensity(model);
+  let complete = barred ? searchOver(all.filter((j) => !barred[j])) : true;
+  if (complete) complete = searchOver(all);
+  return { best, steps, boundChecks, decodes, complete };
 }
 
 /**
