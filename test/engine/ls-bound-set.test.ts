@@ -1,0 +1,95 @@
+/**
+ * The greedy bound set of ls (bound-set.ts) and how the subset and job-set phases use it: the set is
+ * the densest jobs the bounds allow, the subset search tries it first but still reaches a better set
+ * outside it, and the job-set phase leaves the jobs outside it to the end of its decodes.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { makespanBound } from '../../src/engine/bounds/makespan';
+import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
+import { loadInstance } from '../../src/engine/model/model';
+import { toPlanDoc } from '../../src/engine/model/plan';
+import { Random } from '../../src/engine/random';
+import { Schedule } from '../../src/engine/schedule/schedule';
+import { Decoder } from '../../src/engine/strategies/ga/decoder';
+import { greedyBoundSet, jobsByDensity } from '../../src/engine/strategies/ls/bound-set';
+import { JobSetSearch } from '../../src/engine/strategies/ls/job-set-search';
+import { subsetSearch } from '../../src/engine/strategies/ls/subset-search';
+import { rffdOnce } from '../../src/engine/strategies/rffd/rffd';
+import { greedyJobSetsMissTheBest } from '../support/job-set-instance';
+import { randomInstance } from '../support/random-instance';
+
+const never = () => false;
+const barredIds = (ids: string[], barred: Uint8Array | null) => ids.filter((_, j) => barred?.[j]);
+
+describe('ls greedy bound set', () => {
+  it('keeps the densest jobs while the bound allows: pair and one triple of 24 slots, not the second triple or long', () => {
+    const model = loadInstance(greedyJobSetsMissTheBest());
+    const ids = model.jobs.map((j) => j.id);
+    assert.deepEqual(jobsByDensity(model).map((j) => ids[j]), ['pair', 'triple1', 'triple2', 'long']);
+    // pair (6 slots) + triple1 (12) fit in 24; triple2 would make 30 and long 31: the energy bound refutes both.
+    assert.deepEqual(barredIds(ids, greedyBoundSet(model, never)), ['long', 'triple2']);
+  });
+
+  it('is null when every job fits by the bound, or when stopped', () => {
+    const roomy = loadInstance({ ...greedyJobSetsMissTheBest(), horizon: { slots: 100, slotSeconds: 1 } });
+    assert.equal(greedyBoundSet(roomy, never), null);
+    assert.equal(greedyBoundSet(loadInstance(greedyJobSetsMissTheBest()), () => true), null);
+  });
+
+  it('on random instances: the kept set passes the bound and every barred job was refuted when its turn came', () => {
+    let barredSeen = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const model = loadInstance(randomInstance(seed, { maxJobs: 6 }));
+      const barred = greedyBoundSet(model, never);
+      if (!barred) continue;
+      const kept = barred.map((b) => 1 - b);
+      assert.ok(makespanBound(model, kept).makespanSlots <= model.T, `seed ${seed}: kept set refuted`);
+      // Replay the scan: a barred job is one the bound refuted on top of the jobs kept before it.
+      const soFar = new Uint8Array(model.jobs.length);
+      for (const j of jobsByDensity(model)) {
+        soFar[j] = 1;
+        const fits = makespanBound(model, soFar).makespanSlots <= model.T;
+        assert.equal(barred[j], fits ? 0 : 1, `seed ${seed}, job ${model.jobs[j].id}`);
+        if (!fits) soFar[j] = 0;
+      }
+      barredSeen += barred.reduce((n, b) => n + b, 0);
+    }
+    assert.ok(barredSeen > 0, 'some random instance has jobs outside the set');
+  });
+
+  it('subset search: the greedy set first, then every job, so the better set outside it is still found', () => {
+    const model = loadInstance(greedyJobSetsMissTheBest());
+    const barred = greedyBoundSet(model, never);
+    // Incumbent: long and pair (3 tasks), what longest-first gives.
+    const incumbent = new Schedule(model);
+    const skip = Uint8Array.from(model.jobs, (j) => (j.id === 'long' || j.id === 'pair' ? 0 : 1));
+    new Decoder(model).decode(Int32Array.from({ length: model.nTasks }, (_, i) => i), skip, null, incumbent);
+    const limits = { maxSteps: 1000, stop: never, stalled: never };
+    const r = subsetSearch(model, incumbent, new Random(1), limits, barred);
+    assert.deepEqual(model.jobs.filter((_, j) => r.best.accepted[j]).map((j) => j.id), ['triple1', 'triple2']);
+    assert.equal(r.complete, true);
+    assert.ok(evaluatePlan(model, toPlanDoc(model, r.best, 'ls')).ok);
+    // With room for the first pass only, the best is the greedy set's: pair and triple1 (5 tasks).
+    const first = subsetSearch(model, incumbent, new Random(1), { ...limits, maxSteps: r.steps - 1 }, barred);
+    assert.ok(first.best.scheduledTasks() <= 5);
+  });
+
+  it('job-set phase: a barred job is never readmitted, only tried at the end of a decode', () => {
+    const model = loadInstance(greedyJobSetsMissTheBest());
+    const barred = greedyBoundSet(model, never)!;
+    const triple2 = model.jobIndex.get('triple2')!;
+    for (const seed of [1, 2, 3]) {
+      const rng = new Random(seed);
+      const start = rffdOnce(model, rng);
+      // Unbarred, this phase finds the two triples (ls.test.ts); barred, triple2 only gets what pair and
+      // triple1 leave (6 slots of 24), too little for its 12.
+      const search = new JobSetSearch(model, rng, barred);
+      search.seed(start);
+      search.run({ stallDecodes: 300, maxDecodes: 2000, stop: never });
+      assert.equal(search.best.tasks, 5);
+      assert.equal(search.best.sched.accepted[triple2], 0);
+      assert.ok(evaluatePlan(model, toPlanDoc(model, search.best.sched, 'ls')).ok);
+    }
+  });
+});
