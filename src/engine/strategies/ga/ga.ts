@@ -8,6 +8,7 @@ import { Individual, ThirdObjective } from './individual';
 import { Justifier } from './justify';
 import { crowdedBetter, selectSurvivors } from './nsga2';
 import { subsetLimits, subsetSearch } from '../ls/subset-search';
+import { greedyBoundSet } from '../ls/bound-set';
 import { advanceTasks, densityJobOrder, encodeByStart, moveRandomTasks, ox2, tasksOfJobs, toggleJobs, workPerTask } from './operators';
 
 export interface GaParams {
@@ -163,13 +164,15 @@ class GaRun {
 
   /**
    * When not every job fits: one more member from the bound-guided search over accepted job sets
-   * (ls/subset-search.ts), started from the best member, so that crossover can spread a set the random
+   * (ls/subset-search.ts), started from the best member and from the greedy bound set, so that crossover can spread a set the random
    * job orders above did not reach.
    */
   private seedFromSubsets(): void {
     const { model, ctx } = this;
     if (!this.hasBest || this.best.tasks === model.nTasks || this.stopped()) return;
-    const r = subsetSearch(model, this.best.sched, this.rng, subsetLimits(ctx, () => timeUp(ctx, this.iterations)));
+    const stop = () => timeUp(ctx, this.iterations);
+    // The greedy bound set's subsets first (ls/bound-set.ts): the full tree is too large to reach them.
+    const r = subsetSearch(model, this.best.sched, this.rng, subsetLimits(ctx, stop), greedyBoundSet(model, stop));
     this.iterations += r.steps;
     if (r.best === this.best.sched) return; // nothing better than the incumbent
     const ind = this.alloc();
