@@ -14,7 +14,7 @@ import { Justifier } from '../../src/engine/strategies/ga/justify';
 import { crowdingDistance, dominates, nonDominatedSort, selectSurvivors } from '../../src/engine/strategies/ga/nsga2';
 import { advanceJob, encodeByStart, moveElement, moveJobToEnd, ox2 } from '../../src/engine/strategies/ga/operators';
 import { randomInstance } from '../support/random-instance';
-import { bigOrTwoSmall } from '../support/job-set-instance';
+import { bigOrTwoSmall, greedyJobSetsMissTheBest } from '../support/job-set-instance';
 
 /** Three heterogeneous nodes (one busy at the start), five MapReduce jobs, one released late. */
 function mapReduce(slots = 60): InstanceDoc {
@@ -303,6 +303,17 @@ describe('ga strategy', () => {
     const g = await solve(model, { strategy: 'ga', maxIterations: 200, seed: 1 });
     assert.equal(g.objective.scheduledTasks, 2);
     assert.deepEqual(g.rejected, ['big']);
+  });
+
+  it('adds the greedy bound set member late in the run, and is not trapped by that set', async () => {
+    // The greedy set here is pair + triple1 (5 tasks); the best set, both triples (6), lies outside it.
+    const model = loadInstance(greedyJobSetsMissTheBest());
+    const run = () => solve(model, { strategy: 'ga', maxIterations: 400, seed: 1 });
+    const g = await run();
+    assert.equal(g.objective.scheduledTasks, 6);
+    assert.deepEqual([...g.rejected].sort(), ['long', 'pair']);
+    assert.equal(typeof g.stats?.greedyMemberTasks, 'number', 'the member was searched');
+    assert.deepEqual((await run()).assignments, g.assignments, 'reproducible under an iteration limit');
   });
 
   it('shortens an rffd schedule and stops at the lower bound', async () => {

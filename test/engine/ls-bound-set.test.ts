@@ -66,12 +66,12 @@ describe('ls greedy bound set', () => {
     const skip = Uint8Array.from(model.jobs, (j) => (j.id === 'long' || j.id === 'pair' ? 0 : 1));
     new Decoder(model).decode(Int32Array.from({ length: model.nTasks }, (_, i) => i), skip, null, incumbent);
     const limits = { maxSteps: 1000, stop: never, stalled: never };
-    const r = subsetSearch(model, incumbent, new Random(1), limits, barred);
+    const r = subsetSearch(model, incumbent, new Random(1), limits, { barred });
     assert.deepEqual(model.jobs.filter((_, j) => r.best.accepted[j]).map((j) => j.id), ['triple1', 'triple2']);
     assert.equal(r.complete, true);
     assert.ok(evaluatePlan(model, toPlanDoc(model, r.best, 'ls')).ok);
     // With room for the first pass only, the best is the greedy set's: pair and triple1 (5 tasks).
-    const first = subsetSearch(model, incumbent, new Random(1), { ...limits, maxSteps: r.steps - 1 }, barred);
+    const first = subsetSearch(model, incumbent, new Random(1), { ...limits, maxSteps: r.steps - 1 }, { barred });
     assert.ok(first.best.scheduledTasks() <= 5);
   });
 

@@ -9,7 +9,11 @@ import { Justifier } from './justify';
 import { crowdedBetter, selectSurvivors } from './nsga2';
 import { subsetLimits, subsetSearch } from '../ls/subset-search';
 import { greedyBoundSet } from '../ls/bound-set';
+import { Schedule } from '../../schedule/schedule';
 import { advanceTasks, densityJobOrder, encodeByStart, moveRandomTasks, ox2, tasksOfJobs, toggleJobs, workPerTask } from './operators';
+
+/** When the member from the greedy bound set joins the population (seedFromGreedySet): share of the budget. */
+const GREEDY_MEMBER_SHARE = 0.4;
 
 export interface GaParams {
   /** Population size when the budget allows (Salamander: 50); smaller budgets get at least minPopulation. */
@@ -75,6 +79,10 @@ class GaRun {
   private hasBest = false;
   private improvements = 0;
   private generations = 0;
+  private greedyMemberDone = false;
+  /** Tasks of the greedy bound set's member (the best of its search), once it ran. */
+  private greedyMemberTasks: number | null = null;
+  private readonly started = Date.now();
   // Reused buffers of the operators.
   private readonly childOrder: Int32Array;
   private readonly skip: Uint8Array;
@@ -107,6 +115,7 @@ class GaRun {
   run(): StrategyResult {
     this.initialise();
     while (!this.stopped()) {
+      if (this.greedyMemberDue()) this.seedFromGreedySet();
       const offspring = this.breed();
       this.survive(offspring);
       this.generations++;
@@ -114,7 +123,12 @@ class GaRun {
     return {
       schedule: this.best.sched.clone(),
       iterations: this.iterations,
-      stats: { population: this.pop.length, generations: this.generations, improvements: this.improvements },
+      stats: {
+        population: this.pop.length,
+        generations: this.generations,
+        improvements: this.improvements,
+        ...(this.greedyMemberTasks !== null && { greedyMemberTasks: this.greedyMemberTasks }),
+      },
     };
   }
 
@@ -164,23 +178,55 @@ class GaRun {
 
   /**
    * When not every job fits: one more member from the bound-guided search over accepted job sets
-   * (ls/subset-search.ts), started from the best member and from the greedy bound set, so that crossover can spread a set the random
-   * job orders above did not reach.
+   * (ls/subset-search.ts, most tasks first), started from the best member, so that crossover can spread
+   * a set the random job orders above did not reach.
    */
   private seedFromSubsets(): void {
     const { model, ctx } = this;
     if (!this.hasBest || this.best.tasks === model.nTasks || this.stopped()) return;
-    const stop = () => timeUp(ctx, this.iterations);
-    // The greedy bound set's subsets first (ls/bound-set.ts): the full tree is too large to reach them.
-    const r = subsetSearch(model, this.best.sched, this.rng, subsetLimits(ctx, stop), greedyBoundSet(model, stop));
+    const r = subsetSearch(model, this.best.sched, this.rng, subsetLimits(ctx, () => timeUp(ctx, this.iterations)), { order: 'tasks' });
     this.iterations += r.steps;
-    if (r.best === this.best.sched) return; // nothing better than the incumbent
+    this.addMember(r.best);
+  }
+
+  /**
+   * Later in the run (GREEDY_MEMBER_SHARE of it), one member from the greedy bound set's subsets
+   * (ls/bound-set.ts). Not at the start: the greedy set's member is often the best there, and the
+   * population then gathers around its set, which on some instances is a trap (pc1-1200-overload: 765
+   * tasks with it from the start, 769-772 without); added later it only wins where the job orders
+   * have not found better by then (pc1-2500 at load 1.3: about 1,660 tasks, the member about 1,700).
+   */
+  private seedFromGreedySet(): void {
+    const { model, ctx } = this;
+    this.greedyMemberDone = true;
+    if (!this.hasBest || this.best.tasks === model.nTasks || this.stopped()) return;
+    const stop = () => timeUp(ctx, this.iterations);
+    const barred = greedyBoundSet(model, stop);
+    if (!barred) return;
+    const r = subsetSearch(model, this.best.sched, this.rng, subsetLimits(ctx, stop), { barred });
+    this.iterations += r.steps;
+    this.greedyMemberTasks = r.best.scheduledTasks();
+    if (this.addMember(r.best)) this.survive([]);
+  }
+
+  /** Adds a copy of `s` to the population unless it is the best member itself; true when added. */
+  private addMember(s: Schedule): boolean {
+    if (s === this.best.sched) return false; // nothing better than the incumbent
     const ind = this.alloc();
-    ind.sched.copyFrom(r.best);
+    ind.sched.copyFrom(s);
     this.encodeSchedule(ind);
     ind.evaluate();
     this.admit(ind);
     this.pop.push(ind);
+    return true;
+  }
+
+  /** True once GREEDY_MEMBER_SHARE of the budget (of the iterations, under a limit) has gone. */
+  private greedyMemberDue(): boolean {
+    const { ctx } = this;
+    if (this.greedyMemberDone) return false;
+    if (Number.isFinite(ctx.maxIterations)) return this.iterations >= GREEDY_MEMBER_SHARE * ctx.maxIterations;
+    return Date.now() >= this.started + GREEDY_MEMBER_SHARE * (ctx.deadline - this.started);
   }
 
   /** The member's chromosome from its schedule: accepted tasks by start, then the rejected jobs' tasks. */

@@ -76,7 +76,7 @@ function searchOnce(ctx: StrategyContext, initial: Schedule, barred: Uint8Array 
   let subsets: SubsetResult | null = null;
   if (jobs && !stop()) {
     // Sets of accepted jobs the bounds do not refute, each tried by the decoder (subset-search.ts).
-    subsets = subsetSearch(model, initial, rng, subsetLimits(ctx, stop), barred);
+    subsets = subsetSearch(model, initial, rng, subsetLimits(ctx, stop), { barred });
     iterations += subsets.steps;
     initial = subsets.best;
   }

@@ -26,6 +26,18 @@ export interface SubsetLimits {
   stalled: (steps: number, ms: number) => boolean;
 }
 
+export interface SubsetOptions {
+  /** Jobs outside the greedy bound set (greedyBoundSet): the search runs over the others first. */
+  barred?: Uint8Array | null;
+  /**
+   * The depth-first order of the jobs. 'density' (by increasing work per task): the first complete set
+   * is the greedy one and the sets after it differ in the sparse jobs, the ones worth trading.
+   * 'tasks' (most tasks first): sets far from the greedy one, which is a trap on some instances (on
+   * pc1-1200-overload its sets stop at 765 tasks, where ga's job orders reach 769-772).
+   */
+  order?: 'density' | 'tasks';
+}
+
 export interface SubsetResult {
   /** The best schedule found, or the incumbent when nothing beat it. */
   best: Schedule;
@@ -52,7 +64,7 @@ export function subsetLimits(ctx: StrategyContext, stop: () => boolean): SubsetL
  * Which jobs to accept, searched over the sets themselves with the engine's lower bounds as the filter.
  * When not every job fits, the task count is decided by the accepted set, and local moves reach a
  * better set only through long chains of ejections. Here a depth-first search over the jobs (by
- * increasing work per task, "accept" before "reject") keeps a set only while makespanBound(set) fits
+ * increasing work per task by default, "accept" before "reject") keeps a set only while makespanBound(set) fits
  * in the horizon: a
  * set the bound refutes cannot run, nor can any set containing it (dropping jobs from a feasible schedule
  * leaves a feasible schedule), so its whole subtree is cut.
@@ -74,7 +86,7 @@ export function subsetSearch(
   incumbent: Schedule,
   rng: Random,
   limits: SubsetLimits,
-  barred: Uint8Array | null = null,
+  { barred = null, order = 'density' }: SubsetOptions = {},
 ): SubsetResult {
   const J = model.jobs.length;
   const T = model.T;
@@ -139,9 +151,8 @@ export function subsetSearch(
     visit(0, 0);
     return !stopped;
   };
-  // Densest first: the first complete set is the greedy one, and the sets after it differ in the
-  // sparse jobs, which are the ones worth trading.
-  const all = jobsByDensity(model);
+  const all =
+    order === 'density' ? jobsByDensity(model) : model.jobs.map((_, j) => j).sort((a, b) => model.jobs[b].taskCount - model.jobs[a].taskCount || a - b);
   let complete = barred ? searchOver(all.filter((j) => !barred[j])) : true;
   if (complete) complete = searchOver(all);
   return { best, steps, boundChecks, decodes, complete };
