@@ -61,7 +61,8 @@ export const ls: Strategy = {
 /**
  * One run of the search from `initial`: the subset and job-set phases when not every job fits, then
  * the move-based search with its list and job-set phases at stalls, until the deadline. `barred`: the
- * jobs outside the greedy bound set (greedyBoundSet), which the subset search tries last.
+ * jobs outside the greedy bound set (greedyBoundSet), which the subset search tries last and the
+ * job-set phase never readmits (the moves may still swap them in).
  */
 function searchOnce(ctx: StrategyContext, initial: Schedule, barred: Uint8Array | null): StrategyResult {
   const { model, rng } = ctx;
