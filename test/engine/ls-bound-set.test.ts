@@ -12,7 +12,7 @@ import { toPlanDoc } from '../../src/engine/model/plan';
 import { Random } from '../../src/engine/random';
 import { Schedule } from '../../src/engine/schedule/schedule';
 import { Decoder } from '../../src/engine/strategies/ga/decoder';
-import { greedyBoundSet, jobsByDensity } from '../../src/engine/strategies/ls/bound-set';
+import { barredKey, greedyBoundSet, jobsByDensity, pickTargetSet } from '../../src/engine/strategies/ls/bound-set';
 import { JobSetSearch } from '../../src/engine/strategies/ls/job-set-search';
 import { subsetSearch } from '../../src/engine/strategies/ls/subset-search';
 import { rffdOnce } from '../../src/engine/strategies/rffd/rffd';
@@ -56,6 +56,30 @@ describe('ls greedy bound set', () => {
       barredSeen += barred.reduce((n, b) => n + b, 0);
     }
     assert.ok(barredSeen > 0, 'some random instance has jobs outside the set');
+  });
+
+  it('a smaller horizon gives another greedy set, and later episodes aim at it only when it beats their best', () => {
+    // One node, 100 slots: x (4 tasks of 10 s) then y (3 of 20 s) fill exactly 100 slots; z (1 of 40 s)
+    // is refuted. At any horizon of the last 3% (97-99 slots) y no longer fits and z does: {x, z}, 5 tasks.
+    const doc = greedyJobSetsMissTheBest();
+    doc.horizon = { slots: 100, slotSeconds: 1 };
+    doc.jobs = [
+      { id: 'x', stages: [{ id: 's', tasks: 4, demand: { cpu: 1 }, durationSeconds: 10 }] },
+      { id: 'y', stages: [{ id: 's', tasks: 3, demand: { cpu: 1 }, durationSeconds: 20 }] },
+      { id: 'z', stages: [{ id: 's', tasks: 1, demand: { cpu: 1 }, durationSeconds: 40 }] },
+    ] as typeof doc.jobs;
+    const model = loadInstance(doc);
+    const ids = model.jobs.map((j) => j.id);
+    const atT = greedyBoundSet(model, never);
+    assert.deepEqual(barredIds(ids, atT), ['z']);
+    assert.deepEqual(barredIds(ids, greedyBoundSet(model, never, 99)), ['y']);
+    const used = new Set([barredKey(atT)]);
+    assert.deepEqual(barredIds(ids, pickTargetSet(model, new Random(1), 4, used, never)), ['y']);
+    // Not when the best episode already has 5 tasks, nor when that set was tried, nor when stopped.
+    assert.equal(pickTargetSet(model, new Random(1), 5, used, never), null);
+    used.add('010');
+    assert.equal(pickTargetSet(model, new Random(1), 4, used, never), null);
+    assert.equal(pickTargetSet(model, new Random(1), 4, new Set(), () => true), null);
   });
 
   it('subset search: the greedy set first, then every job, so the better set outside it is still found', () => {

@@ -61,11 +61,11 @@ describe('ls restarts', () => {
     const results = [[0, 1], [2, 3], [1, 2]];
     const reports: Array<[number, number]> = [];
     const ctx = context(model, 300, reports);
-    const seen: Array<{ deadline: number; draw: number; initial: Schedule | null }> = [];
+    const seen: Array<{ deadline: number; draw: number; initial: Schedule | null; bestTasks: number }> = [];
     const initial = scheduleOf(model, [1]);
-    const out = restarts(ctx, 3, initial, (sub, start): StrategyResult => {
+    const out = restarts(ctx, 3, initial, (sub, start, bestTasks): StrategyResult => {
       const k = seen.length;
-      seen.push({ deadline: sub.deadline, draw: sub.rng.nextU32(), initial: start });
+      seen.push({ deadline: sub.deadline, draw: sub.rng.nextU32(), initial: start, bestTasks });
       const s = scheduleOf(model, results[k]);
       sub.report(10, s.scheduledTasks(), s.makespan());
       return { schedule: s, iterations: 100, stats: { episode: k } };
@@ -84,6 +84,8 @@ describe('ls restarts', () => {
     assert.ok(seen[0].deadline < seen[1].deadline && seen[1].deadline < seen[2].deadline);
     assert.equal(seen[2].deadline, ctx.deadline);
     assert.equal(new Set(seen.map((s) => s.draw)).size, 3, 'every episode draws from its own stream');
+    // Each episode learns the best task count before it (the first none), to aim its target set above it.
+    assert.deepEqual(seen.map((s) => s.bestTasks), [-1, 3, 6]);
   });
 
   it('stops restarting once an episode fits every job, and polishes that schedule for the time left', () => {

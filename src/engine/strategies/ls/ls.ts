@@ -11,7 +11,7 @@ import { MoveRunner } from './moves';
 import { ListSearch } from './list-search';
 import { JobSetSearch } from './job-set-search';
 import { SubsetResult, subsetLimits, subsetSearch } from './subset-search';
-import { greedyBoundSet } from './bound-set';
+import { barredKey, greedyBoundSet, pickTargetSet } from './bound-set';
 import { Decoder } from '../ga/decoder';
 import { densityJobOrder, tasksOfJobs, workPerTask } from '../ga/operators';
 import { revenueSearch } from './revenue-search';
@@ -52,9 +52,13 @@ export const ls: Strategy = {
     const barred = initial.scheduledTasks() < ctx.model.nTasks ? greedyBoundSet(ctx.model, deadlineCheck(ctx)) : null;
     const episodes = episodeCount(ctx, initial);
     if (episodes <= 1) return searchOnce(ctx, initial, barred);
-    return restarts(ctx, episodes, initial, (sub, start) =>
-      searchOnce(sub, start ?? bestConstruction(sub.model, sub.rng, deadlineCheck(sub)), barred),
-    );
+    // The first episode aims at the greedy set; the later ones at other sets just inside the bound.
+    const used = new Set([barredKey(barred)]);
+    return restarts(ctx, episodes, initial, (sub, start, bestTasks) => {
+      const target = start || !barred ? barred : pickTargetSet(sub.model, sub.rng, bestTasks, used, deadlineCheck(sub)) ?? barred;
+      used.add(barredKey(target));
+      return searchOnce(sub, start ?? bestConstruction(sub.model, sub.rng, deadlineCheck(sub)), target);
+    });
   },
 };
 

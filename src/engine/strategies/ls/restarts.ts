@@ -32,7 +32,7 @@ interface EpisodeSummary {
 
 /**
  * Runs `search` `episodes` times, each on an equal share of the time left with a random stream of its
- * own, and returns the best result (more tasks, then a smaller makespan). Progress is reported only
+ * own and the task count of the best episode before it (-1 for the first), and returns the best result (more tasks, then a smaller makespan). Progress is reported only
  * when it beats every earlier episode. An episode that schedules every task ends the restarts: the
  * time left then goes to one search continuing from it.
  */
@@ -40,7 +40,7 @@ export function restarts(
   ctx: StrategyContext,
   episodes: number,
   initial: Schedule,
-  search: (sub: StrategyContext, initial: Schedule | null) => StrategyResult,
+  search: (sub: StrategyContext, initial: Schedule | null, bestTasks: number) => StrategyResult,
 ): StrategyResult {
   const start = Date.now();
   const span = ctx.deadline - start;
@@ -60,7 +60,7 @@ export function restarts(
     const last = k === episodes - 1;
     const deadline = last ? ctx.deadline : start + Math.round(((k + 1) * span) / episodes);
     const sub: StrategyContext = { ...ctx, rng: ctx.rng.fork(), deadline, report };
-    const r = search(sub, k === 0 ? initial : null);
+    const r = search(sub, k === 0 ? initial : null, best ? best.schedule.scheduledTasks() : -1);
     iterations += r.iterations;
     const s = r.schedule;
     summaries.push({ tasks: s.scheduledTasks(), makespan: s.makespan(), ms: Date.now() - episodeStart });
@@ -69,7 +69,7 @@ export function restarts(
     if (stopRequested(ctx) || Date.now() >= ctx.deadline) break;
     if (s.scheduledTasks() === ctx.model.nTasks && !last) {
       // Everything fits after all: polish this schedule for the rest of the time instead.
-      const polished = search({ ...ctx, rng: ctx.rng.fork(), report }, s);
+      const polished = search({ ...ctx, rng: ctx.rng.fork(), report }, s, s.scheduledTasks());
       iterations += polished.iterations;
       const p = polished.schedule;
       if (better(p.scheduledTasks(), p.makespan(), s.scheduledTasks(), s.makespan())) best = polished;
