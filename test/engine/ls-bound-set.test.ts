@@ -82,6 +82,27 @@ describe('ls greedy bound set', () => {
     assert.equal(pickTargetSet(model, new Random(1), 4, new Set(), () => true), null);
   });
 
+  it('when no smaller horizon gives a larger set, a noisy job order may', () => {
+    // One node, 100 slots: p (2 tasks of 24 s), q (1 of 26 s), r (2 of 26 s). By work per task the
+    // greedy set is p + q (74 slots, 3 tasks) at every horizon of the last 3%; r before p fills all 100
+    // slots with 4 tasks, which a draw with r's work per task scaled below p's finds.
+    const doc = greedyJobSetsMissTheBest();
+    doc.horizon = { slots: 100, slotSeconds: 1 };
+    doc.jobs = [
+      { id: 'p', stages: [{ id: 's', tasks: 2, demand: { cpu: 1 }, durationSeconds: 24 }] },
+      { id: 'q', stages: [{ id: 's', tasks: 1, demand: { cpu: 1 }, durationSeconds: 26 }] },
+      { id: 'r', stages: [{ id: 's', tasks: 2, demand: { cpu: 1 }, durationSeconds: 26 }] },
+    ] as typeof doc.jobs;
+    const model = loadInstance(doc);
+    const ids = model.jobs.map((j) => j.id);
+    const atT = greedyBoundSet(model, never);
+    assert.deepEqual(barredIds(ids, atT), ['r']);
+    for (const h of [97, 98, 99]) assert.deepEqual(barredIds(ids, greedyBoundSet(model, never, h)), ['r']);
+    const used = new Set([barredKey(atT)]);
+    assert.deepEqual(barredIds(ids, pickTargetSet(model, new Random(1), 3, used, never)), ['q']);
+    assert.equal(pickTargetSet(model, new Random(1), 4, used, never), null);
+  });
+
   it('subset search: the greedy set first, then every job, so the better set outside it is still found', () => {
     const model = loadInstance(greedyJobSetsMissTheBest());
     const barred = greedyBoundSet(model, never);

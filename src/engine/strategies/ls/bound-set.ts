@@ -24,14 +24,20 @@ export function jobsByDensity(model: Model, jobs: readonly number[] = model.jobs
  *
  * Returns the jobs outside the set (1 = barred), or null when the set would hold every job, the model
  * has too many jobs, or `stop` ends the scan. `horizon` (slots, at most T): the bound the kept set must
- * meet; a smaller one leaves slack for what the bounds do not see (pickTargetSet).
+ * meet; a smaller one leaves slack for what the bounds do not see (pickTargetSet). `order`: the order
+ * the jobs are scanned in (pickTargetSet draws noisy ones).
  */
-export function greedyBoundSet(model: Model, stop: () => boolean, horizon = model.T): Uint8Array | null {
+export function greedyBoundSet(
+  model: Model,
+  stop: () => boolean,
+  horizon = model.T,
+  order: readonly number[] = jobsByDensity(model),
+): Uint8Array | null {
   const J = model.jobs.length;
   if (J > MAX_BOUND_SET_JOBS) return null;
   const accepted = new Uint8Array(J);
   let kept = 0;
-  for (const j of jobsByDensity(model)) {
+  for (const j of order) {
     if (stop()) return null;
     accepted[j] = 1;
     if (makespanBound(model, accepted).makespanSlots > horizon) accepted[j] = 0;
@@ -43,18 +49,22 @@ export function greedyBoundSet(model: Model, stop: () => boolean, horizon = mode
 
 /** Later episodes draw their target set's horizon from the last TARGET_SLACK share of the window... */
 const TARGET_SLACK = 0.03;
-/** ... at most this many times before they keep the greedy set at T. */
+/** ... at most this many times; then as many draws of the job order, work per task times 1 +- TARGET_NOISE. */
 const TARGET_DRAWS = 8;
+const TARGET_NOISE = 0.2;
 
 /**
- * A target set for a later restart episode of ls (restarts.ts): the greedy set at a horizon drawn
- * from the last TARGET_SLACK of the window, when it holds more tasks than `aboveTasks` (the best
- * episode so far) and differs from every set in `used` (keys of barred masks); null when no draw
- * gives one. Why: the bounds accept sets a few percent larger than any search realises, and which
- * of the sets just inside the bound a search can realise is close to a lottery. On univ-2500 at
- * load 1.3, one 3.3-s episode on the greedy set at 480 slots reached 1,766-1,770 tasks, on the set at
- * 474 slots 1,728-1,730 and on the one at 473 slots 1,775-1,784 (seeds 1-2); the episodes' random
- * streams move the result far less than the set does. So the episodes after the first try other sets.
+ * A target set for a later restart episode of ls (restarts.ts), one that holds more tasks than
+ * `aboveTasks` (the best episode so far) and differs from every set in `used` (keys of barred masks),
+ * or null when no draw gives one. First the greedy set at horizons drawn from the last TARGET_SLACK of
+ * the window; then greedy sets at T over job orders with noisy work per task.
+ * Why: the bounds accept sets a few percent larger than any search realises, and which of the sets
+ * just inside the bound a search can realise is close to a lottery. On univ-2500 at load 1.3, one
+ * 3.3-s episode on the greedy set at 480 slots reached 1,766-1,770 tasks, on the set at 474 slots
+ * 1,728-1,730 and on the one at 473 slots 1,775-1,784 (seeds 1-2): the set moves the result far more
+ * than the episode's random stream does. Where the greedy set holds fewer tasks than an episode
+ * reaches (746 against 765 on pc1-1200-overload), no smaller horizon helps, but noisy orders give
+ * sets of up to 779 tasks.
  */
 export function pickTargetSet(
   model: Model,
@@ -64,15 +74,24 @@ export function pickTargetSet(
   stop: () => boolean,
 ): Uint8Array | null {
   const span = Math.max(1, Math.ceil(TARGET_SLACK * model.T));
-  for (let d = 0; d < TARGET_DRAWS && !stop(); d++) {
-    const barred = greedyBoundSet(model, stop, model.T - 1 - rng.int(span));
+  const work = workPerTask(model);
+  for (let d = 0; d < 2 * TARGET_DRAWS && !stop(); d++) {
+    const barred =
+      d < TARGET_DRAWS
+        ? greedyBoundSet(model, stop, model.T - 1 - rng.int(span))
+        : greedyBoundSet(model, stop, model.T, noisyOrder(work, rng));
     if (!barred) continue;
-    const key = barredKey(barred);
     let tasks = 0;
     for (let j = 0; j < barred.length; j++) if (!barred[j]) tasks += model.jobs[j].taskCount;
-    if (tasks > aboveTasks && !used.has(key)) return barred;
+    if (tasks > aboveTasks && !used.has(barredKey(barred))) return barred;
   }
   return null;
+}
+
+/** Jobs by work per task, each scaled by a random factor in 1 +- TARGET_NOISE. */
+function noisyOrder(work: Float64Array, rng: Random): number[] {
+  const key = work.map((w) => w * (1 + TARGET_NOISE * (2 * rng.next() - 1)));
+  return Array.from(work, (_, j) => j).sort((a, b) => key[a] - key[b] || a - b);
 }
 
 /** A barred mask as a string, to tell sets apart. */
