@@ -16,7 +16,7 @@ import { barredKey, greedyBoundSet, jobsByDensity, pickTargetSet } from '../../s
 import { JobSetSearch } from '../../src/engine/strategies/ls/job-set-search';
 import { subsetSearch } from '../../src/engine/strategies/ls/subset-search';
 import { rffdOnce } from '../../src/engine/strategies/rffd/rffd';
-import { greedyJobSetsMissTheBest } from '../support/job-set-instance';
+import { greedyJobSetsMissTheBest, oneNodeJobs } from '../support/job-set-instance';
 import { randomInstance } from '../support/random-instance';
 
 const never = () => false;
@@ -61,14 +61,7 @@ describe('ls greedy bound set', () => {
   it('a smaller horizon gives another greedy set, and later episodes aim at it only when it beats their best', () => {
     // One node, 100 slots: x (4 tasks of 10 s) then y (3 of 20 s) fill exactly 100 slots; z (1 of 40 s)
     // is refuted. At any horizon of the last 3% (97-99 slots) y no longer fits and z does: {x, z}, 5 tasks.
-    const doc = greedyJobSetsMissTheBest();
-    doc.horizon = { slots: 100, slotSeconds: 1 };
-    doc.jobs = [
-      { id: 'x', stages: [{ id: 's', tasks: 4, demand: { cpu: 1 }, durationSeconds: 10 }] },
-      { id: 'y', stages: [{ id: 's', tasks: 3, demand: { cpu: 1 }, durationSeconds: 20 }] },
-      { id: 'z', stages: [{ id: 's', tasks: 1, demand: { cpu: 1 }, durationSeconds: 40 }] },
-    ] as typeof doc.jobs;
-    const model = loadInstance(doc);
+    const model = loadInstance(oneNodeJobs('horizons', 100, [['x', 4, 10], ['y', 3, 20], ['z', 1, 40]]));
     const ids = model.jobs.map((j) => j.id);
     const atT = greedyBoundSet(model, never);
     assert.deepEqual(barredIds(ids, atT), ['z']);
@@ -86,14 +79,7 @@ describe('ls greedy bound set', () => {
     // One node, 100 slots: p (2 tasks of 24 s), q (1 of 26 s), r (2 of 26 s). By work per task the
     // greedy set is p + q (74 slots, 3 tasks) at every horizon of the last 3%; r before p fills all 100
     // slots with 4 tasks, which a draw with r's work per task scaled below p's finds.
-    const doc = greedyJobSetsMissTheBest();
-    doc.horizon = { slots: 100, slotSeconds: 1 };
-    doc.jobs = [
-      { id: 'p', stages: [{ id: 's', tasks: 2, demand: { cpu: 1 }, durationSeconds: 24 }] },
-      { id: 'q', stages: [{ id: 's', tasks: 1, demand: { cpu: 1 }, durationSeconds: 26 }] },
-      { id: 'r', stages: [{ id: 's', tasks: 2, demand: { cpu: 1 }, durationSeconds: 26 }] },
-    ] as typeof doc.jobs;
-    const model = loadInstance(doc);
+    const model = loadInstance(oneNodeJobs('noisy-orders', 100, [['p', 2, 24], ['q', 1, 26], ['r', 2, 26]]));
     const ids = model.jobs.map((j) => j.id);
     const atT = greedyBoundSet(model, never);
     assert.deepEqual(barredIds(ids, atT), ['r']);

@@ -4,7 +4,7 @@ import { InstanceDoc } from '../../src/engine/model/types';
  * One node running one task at a time (cpu 1, slots of 1 s), and jobs of one stage of `tasks` identical
  * tasks of `seconds` each: the smallest setting where the set of accepted jobs decides the plan.
  */
-function oneNodeJobs(name: string, slots: number, jobs: [id: string, tasks: number, seconds: number][]): InstanceDoc {
+export function oneNodeJobs(name: string, slots: number, jobs: [id: string, tasks: number, seconds: number][]): InstanceDoc {
   return {
     format: 'fallow.instance/v1',
     name,
