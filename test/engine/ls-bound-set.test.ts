@@ -67,26 +67,28 @@ describe('ls greedy bound set', () => {
     assert.deepEqual(barredIds(ids, atT), ['z']);
     assert.deepEqual(barredIds(ids, greedyBoundSet(model, never, 99)), ['y']);
     const used = new Set([barredKey(atT)]);
-    assert.deepEqual(barredIds(ids, pickTargetSet(model, new Random(1), 4, used, never)), ['y']);
+    assert.deepEqual(barredIds(ids, pickTargetSet(model, new Random(1), 4, atT!, used, never)), ['y']);
     // Not when the best episode already has 5 tasks, nor when that set was tried, nor when stopped.
-    assert.equal(pickTargetSet(model, new Random(1), 5, used, never), null);
+    assert.equal(pickTargetSet(model, new Random(1), 5, atT!, used, never), null);
     used.add('010');
-    assert.equal(pickTargetSet(model, new Random(1), 4, used, never), null);
-    assert.equal(pickTargetSet(model, new Random(1), 4, new Set(), () => true), null);
+    assert.equal(pickTargetSet(model, new Random(1), 4, atT!, used, never), null);
+    assert.equal(pickTargetSet(model, new Random(1), 4, atT!, new Set(), () => true), null);
   });
 
-  it('when no smaller horizon gives a larger set, a noisy job order may', () => {
+  it('once the greedy set cannot beat the best episode, noisy job orders give other sets', () => {
     // One node, 100 slots: p (2 tasks of 24 s), q (1 of 26 s), r (2 of 26 s). By work per task the
     // greedy set is p + q (74 slots, 3 tasks) at every horizon of the last 3%; r before p fills all 100
-    // slots with 4 tasks, which a draw with r's work per task scaled below p's finds.
+    // slots with 4 tasks, which a draw with r's work per task scaled below p's finds. Noisy orders are
+    // drawn only when the best episode has at least the greedy set's 3 tasks.
     const model = loadInstance(oneNodeJobs('noisy-orders', 100, [['p', 2, 24], ['q', 1, 26], ['r', 2, 26]]));
     const ids = model.jobs.map((j) => j.id);
     const atT = greedyBoundSet(model, never);
     assert.deepEqual(barredIds(ids, atT), ['r']);
     for (const h of [97, 98, 99]) assert.deepEqual(barredIds(ids, greedyBoundSet(model, never, h)), ['r']);
     const used = new Set([barredKey(atT)]);
-    assert.deepEqual(barredIds(ids, pickTargetSet(model, new Random(1), 3, used, never)), ['q']);
-    assert.equal(pickTargetSet(model, new Random(1), 4, used, never), null);
+    assert.deepEqual(barredIds(ids, pickTargetSet(model, new Random(1), 3, atT!, used, never)), ['q']);
+    assert.equal(pickTargetSet(model, new Random(1), 4, atT!, used, never), null);
+    assert.equal(pickTargetSet(model, new Random(1), 2, atT!, used, never), null);
   });
 
   it('subset search: the greedy set first, then every job, so the better set outside it is still found', () => {

@@ -49,43 +49,51 @@ export function greedyBoundSet(
 
 /** Later episodes draw their target set's horizon from the last TARGET_SLACK share of the window... */
 const TARGET_SLACK = 0.03;
-/** ... at most this many times; then as many draws of the job order, work per task times 1 +- TARGET_NOISE. */
+/** ... at most this many times, or of job orders by work per task times 1 +- TARGET_NOISE (pickTargetSet). */
 const TARGET_DRAWS = 8;
 const TARGET_NOISE = 0.2;
 
 /**
  * A target set for a later restart episode of ls (restarts.ts), one that holds more tasks than
  * `aboveTasks` (the best episode so far) and differs from every set in `used` (keys of barred masks),
- * or null when no draw gives one. First the greedy set at horizons drawn from the last TARGET_SLACK of
- * the window; then greedy sets at T over job orders with noisy work per task.
+ * or null when no draw gives one. While the greedy set at T (`greedy`) holds more tasks than
+ * `aboveTasks`: greedy sets at horizons drawn from the last TARGET_SLACK of the window. Once it holds
+ * no more (a trap: no episode on it can beat the best): greedy sets at T over job orders with noisy
+ * work per task.
  * Why: the bounds accept sets a few percent larger than any search realises, and which of the sets
  * just inside the bound a search can realise is close to a lottery. On univ-2500 at load 1.3, one
  * 3.3-s episode on the greedy set at 480 slots reached 1,766-1,770 tasks, on the set at 474 slots
  * 1,728-1,730 and on the one at 473 slots 1,775-1,784 (seeds 1-2): the set moves the result far more
- * than the episode's random stream does. Where the greedy set holds fewer tasks than an episode
- * reaches (746 against 765 on pc1-1200-overload), no smaller horizon helps, but noisy orders give
- * sets of up to 779 tasks.
+ * than the episode's random stream does. On pc1-1200-overload the greedy set holds 746 tasks and
+ * episodes reach 765; no smaller horizon helps there, but noisy orders give sets of up to 779 tasks.
+ * Noisy orders are not drawn while the greedy set can still win: on pc2-2500 at load 1.3 they cost
+ * 6.6 tasks in the mean of seeds 1-5.
  */
 export function pickTargetSet(
   model: Model,
   rng: Random,
   aboveTasks: number,
+  greedy: Uint8Array,
   used: Set<string>,
   stop: () => boolean,
 ): Uint8Array | null {
   const span = Math.max(1, Math.ceil(TARGET_SLACK * model.T));
+  const noisy = setTasks(model, greedy) <= aboveTasks;
   const work = workPerTask(model);
-  for (let d = 0; d < 2 * TARGET_DRAWS && !stop(); d++) {
-    const barred =
-      d < TARGET_DRAWS
-        ? greedyBoundSet(model, stop, model.T - 1 - rng.int(span))
-        : greedyBoundSet(model, stop, model.T, noisyOrder(work, rng));
-    if (!barred) continue;
-    let tasks = 0;
-    for (let j = 0; j < barred.length; j++) if (!barred[j]) tasks += model.jobs[j].taskCount;
-    if (tasks > aboveTasks && !used.has(barredKey(barred))) return barred;
+  for (let d = 0; d < TARGET_DRAWS && !stop(); d++) {
+    const barred = noisy
+      ? greedyBoundSet(model, stop, model.T, noisyOrder(work, rng))
+      : greedyBoundSet(model, stop, model.T - 1 - rng.int(span));
+    if (barred && setTasks(model, barred) > aboveTasks && !used.has(barredKey(barred))) return barred;
   }
   return null;
+}
+
+/** Tasks of the jobs a barred mask leaves in. */
+export function setTasks(model: Model, barred: Uint8Array): number {
+  let tasks = 0;
+  for (let j = 0; j < barred.length; j++) if (!barred[j]) tasks += model.jobs[j].taskCount;
+  return tasks;
 }
 
 /** Jobs by work per task, each scaled by a random factor in 1 +- TARGET_NOISE. */

@@ -55,7 +55,7 @@ export const ls: Strategy = {
     // The first episode aims at the greedy set; the later ones at other sets just inside the bound.
     const used = new Set([barredKey(barred)]);
     return restarts(ctx, episodes, initial, (sub, start, bestTasks) => {
-      const target = start || !barred ? barred : pickTargetSet(sub.model, sub.rng, bestTasks, used, deadlineCheck(sub)) ?? barred;
+      const target = start || !barred ? barred : pickTargetSet(sub.model, sub.rng, bestTasks, barred, used, deadlineCheck(sub)) ?? barred;
       used.add(barredKey(target));
       return searchOnce(sub, start ?? bestConstruction(sub.model, sub.rng, deadlineCheck(sub)), target);
     });
