@@ -10,9 +10,10 @@ import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
 import { toPlanDoc } from '../../src/engine/model/plan';
 import { Random } from '../../src/engine/random';
+import { solve } from '../../src/engine/solve';
 import { Schedule } from '../../src/engine/schedule/schedule';
 import { Decoder } from '../../src/engine/strategies/ga/decoder';
-import { barredKey, greedyBoundSet, jobsByDensity, pickTargetSet } from '../../src/engine/strategies/ls/bound-set';
+import { barredKey, greedyBoundSet, jobsByDensity, noJobFits, pickTargetSet } from '../../src/engine/strategies/ls/bound-set';
 import { JobSetSearch } from '../../src/engine/strategies/ls/job-set-search';
 import { subsetSearch } from '../../src/engine/strategies/ls/subset-search';
 import { rffdOnce } from '../../src/engine/strategies/rffd/rffd';
@@ -89,6 +90,20 @@ describe('ls greedy bound set', () => {
     assert.deepEqual(barredIds(ids, pickTargetSet(model, new Random(1), 3, atT!, used, never)), ['q']);
     assert.equal(pickTargetSet(model, new Random(1), 4, atT!, used, never), null);
     assert.equal(pickTargetSet(model, new Random(1), 2, atT!, used, never), null);
+  });
+
+  it('when the bounds refute every job alone, ls returns the empty plan as optimal at once', async () => {
+    // 10 slots on one node: a needs 11, b's two tasks 12.
+    const none = loadInstance(oneNodeJobs('none-fit', 10, [['a', 1, 11], ['b', 2, 6]]));
+    assert.equal(noJobFits(none, never), true);
+    const plan = await solve(none, { strategy: 'ls', timeBudgetMs: 5000, seed: 1 });
+    assert.equal(plan.objective.scheduledTasks, 0);
+    assert.equal(plan.optimal, true);
+    assert.equal(plan.stats?.noJobFits, true);
+    assert.equal(plan.stats?.iterations, 0, 'no search ran');
+    // One job that fits alone is enough to search.
+    assert.equal(noJobFits(loadInstance(oneNodeJobs('one-fits', 10, [['a', 1, 11], ['b', 2, 5]])), never), false);
+    assert.equal(noJobFits(none, () => true), false);
   });
 
   it('subset search: the greedy set first, then every job, so the better set outside it is still found', () => {

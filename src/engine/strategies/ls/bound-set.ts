@@ -16,6 +16,21 @@ export function jobsByDensity(model: Model, jobs: readonly number[] = model.jobs
 }
 
 /**
+ * True when the bounds refute every job on its own: then no plan schedules a task, and the empty plan
+ * is optimal. False as soon as one job passes, or when `stop` ends the scan.
+ */
+export function noJobFits(model: Model, stop: () => boolean): boolean {
+  const accepted = new Uint8Array(model.jobs.length);
+  for (let j = 0; j < model.jobs.length; j++) {
+    if (stop()) return false;
+    accepted[j] = 1;
+    if (makespanBound(model, accepted).makespanSlots <= model.T) return false;
+    accepted[j] = 0;
+  }
+  return true;
+}
+
+/**
  * When not every job fits: the greedy set of jobs to aim at. The jobs are taken by increasing work per
  * task, each kept while the engine's lower bounds still let the kept set end inside the window. On the
  * MapReduce instances the packing bounds are tight enough that this set is close to the room there is:

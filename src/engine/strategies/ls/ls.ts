@@ -11,7 +11,7 @@ import { MoveRunner } from './moves';
 import { ListSearch } from './list-search';
 import { JobSetSearch } from './job-set-search';
 import { SubsetResult, subsetLimits, subsetSearch } from './subset-search';
-import { barredKey, greedyBoundSet, pickTargetSet } from './bound-set';
+import { barredKey, greedyBoundSet, noJobFits, pickTargetSet } from './bound-set';
 import { Decoder } from '../ga/decoder';
 import { densityJobOrder, tasksOfJobs, workPerTask } from '../ga/operators';
 import { revenueSearch } from './revenue-search';
@@ -48,6 +48,9 @@ export const ls: Strategy = {
   run(ctx: StrategyContext): StrategyResult | Promise<StrategyResult> {
     if (ctx.objective === 'revenue') return revenueSearch(ctx, (name) => (strategyNames().includes(name) ? getStrategy(name) : undefined));
     const initial = bestConstruction(ctx.model, ctx.rng, deadlineCheck(ctx));
+    // Nothing placed and the bounds refute every job alone: the empty plan is optimal, no search can add to it.
+    if (initial.scheduledTasks() === 0 && noJobFits(ctx.model, deadlineCheck(ctx)))
+      return { schedule: initial, iterations: 0, optimal: true, stats: { noJobFits: true } };
     // The same for every episode (it depends on the model only), so built once.
     const barred = initial.scheduledTasks() < ctx.model.nTasks ? greedyBoundSet(ctx.model, deadlineCheck(ctx)) : null;
     const episodes = episodeCount(ctx, initial);
