@@ -13,7 +13,7 @@ import { Random } from '../../src/engine/random';
 import { solve } from '../../src/engine/solve';
 import { Schedule } from '../../src/engine/schedule/schedule';
 import { Decoder } from '../../src/engine/strategies/ga/decoder';
-import { barredKey, greedyBoundSet, jobsByDensity, noJobFits, pickTargetSet } from '../../src/engine/strategies/ls/bound-set';
+import { greedyBoundSet, jobsByDensity, noJobFits, TargetSets } from '../../src/engine/strategies/ls/bound-set';
 import { JobSetSearch } from '../../src/engine/strategies/ls/job-set-search';
 import { subsetSearch } from '../../src/engine/strategies/ls/subset-search';
 import { rffdOnce } from '../../src/engine/strategies/rffd/rffd';
@@ -67,13 +67,31 @@ describe('ls greedy bound set', () => {
     const atT = greedyBoundSet(model, never);
     assert.deepEqual(barredIds(ids, atT), ['z']);
     assert.deepEqual(barredIds(ids, greedyBoundSet(model, never, 99)), ['y']);
-    const used = new Set([barredKey(atT)]);
-    assert.deepEqual(barredIds(ids, pickTargetSet(model, new Random(1), 4, atT!, used, never)), ['y']);
-    // Not when the best episode already has 5 tasks, nor when that set was tried, nor when stopped.
-    assert.equal(pickTargetSet(model, new Random(1), 5, atT!, used, never), null);
-    used.add('010');
-    assert.equal(pickTargetSet(model, new Random(1), 4, atT!, used, never), null);
-    assert.equal(pickTargetSet(model, new Random(1), 4, atT!, new Set(), () => true), null);
+    const targets = new TargetSets(model, atT!);
+    assert.deepEqual(barredIds(ids, targets.pick(new Random(1), 4, never)), ['y']);
+    // Not twice, nor when the best episode already has 5 tasks, nor when stopped.
+    assert.equal(targets.pick(new Random(1), 4, never), null);
+    assert.equal(new TargetSets(model, atT!).pick(new Random(1), 5, never), null);
+    assert.equal(new TargetSets(model, atT!).pick(new Random(1), 4, () => true), null);
+  });
+
+  it('on random instances: a set by horizon, from a scan made for another horizon or not, is the greedy set at that horizon', () => {
+    let reused = 0;
+    for (let seed = 1; seed <= 30; seed++) {
+      const model = loadInstance(randomInstance(seed, { maxJobs: 6 }));
+      const rng = new Random(seed);
+      const targets = new TargetSets(model, new Uint8Array(model.jobs.length));
+      const horizons = rng.shuffle(Array.from({ length: Math.min(20, model.T) }, (_, i) => model.T - i));
+      const seen = new Set<string>();
+      for (const h of horizons) {
+        const fresh = greedyBoundSet(model, never, h);
+        assert.deepEqual(targets.atHorizon(h, never), fresh, `seed ${seed}, horizon ${h}`);
+        const key = fresh ? fresh.join('') : 'all';
+        if (seen.has(key)) reused++;
+        seen.add(key);
+      }
+    }
+    assert.ok(reused > 0, 'some horizons share a set');
   });
 
   it('once the greedy set cannot beat the best episode, noisy job orders give other sets', () => {
@@ -86,10 +104,9 @@ describe('ls greedy bound set', () => {
     const atT = greedyBoundSet(model, never);
     assert.deepEqual(barredIds(ids, atT), ['r']);
     for (const h of [97, 98, 99]) assert.deepEqual(barredIds(ids, greedyBoundSet(model, never, h)), ['r']);
-    const used = new Set([barredKey(atT)]);
-    assert.deepEqual(barredIds(ids, pickTargetSet(model, new Random(1), 3, atT!, used, never)), ['q']);
-    assert.equal(pickTargetSet(model, new Random(1), 4, atT!, used, never), null);
-    assert.equal(pickTargetSet(model, new Random(1), 2, atT!, used, never), null);
+    assert.deepEqual(barredIds(ids, new TargetSets(model, atT!).pick(new Random(1), 3, never)), ['q']);
+    assert.equal(new TargetSets(model, atT!).pick(new Random(1), 4, never), null);
+    assert.equal(new TargetSets(model, atT!).pick(new Random(1), 2, never), null);
   });
 
   it('when the bounds refute every job alone, ls returns the empty plan as optimal at once', async () => {

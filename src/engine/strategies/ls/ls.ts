@@ -11,7 +11,7 @@ import { MoveRunner } from './moves';
 import { ListSearch } from './list-search';
 import { JobSetSearch } from './job-set-search';
 import { SubsetResult, subsetLimits, subsetSearch } from './subset-search';
-import { barredKey, greedyBoundSet, noJobFits, pickTargetSet } from './bound-set';
+import { greedyBoundSet, noJobFits, TargetSets } from './bound-set';
 import { Decoder } from '../ga/decoder';
 import { densityJobOrder, tasksOfJobs, workPerTask } from '../ga/operators';
 import { revenueSearch } from './revenue-search';
@@ -56,10 +56,9 @@ export const ls: Strategy = {
     const episodes = episodeCount(ctx, initial);
     if (episodes <= 1) return searchOnce(ctx, initial, barred);
     // The first episode aims at the greedy set; the later ones at other sets just inside the bound.
-    const used = new Set([barredKey(barred)]);
+    const targets = barred ? new TargetSets(ctx.model, barred) : null;
     return restarts(ctx, episodes, initial, (sub, start, bestTasks) => {
-      const target = start || !barred ? barred : pickTargetSet(sub.model, sub.rng, bestTasks, barred, used, deadlineCheck(sub)) ?? barred;
-      used.add(barredKey(target));
+      const target = start || !targets ? barred : targets.pick(sub.rng, bestTasks, deadlineCheck(sub)) ?? barred;
       return searchOnce(sub, start ?? bestConstruction(sub.model, sub.rng, deadlineCheck(sub)), target);
     });
   },
