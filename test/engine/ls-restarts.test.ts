@@ -108,8 +108,10 @@ describe('ls restarts', () => {
   it('ls on a time budget runs episodes when not every job fits, and returns the best feasible plan', async () => {
     const model = loadInstance(greedyJobSetsMissTheBest());
     const plan = await solve(model, { strategy: 'ls', timeBudgetMs: 6500, seed: 3 });
-    const episodes = plan.stats?.episodes as Array<{ tasks: number }>;
+    const episodes = plan.stats?.episodes as Array<{ tasks: number; target?: number }>;
     assert.equal(episodes.length, 2);
+    // The first episode aims at the greedy bound set: pair and triple1, 5 tasks.
+    assert.equal(episodes[0].target, 5);
     assert.equal(plan.objective.scheduledTasks, Math.max(...episodes.map((e) => e.tasks)));
     assert.equal(plan.objective.scheduledTasks, 6);
     assert.ok(evaluatePlan(model, plan).ok);

@@ -11,7 +11,7 @@ import { MoveRunner } from './moves';
 import { ListSearch } from './list-search';
 import { JobSetSearch } from './job-set-search';
 import { SubsetResult, subsetLimits, subsetSearch } from './subset-search';
-import { greedyBoundSet, noJobFits, TargetSets } from './bound-set';
+import { greedyBoundSet, noJobFits, setTasks, TargetSets } from './bound-set';
 import { Decoder } from '../ga/decoder';
 import { densityJobOrder, tasksOfJobs, workPerTask } from '../ga/operators';
 import { revenueSearch } from './revenue-search';
@@ -222,7 +222,7 @@ function searchOnce(ctx: StrategyContext, initial: Schedule, barred: Uint8Array 
       listDecodes,
       jobSetDecodes,
       jobSetPhases,
-      ...(barred && { barredJobs: barred.reduce((n, b) => n + b, 0) }),
+      ...(barred && { barredJobs: barred.reduce((n, b) => n + b, 0), targetTasks: setTasks(model, barred) }),
       ...(subsets && { subsetBoundChecks: subsets.boundChecks, subsetDecodes: subsets.decodes, subsetComplete: subsets.complete }),
       tabuTenure: tenure,
       lateAcceptanceSize: LATE_ACCEPTANCE_SIZE,

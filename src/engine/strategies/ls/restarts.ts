@@ -28,6 +28,8 @@ interface EpisodeSummary {
   tasks: number;
   makespan: number;
   ms: number;
+  /** Tasks of the set the episode aimed at (ls's stats.targetTasks), when it had one. */
+  target?: number;
 }
 
 /**
@@ -63,7 +65,13 @@ export function restarts(
     const r = search(sub, k === 0 ? initial : null, best ? best.schedule.scheduledTasks() : -1);
     iterations += r.iterations;
     const s = r.schedule;
-    summaries.push({ tasks: s.scheduledTasks(), makespan: s.makespan(), ms: Date.now() - episodeStart });
+    const target = r.stats?.targetTasks;
+    summaries.push({
+      tasks: s.scheduledTasks(),
+      makespan: s.makespan(),
+      ms: Date.now() - episodeStart,
+      ...(typeof target === 'number' && { target }),
+    });
     if (!best || better(s.scheduledTasks(), s.makespan(), best.schedule.scheduledTasks(), best.schedule.makespan())) best = r;
     report(0, s.scheduledTasks(), s.makespan());
     if (stopRequested(ctx) || Date.now() >= ctx.deadline) break;
