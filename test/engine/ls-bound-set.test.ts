@@ -23,6 +23,12 @@ import { randomInstance } from '../support/random-instance';
 const never = () => false;
 const barredIds = (ids: string[], barred: Uint8Array | null) => ids.filter((_, j) => barred?.[j]);
 
+/** A oneNodeJobs instance, its job ids and its greedy bound set at T. */
+function oneNodeGreedy(name: string, slots: number, jobs: Parameters<typeof oneNodeJobs>[2]) {
+  const model = loadInstance(oneNodeJobs(name, slots, jobs));
+  return { model, ids: model.jobs.map((j) => j.id), atT: greedyBoundSet(model, never)! };
+}
+
 describe('ls greedy bound set', () => {
   it('keeps the densest jobs while the bound allows: pair and one triple of 24 slots, not the second triple or long', () => {
     const model = loadInstance(greedyJobSetsMissTheBest());
@@ -62,17 +68,15 @@ describe('ls greedy bound set', () => {
   it('a smaller horizon gives another greedy set, and later episodes aim at it only when it beats their best', () => {
     // One node, 100 slots: x (4 tasks of 10 s) then y (3 of 20 s) fill exactly 100 slots; z (1 of 40 s)
     // is refuted. At any horizon of the last 3% (97-99 slots) y no longer fits and z does: {x, z}, 5 tasks.
-    const model = loadInstance(oneNodeJobs('horizons', 100, [['x', 4, 10], ['y', 3, 20], ['z', 1, 40]]));
-    const ids = model.jobs.map((j) => j.id);
-    const atT = greedyBoundSet(model, never);
+    const { model, ids, atT } = oneNodeGreedy('horizons', 100, [['x', 4, 10], ['y', 3, 20], ['z', 1, 40]]);
     assert.deepEqual(barredIds(ids, atT), ['z']);
     assert.deepEqual(barredIds(ids, greedyBoundSet(model, never, 99)), ['y']);
-    const targets = new TargetSets(model, atT!);
+    const targets = new TargetSets(model, atT);
     assert.deepEqual(barredIds(ids, targets.pick(new Random(1), 4, never)), ['y']);
     // Not twice, nor when the best episode already has 5 tasks, nor when stopped.
     assert.equal(targets.pick(new Random(1), 4, never), null);
-    assert.equal(new TargetSets(model, atT!).pick(new Random(1), 5, never), null);
-    assert.equal(new TargetSets(model, atT!).pick(new Random(1), 4, () => true), null);
+    assert.equal(new TargetSets(model, atT).pick(new Random(1), 5, never), null);
+    assert.equal(new TargetSets(model, atT).pick(new Random(1), 4, () => true), null);
   });
 
   it('on random instances: a set by horizon, from a scan made for another horizon or not, is the greedy set at that horizon', () => {
@@ -99,14 +103,12 @@ describe('ls greedy bound set', () => {
     // greedy set is p + q (74 slots, 3 tasks) at every horizon of the last 3%; r before p fills all 100
     // slots with 4 tasks, which a draw with r's work per task scaled below p's finds. Noisy orders are
     // drawn only when the best episode has at least the greedy set's 3 tasks.
-    const model = loadInstance(oneNodeJobs('noisy-orders', 100, [['p', 2, 24], ['q', 1, 26], ['r', 2, 26]]));
-    const ids = model.jobs.map((j) => j.id);
-    const atT = greedyBoundSet(model, never);
+    const { model, ids, atT } = oneNodeGreedy('noisy-orders', 100, [['p', 2, 24], ['q', 1, 26], ['r', 2, 26]]);
     assert.deepEqual(barredIds(ids, atT), ['r']);
     for (const h of [97, 98, 99]) assert.deepEqual(barredIds(ids, greedyBoundSet(model, never, h)), ['r']);
-    assert.deepEqual(barredIds(ids, new TargetSets(model, atT!).pick(new Random(1), 3, never)), ['q']);
-    assert.equal(new TargetSets(model, atT!).pick(new Random(1), 4, never), null);
-    assert.equal(new TargetSets(model, atT!).pick(new Random(1), 2, never), null);
+    assert.deepEqual(barredIds(ids, new TargetSets(model, atT).pick(new Random(1), 3, never)), ['q']);
+    assert.equal(new TargetSets(model, atT).pick(new Random(1), 4, never), null);
+    assert.equal(new TargetSets(model, atT).pick(new Random(1), 2, never), null);
   });
 
   it('when the bounds refute every job alone, ls returns the empty plan as optimal at once', async () => {

@@ -34,8 +34,9 @@ interface EpisodeSummary {
 
 /**
  * Runs `search` `episodes` times, each on an equal share of the time left with a random stream of its
- * own and the task count of the best episode before it (-1 for the first), and returns the best result (more tasks, then a smaller makespan). Progress is reported only
- * when it beats every earlier episode. An episode that schedules every task ends the restarts: the
+ * own and the task count of the best episode before it (-1 for the first), and returns the best
+ * result (more tasks, then a smaller makespan). Progress is reported only when it beats every earlier
+ * episode. An episode that schedules every task ends the restarts: the
  * time left then goes to one search continuing from it.
  */
 export function restarts(
