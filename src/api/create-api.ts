@@ -1,6 +1,5 @@
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import express, { NextFunction, Request, Response } from 'express';
 import { pinoHttp } from 'pino-http';
@@ -13,7 +12,7 @@ import { createLogger, PinoNestLogger } from '../modules/common/logger';
 import { problemBody } from '../modules/common/problem.filter';
 import { validationPipe } from '../modules/common/validation';
 import { MetricsService } from '../modules/health/metrics.service';
-import { FORECAST_BUILD_QUEUE, SIMULATION_QUEUE, SOLVE_QUEUE } from '../modules/queue/queue.module';
+import { WorkQueues } from '../modules/queue/queue.module';
 import { usageBodyParsers } from '../modules/usage/usage-body';
 import { buildOpenApiDocument } from './openapi';
 
@@ -52,7 +51,7 @@ export async function createApi(config: Config): Promise<NestExpressApplication>
   http.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
-  const board = queueBoard([app.get<Queue>(SOLVE_QUEUE), app.get<Queue>(FORECAST_BUILD_QUEUE), app.get<Queue>(SIMULATION_QUEUE)], app.get(AuthService));
+  const board = queueBoard(app.get(WorkQueues).all(), app.get(AuthService));
   app.use(QUEUE_BOARD_PATH, board.guard, board.router);
   metrics.listen();
   return app;

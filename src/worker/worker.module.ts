@@ -1,16 +1,31 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Config } from '../config';
+import { ClustersModule } from '../modules/clusters/clusters.module';
 import { ConfigModule } from '../modules/config.module';
 import { DatabaseModule } from '../modules/database/database.module';
-import { PlansRepository } from '../modules/plans/plans.repository';
-import { UsageRepository } from '../modules/usage/usage.repository';
-import { ForecastBuildProcessor } from './forecast-build.processor';
-import { SimulationProcessor } from './simulation.processor';
-import { SolveProcessor } from './solve.processor';
+import { ForecastsModule } from '../modules/forecasts/forecasts.module';
+import { PlansModule } from '../modules/plans/plans.module';
+import { SolvesModule } from '../modules/solves/solves.module';
+import { UsageModule } from '../modules/usage/usage.module';
+import { QueueModule } from '../modules/queue/queue.module';
+import { WORK_HANDLERS } from '../modules/work/work-handler';
+import { LongWorkProcessor } from '../modules/work/work.processor';
+import { WorkModule } from '../modules/work/work.module';
+import { ForecastBuildHandler } from './kinds/forecast-build.handler';
+import { SimulationHandler } from './kinds/simulation.handler';
+import { SolveHandler } from './kinds/solve.handler';
 
+/** Adding a kind of long work: its handler here (and its descriptor in WORK_KINDS). */
+const HANDLERS = [SolveHandler, ForecastBuildHandler, SimulationHandler];
+
+/** The worker process's context: the kernel's processor and one handler per kind of long work. No HTTP. */
 @Module({})
 export class WorkerModule {
   static forRoot(config: Config): DynamicModule {
-    return { module: WorkerModule, imports: [ConfigModule.forRoot(config), DatabaseModule], providers: [PlansRepository, SolveProcessor, UsageRepository, ForecastBuildProcessor, SimulationProcessor] };
+    return {
+      module: WorkerModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, QueueModule, WorkModule, PlansModule, SolvesModule, ClustersModule, ForecastsModule, UsageModule],
+      providers: [...HANDLERS, { provide: WORK_HANDLERS, inject: HANDLERS, useFactory: (...handlers: unknown[]) => handlers }, LongWorkProcessor],
+    };
   }
 }

@@ -1,24 +1,20 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Queue } from 'bullmq';
-import { Repository } from 'typeorm';
+import { Injectable } from '@nestjs/common';
 import { Principal, tenantScope } from '../auth/principal';
 import { ClustersService } from '../clusters/clusters.service';
-import { invalid, notFound, ProblemException } from '../common/problem';
-import { FORECAST_BUILD_QUEUE } from '../queue/queue.module';
-import { ForecastBuildJobData, forecastBuildJobOptions } from '../queue/forecast-build-jobs';
+import { invalid, notFound } from '../common/problem';
+import { LongWorkService } from '../work/work.service';
 import { buildIssues, MAX_TRAINING_DAYS } from './build-issues';
 import { ForecastBuildEntity } from './forecast-build.entity';
 import { CreateForecastBuildDto, ForecastBuildDto } from './forecast-build.dto';
+import { FORECAST_BUILD_WORK } from './forecast-build.kind';
+import { ForecastBuildsRepository } from './forecast-builds.repository';
 
 /** Forecast builds: the API stores and queues them; a worker trains and stores the forecast (src/worker). */
 @Injectable()
 export class ForecastBuildsService {
-  private readonly log = new Logger('forecast-builds');
-
   constructor(
-    @InjectRepository(ForecastBuildEntity) private readonly builds: Repository<ForecastBuildEntity>,
-    @Inject(FORECAST_BUILD_QUEUE) private readonly queue: Queue<ForecastBuildJobData>,
+    private readonly builds: ForecastBuildsRepository,
+    private readonly work: LongWorkService,
     private readonly clusters: ClustersService,
   ) {}
 
@@ -27,36 +23,22 @@ export class ForecastBuildsService {
     const { cluster } = await this.clusters.get(p, clusterId);
     const issues = buildIssues(dto);
     if (issues.length) throw invalid(issues);
-    const build = await this.builds.save(
-      this.builds.create({
-        tenantId: cluster.tenantId,
-        clusterId: cluster.id,
-        clusterVersion: cluster.version,
-        status: 'queued',
-        model: dto.model ?? 'gbt',
-        quantile: dto.quantile ?? 0.99,
-        slotSeconds: dto.slotSeconds,
-        horizonSlots: dto.horizonSlots,
-        trainingDays: dto.trainingDays ?? MAX_TRAINING_DAYS,
-        headroom: dto.headroom ?? 0,
-        forecastId: null,
-        error: null,
-        startedAt: null,
-        finishedAt: null,
-      }),
-    );
-    try {
-      await this.queue.add('build', { buildId: build.id }, forecastBuildJobOptions(build.id));
-    } catch (e) {
-      await this.builds.update(build.id, { status: 'failed', error: 'could not be queued', finishedAt: new Date() });
-      this.log.error(`queueing forecast build ${build.id} failed: ${(e as Error).message}`);
-      throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'Queue unavailable', 'the build could not be queued; try again');
-    }
-    return build;
+    return this.work.enqueue(FORECAST_BUILD_WORK, {
+      tenantId: cluster.tenantId,
+      clusterId: cluster.id,
+      clusterVersion: cluster.version,
+      model: dto.model ?? 'gbt',
+      quantile: dto.quantile ?? 0.99,
+      slotSeconds: dto.slotSeconds,
+      horizonSlots: dto.horizonSlots,
+      trainingDays: dto.trainingDays ?? MAX_TRAINING_DAYS,
+      headroom: dto.headroom ?? 0,
+      forecastId: null,
+    });
   }
 
   async get(p: Principal, id: string): Promise<ForecastBuildEntity> {
-    const build = await this.builds.findOneBy({ id, ...tenantScope(p) });
+    const build = await this.builds.findScoped(id, tenantScope(p));
     if (!build) throw notFound('forecast build', id);
     return build;
   }

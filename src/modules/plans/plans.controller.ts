@@ -1,24 +1,11 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { pageLimit } from '../common/cursor';
 import { ApiProblems } from '../common/api-problems';
 import { PlanDto } from '../common/format.dto';
+import { AssignmentPageDto } from './plans.dto';
 import { PlansService } from './plans.service';
-
-export class AssignmentRowDto {
-  @ApiProperty() job!: string;
-  @ApiProperty() stage!: string;
-  @ApiProperty() task!: number;
-  @ApiProperty() node!: string;
-  @ApiProperty() start!: number;
-  @ApiProperty({ description: 'start + duration on that node' }) end!: number;
-}
-
-export class AssignmentPageDto {
-  @ApiProperty({ type: [AssignmentRowDto] }) items!: AssignmentRowDto[];
-  @ApiPropertyOptional({ type: String, nullable: true }) nextCursor!: string | null;
-}
 
 @ApiTags('plans')
 @ApiBearerAuth()

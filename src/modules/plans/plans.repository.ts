@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { PlanDoc } from '../../engine/model/types';
-import { SolveProgress, SolveStatus } from '../solves/solve.entity';
+import { PlanAssignmentEntity, PlanEntity } from './plan.entity';
 
 export interface PlanToStore {
   tenantId: string;
@@ -10,42 +10,57 @@ export interface PlanToStore {
   document: PlanDoc & Record<string, unknown>;
   /** End of the assignment, per assignment (start + duration), for paging views. */
   ends: number[];
-  /** The solve's final status: succeeded, or cancelled when the caller stopped it early. */
-  status: Extract<SolveStatus, 'succeeded' | 'cancelled'>;
-  progress: SolveProgress;
 }
 
-/**
- * Stores a plan, its assignment rows and the solve's final status in one transaction. The unique
- * solve_id makes a retried solve (after a worker died) end with exactly one plan: the first one stored.
- */
+/** Plans and their assignment rows. */
 @Injectable()
 export class PlansRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectRepository(PlanEntity) private readonly plans: Repository<PlanEntity>,
+    @InjectRepository(PlanAssignmentEntity) private readonly assignments: Repository<PlanAssignmentEntity>,
+  ) {}
 
-  async store(p: PlanToStore): Promise<string | null> {
-    return this.db.transaction(async (tx) => {
-      const d = p.document;
-      const inserted: { id: string }[] = await tx.query(
-        `INSERT INTO plans (tenant_id, solve_id, strategy, scheduled_tasks, makespan_slots, optimal, document)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (solve_id) DO NOTHING RETURNING id`,
-        [p.tenantId, p.solveId, d.strategy, d.objective.scheduledTasks, d.objective.makespanSlots, d.optimal === true, d],
-      );
-      if (inserted.length === 0) return null;
-      const planId = inserted[0].id;
-      const a = d.assignments;
-      // One statement for any number of rows: arrays unnested server-side (10,000 rows in a few ms).
-      await tx.query(
-        `INSERT INTO plan_assignments (plan_id, seq, job, stage, task, node, start, end_slot)
-         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::int[], $6::text[], $7::int[], $8::int[])`,
-        [planId, a.map((_, i) => i), a.map((x) => x.job), a.map((x) => x.stage), a.map((x) => x.task), a.map((x) => x.node), a.map((x) => x.start), p.ends],
-      );
-      await tx.query(
-        `UPDATE solves SET status = $2, plan_id = $3, progress = $4, finished_at = now(), error = NULL
-         WHERE id = $1 AND status NOT IN ('succeeded', 'failed', 'cancelled')`,
-        [p.solveId, p.status, planId, p.progress],
-      );
-      return planId;
-    });
+  findScoped(id: string, scope: { tenantId?: string }): Promise<PlanEntity | null> {
+    return this.plans.findOneBy({ id, ...scope });
+  }
+
+  async exists(id: string, scope: { tenantId?: string }): Promise<boolean> {
+    return (await this.plans.findOne({ where: { id, ...scope }, select: { id: true } })) !== null;
+  }
+
+  findById(id: string): Promise<PlanEntity | null> {
+    return this.plans.findOneBy({ id });
+  }
+
+  /** Assignments in plan order after position `after`, filtered by node and/or job; one more than `limit` tells whether more follow. */
+  page(id: string, after: number, f: { node?: string; job?: string; limit: number }): Promise<PlanAssignmentEntity[]> {
+    const q = this.assignments.createQueryBuilder('a').where('a.plan_id = :id', { id }).andWhere('a.seq > :after', { after }).orderBy('a.seq', 'ASC').take(f.limit + 1);
+    if (f.node) q.andWhere('a.node = :node', { node: f.node });
+    if (f.job) q.andWhere('a.job = :job', { job: f.job });
+    return q.getMany();
+  }
+
+  /**
+   * Stores a plan and its assignment rows through the caller's transaction (the solve's status changes in
+   * the same one). The unique solve_id makes a retried solve (after a worker died) end with exactly one
+   * plan, the first one stored: null when a plan of the solve exists already.
+   */
+  async insert(tx: EntityManager, p: PlanToStore): Promise<string | null> {
+    const d = p.document;
+    const inserted: { id: string }[] = await tx.query(
+      `INSERT INTO plans (tenant_id, solve_id, strategy, scheduled_tasks, makespan_slots, optimal, document)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (solve_id) DO NOTHING RETURNING id`,
+      [p.tenantId, p.solveId, d.strategy, d.objective.scheduledTasks, d.objective.makespanSlots, d.optimal === true, d],
+    );
+    if (inserted.length === 0) return null;
+    const planId = inserted[0].id;
+    const a = d.assignments;
+    // One statement for any number of rows: arrays unnested server-side (10,000 rows in a few ms).
+    await tx.query(
+      `INSERT INTO plan_assignments (plan_id, seq, job, stage, task, node, start, end_slot)
+       SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::int[], $6::text[], $7::int[], $8::int[])`,
+      [planId, a.map((_, i) => i), a.map((x) => x.job), a.map((x) => x.stage), a.map((x) => x.task), a.map((x) => x.node), a.map((x) => x.start), p.ends],
+    );
+    return planId;
   }
 }

@@ -1,53 +1,47 @@
+import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { Queue } from 'bullmq';
-import IORedis, { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Config, CONFIG } from '../../config';
-import { FORECAST_BUILD_QUEUE_NAME } from './forecast-build-jobs';
-import { SIMULATION_QUEUE_NAME } from './simulation-jobs';
-import { SOLVE_QUEUE_NAME } from './solve-jobs';
+import { WORK_KINDS } from '../work-kinds';
+import { WorkKind } from '../work/work-kind';
+import { redisConnection, redisOptions } from './redis-options';
 
+export { redisConnection } from './redis-options';
+
+/** The API's own Redis connection: rate limits, cancellations (publish), health. */
 export const REDIS = Symbol('REDIS');
-export const SOLVE_QUEUE = Symbol('SOLVE_QUEUE');
-export const FORECAST_BUILD_QUEUE = Symbol('FORECAST_BUILD_QUEUE');
-export const SIMULATION_QUEUE = Symbol('SIMULATION_QUEUE');
 
-export function redisConnection(url: string): Redis {
-  // BullMQ needs maxRetriesPerRequest: null for its blocking commands.
-  return new IORedis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+/** The queue of each kind of long work (registered with @nestjs/bullmq, looked up by kind). */
+export class WorkQueues {
+  constructor(private readonly refs: ModuleRef) {}
+
+  of(kind: WorkKind<any>): Queue {
+    return this.refs.get<Queue>(getQueueToken(kind.queue), { strict: false });
+  }
+
+  all(): Queue[] {
+    return WORK_KINDS.map((k) => this.of(k));
+  }
 }
 
 @Global()
 @Module({
+  imports: [
+    BullModule.forRootAsync({ inject: [CONFIG], useFactory: (c: Config) => ({ connection: redisOptions(c.redisUrl), prefix: c.queuePrefix }) }),
+    BullModule.registerQueue(...WORK_KINDS.map((k) => ({ name: k.queue }))),
+  ],
   providers: [
     { provide: REDIS, inject: [CONFIG], useFactory: (c: Config) => redisConnection(c.redisUrl) },
-    {
-      provide: SOLVE_QUEUE,
-      inject: [CONFIG, REDIS],
-      useFactory: (c: Config, redis: Redis) => new Queue(SOLVE_QUEUE_NAME, { connection: redis, prefix: c.queuePrefix }),
-    },
-    {
-      provide: FORECAST_BUILD_QUEUE,
-      inject: [CONFIG, REDIS],
-      useFactory: (c: Config, redis: Redis) => new Queue(FORECAST_BUILD_QUEUE_NAME, { connection: redis, prefix: c.queuePrefix }),
-    },
-    {
-      provide: SIMULATION_QUEUE,
-      inject: [CONFIG, REDIS],
-      useFactory: (c: Config, redis: Redis) => new Queue(SIMULATION_QUEUE_NAME, { connection: redis, prefix: c.queuePrefix }),
-    },
+    { provide: WorkQueues, inject: [ModuleRef], useFactory: (refs: ModuleRef) => new WorkQueues(refs) },
   ],
-  exports: [REDIS, SOLVE_QUEUE, FORECAST_BUILD_QUEUE, SIMULATION_QUEUE],
+  exports: [REDIS, WorkQueues, BullModule],
 })
 export class QueueModule implements OnApplicationShutdown {
-  constructor(
-    @Inject(REDIS) private readonly redis: Redis,
-    @Inject(SOLVE_QUEUE) private readonly queue: Queue,
-    @Inject(FORECAST_BUILD_QUEUE) private readonly builds: Queue,
-    @Inject(SIMULATION_QUEUE) private readonly simulations: Queue,
-  ) {}
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.queue.close(), this.builds.close(), this.simulations.close()]);
     await this.redis.quit().catch(() => undefined);
   }
 }

@@ -1,22 +1,21 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Queue } from 'bullmq';
-import { Repository } from 'typeorm';
+import { Injectable } from '@nestjs/common';
 import { InstanceDoc } from '../../engine/model/types';
 import type { UsageDoc } from '../../engine/simulate';
 import { Principal, tenantScope } from '../auth/principal';
-import { newestFirst, pageOf } from '../common/keyset-page';
-import { invalid, notFound, ProblemException } from '../common/problem';
-import { ForecastEntity } from '../forecasts/forecast.entity';
-import { PlanEntity } from '../plans/plan.entity';
+import { pageOf } from '../common/keyset-page';
+import { invalid, notFound } from '../common/problem';
+import { ForecastsService } from '../forecasts/forecasts.service';
+import type { PlanEntity } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
-import { SIMULATION_QUEUE } from '../queue/queue.module';
-import { SimulationJobData, simulationJobOptions } from '../queue/simulation-jobs';
-import { SolveEntity } from '../solves/solve.entity';
+import type { SolveEntity } from '../solves/solve.entity';
+import { SolvesService } from '../solves/solves.service';
+import { LongWorkService } from '../work/work.service';
 import { actualUsageIssues, trimToWindow } from './actual-usage';
 import { CreateSimulationDto, SimulationDto } from './simulation.dto';
 import { ActualSource, SimulationEntity } from './simulation.entity';
 import { simulationIssues } from './simulation-issues';
+import { SIMULATION_WORK } from './simulation.kind';
+import { SimulationsRepository } from './simulations.repository';
 
 interface Actual {
   source: ActualSource;
@@ -27,13 +26,11 @@ interface Actual {
 /** Plan simulations: the API validates, stores and queues them; a worker replays the plan (src/worker). */
 @Injectable()
 export class SimulationsService {
-  private readonly log = new Logger('simulations');
-
   constructor(
-    @InjectRepository(SimulationEntity) private readonly simulations: Repository<SimulationEntity>,
-    @InjectRepository(SolveEntity) private readonly solves: Repository<SolveEntity>,
-    @InjectRepository(ForecastEntity) private readonly forecasts: Repository<ForecastEntity>,
-    @Inject(SIMULATION_QUEUE) private readonly queue: Queue<SimulationJobData>,
+    private readonly simulations: SimulationsRepository,
+    private readonly work: LongWorkService,
+    private readonly solves: SolvesService,
+    private readonly forecasts: ForecastsService,
     private readonly plans: PlansService,
   ) {}
 
@@ -42,32 +39,18 @@ export class SimulationsService {
     const plan = await this.plans.get(p, planId);
     const issues = simulationIssues(dto);
     if (issues.length) throw invalid(issues);
-    const solve = await this.solves.createQueryBuilder('s').addSelect('s.instance').where('s.id = :id', { id: plan.solveId }).getOneOrFail();
+    const solve = await this.solves.withInstance(plan.solveId);
     const actual = await this.actual(solve, dto);
-    const simulation = await this.simulations.save(
-      this.simulations.create({
-        tenantId: plan.tenantId,
-        planId: plan.id,
-        status: 'queued',
-        qos: dto.qos ?? 'salamander',
-        seed: dto.seed ?? 1,
-        actualSource: actual.source,
-        actualForecastId: actual.forecastId,
-        actualUsage: actual.usage,
-        report: null,
-        error: null,
-        startedAt: null,
-        finishedAt: null,
-      }),
-    );
-    try {
-      await this.queue.add('simulate', { simulationId: simulation.id }, simulationJobOptions(simulation.id));
-    } catch (e) {
-      await this.simulations.update(simulation.id, { status: 'failed', error: 'could not be queued', finishedAt: new Date() });
-      this.log.error(`queueing simulation ${simulation.id} failed: ${(e as Error).message}`);
-      throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'Queue unavailable', 'the simulation could not be queued; try again');
-    }
-    return simulation;
+    return this.work.enqueue(SIMULATION_WORK, {
+      tenantId: plan.tenantId,
+      planId: plan.id,
+      qos: dto.qos ?? 'salamander',
+      seed: dto.seed ?? 1,
+      actualSource: actual.source,
+      actualForecastId: actual.forecastId,
+      actualUsage: actual.usage,
+      report: null,
+    });
   }
 
   /** The actual utilisation to replay, checked against the instance the plan was made for. */
@@ -81,7 +64,7 @@ export class SimulationsService {
     if (dto.actualForecastId !== undefined) {
       if (!solve.clusterId)
         throw invalid([{ path: 'actualForecastId', message: 'the plan was solved from a whole instance, not from a cluster: give actualUsage instead' }]);
-      const forecast = await this.forecasts.findOneBy({ id: dto.actualForecastId, clusterId: solve.clusterId });
+      const forecast = await this.forecasts.findOfCluster(dto.actualForecastId, solve.clusterId);
       if (!forecast) throw notFound(`forecast of cluster ${solve.clusterId}`, dto.actualForecastId);
       const { slots, slotSeconds } = instance.horizon;
       if (forecast.slotSeconds !== slotSeconds || forecast.slots < slots)
@@ -95,7 +78,7 @@ export class SimulationsService {
   }
 
   async get(p: Principal, id: string): Promise<SimulationEntity> {
-    const simulation = await this.simulations.findOneBy({ id, ...tenantScope(p) });
+    const simulation = await this.simulations.findScoped(id, tenantScope(p));
     if (!simulation) throw notFound('simulation', id);
     return simulation;
   }
@@ -103,8 +86,7 @@ export class SimulationsService {
   /** A plan's simulations, newest first (the plan's visibility decides: 404 when the caller cannot see it). */
   async list(p: Principal, planId: string, limit: number, cursor?: string): Promise<{ items: SimulationEntity[]; nextCursor: string | null }> {
     const plan: PlanEntity = await this.plans.get(p, planId);
-    const q = this.simulations.createQueryBuilder('s').where('s.plan_id = :planId', { planId: plan.id });
-    return pageOf(await newestFirst(q, 's', limit, cursor).getMany(), limit, (s) => s);
+    return pageOf(await this.simulations.pageOfPlan(plan.id, limit, cursor), limit, (s) => s);
   }
 }
 

@@ -1,25 +1,21 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { In, Repository } from 'typeorm';
-import { Config, CONFIG } from '../../config';
+import { Injectable } from '@nestjs/common';
 import { ValidationError } from '../../engine/model/errors';
 import { loadInstance } from '../../engine/model/model';
 import { InstanceDoc, Issue } from '../../engine/model/types';
 import { canSee, Principal, tenantScope } from '../auth/principal';
-import { BatchEntity } from '../batches/batch.entity';
-import { JOB_FIELDS, STAGE_FIELDS } from '../batches/batches.service';
-import { HORIZON_FIELDS, INSTANCE_FIELDS, NODE_FIELDS, unknownFields } from '../common/document-validation';
-import { ClusterEntity, ClusterVersionEntity } from '../clusters/cluster.entity';
-import { newestFirst, pageOf } from '../common/keyset-page';
-import { invalid, notFound, prefixIssues, ProblemException } from '../common/problem';
-import { ForecastEntity } from '../forecasts/forecast.entity';
-import { REDIS, SOLVE_QUEUE } from '../queue/queue.module';
-import { cancelChannel, SolveJobData, solveJobOptions } from '../queue/solve-jobs';
+import { BatchesService } from '../batches/batches.service';
+import { ClustersService } from '../clusters/clusters.service';
+import { HORIZON_FIELDS, INSTANCE_FIELDS, JOB_FIELDS, NODE_FIELDS, STAGE_FIELDS, unknownFields } from '../common/document-validation';
+import { pageOf } from '../common/keyset-page';
+import { invalid, notFound, prefixIssues } from '../common/problem';
+import type { ForecastEntity } from '../forecasts/forecast.entity';
+import { ForecastsService } from '../forecasts/forecasts.service';
+import { LongWorkService } from '../work/work.service';
 import { assembleInstance, normaliseSafetyMargin, sourcePath } from './assemble-instance';
 import { CreateSolveDto, SolveDto } from './solve.dto';
-import { SOLVE_STATUSES, SolveEntity, SolveStatus, TERMINAL_STATUSES } from './solve.entity';
+import { SOLVE_STATUSES, SolveEntity, SolveStatus } from './solve.entity';
+import { SOLVE_WORK } from './solve.kind';
+import { SolvesRepository } from './solves.repository';
 
 interface References {
   clusterId: string | null;
@@ -30,17 +26,12 @@ interface References {
 
 @Injectable()
 export class SolvesService {
-  private readonly log = new Logger('solves');
-
   constructor(
-    @InjectRepository(SolveEntity) private readonly solves: Repository<SolveEntity>,
-    @InjectRepository(ClusterEntity) private readonly clusters: Repository<ClusterEntity>,
-    @InjectRepository(ClusterVersionEntity) private readonly versions: Repository<ClusterVersionEntity>,
-    @InjectRepository(ForecastEntity) private readonly forecasts: Repository<ForecastEntity>,
-    @InjectRepository(BatchEntity) private readonly batches: Repository<BatchEntity>,
-    @Inject(SOLVE_QUEUE) private readonly queue: Queue<SolveJobData>,
-    @Inject(REDIS) private readonly redis: Redis,
-    @Inject(CONFIG) private readonly config: Config,
+    private readonly solves: SolvesRepository,
+    private readonly work: LongWorkService,
+    private readonly clusters: ClustersService,
+    private readonly forecasts: ForecastsService,
+    private readonly batches: BatchesService,
   ) {}
 
   /** Validates everything first (a rejected request writes nothing), then stores the solve and queues it. */
@@ -54,35 +45,21 @@ export class SolvesService {
     }
     // One clock for both: a solve without startsAt starts exactly when it is created.
     const now = new Date();
-    const solve = await this.solves.save(
-      this.solves.create({
-        createdAt: now,
-        tenantId: p.tenantId,
-        status: 'queued',
-        strategy: dto.strategy ?? 'auto',
-        objective: dto.objective ?? 'tasks-then-makespan',
-        startsAt: dto.startsAt ? new Date(dto.startsAt) : now,
-        timeBudgetMs: dto.timeBudgetMs ?? 5000,
-        seed: dto.seed ?? 1,
-        ...refs,
-        instance,
-        instanceName: instance.name,
-        progress: null,
-        error: null,
-        planId: null,
-        cancelRequestedAt: null,
-        startedAt: null,
-        finishedAt: null,
-      }),
-    );
-    try {
-      await this.queue.add('solve', { solveId: solve.id }, solveJobOptions(solve.id));
-    } catch (e) {
-      await this.solves.update(solve.id, { status: 'failed', error: 'could not be queued', finishedAt: new Date() });
-      this.log.error(`queueing solve ${solve.id} failed: ${(e as Error).message}`);
-      throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'Queue unavailable', 'the solve could not be queued; try again');
-    }
-    return solve;
+    return this.work.enqueue(SOLVE_WORK, {
+      createdAt: now,
+      tenantId: p.tenantId,
+      strategy: dto.strategy ?? 'auto',
+      objective: dto.objective ?? 'tasks-then-makespan',
+      startsAt: dto.startsAt ? new Date(dto.startsAt) : now,
+      timeBudgetMs: dto.timeBudgetMs ?? 5000,
+      seed: dto.seed ?? 1,
+      ...refs,
+      instance,
+      instanceName: instance.name,
+      progress: null,
+      planId: null,
+      cancelRequestedAt: null,
+    });
   }
 
   private inline(dto: CreateSolveDto): { instance: InstanceDoc; refs: References } {
@@ -107,14 +84,15 @@ export class SolvesService {
     if (!dto.batchId) issues.push({ path: 'batchId', message: 'required unless a whole instance is given' });
     if (issues.length) throw invalid(issues);
     // A customer solves on any lendable cluster (it is what the operator sells) but only with its own batches.
-    const cluster = await this.clusters.findOneBy({ id: dto.clusterId });
+    const cluster = await this.clusters.findById(dto.clusterId!);
     if (!cluster || !(cluster.lendable || canSee(p, cluster.tenantId))) throw notFound('cluster', dto.clusterId!);
-    const batch = await this.batches.findOneBy({ id: dto.batchId, ...tenantScope(p) });
+    const batch = await this.batches.findOwned(p, dto.batchId!);
     if (!batch) throw notFound('batch', dto.batchId!);
-    const version = await this.versions.findOneByOrFail({ clusterId: cluster.id, version: cluster.version });
+    const version = await this.clusters.findVersion(cluster.id, cluster.version);
+    if (!version) throw new Error(`cluster ${cluster.id} has no version ${cluster.version}`);
     let forecast: ForecastEntity | null = null;
     if (dto.forecastId) {
-      forecast = await this.forecasts.findOneBy({ id: dto.forecastId, clusterId: cluster.id });
+      forecast = await this.forecasts.findOfCluster(dto.forecastId, cluster.id);
       if (!forecast) throw notFound(`forecast of cluster ${cluster.id}`, dto.forecastId);
     }
     const horizon = dto.horizon ?? (forecast ? { slots: forecast.slots, slotSeconds: forecast.slotSeconds } : undefined);
@@ -138,7 +116,7 @@ export class SolvesService {
   }
 
   async get(p: Principal, id: string): Promise<SolveEntity> {
-    const solve = await this.solves.findOneBy({ id, ...tenantScope(p) });
+    const solve = await this.solves.findScoped(id, tenantScope(p));
     if (!solve) throw notFound('solve', id);
     return solve;
   }
@@ -146,11 +124,7 @@ export class SolvesService {
   async list(p: Principal, limit: number, cursor?: string, status?: string): Promise<{ items: SolveEntity[]; nextCursor: string | null }> {
     if (status !== undefined && !SOLVE_STATUSES.includes(status as SolveStatus))
       throw invalid([{ path: 'query:status', message: `must be one of ${SOLVE_STATUSES.join(', ')}` }]);
-    const q = this.solves.createQueryBuilder('s');
-    const scope = tenantScope(p);
-    if (scope.tenantId) q.andWhere('s.tenant_id = :t', { t: scope.tenantId });
-    if (status) q.andWhere('s.status = :status', { status });
-    return pageOf(await newestFirst(q, 's', limit, cursor).getMany(), limit, (s) => s);
+    return pageOf(await this.solves.page(tenantScope(p), limit, cursor, status as SolveStatus | undefined), limit, (s) => s);
   }
 
   /**
@@ -158,17 +132,13 @@ export class SolvesService {
    * worker stores the best plan found so far. The database status decides, so the worker and this race safely.
    */
   async cancel(p: Principal, id: string): Promise<SolveEntity> {
-    const solve = await this.get(p, id);
-    if (TERMINAL_STATUSES.includes(solve.status)) return solve;
-    const now = new Date();
-    const queued = await this.solves.update({ id, status: 'queued' }, { status: 'cancelled', cancelRequestedAt: now, finishedAt: now });
-    if (queued.affected) {
-      await this.queue.remove(id).catch(() => undefined); // the worker would skip it anyway
-    } else {
-      await this.solves.update({ id, status: In(['running']) }, { cancelRequestedAt: now });
-      await this.redis.publish(cancelChannel(this.config.queuePrefix), id);
-    }
+    await this.work.cancel(SOLVE_WORK, await this.get(p, id));
     return this.get(p, id);
+  }
+
+  /** The solve and the instance it solved, whoever owns it (simulations replay its plan on that instance). */
+  withInstance(id: string): Promise<SolveEntity> {
+    return this.solves.withInstance(id);
   }
 }
 

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PlanAssignmentEntity, PlanEntity } from './plan.entity';
+import { PlansController } from './plans.controller';
+import { PlansRepository } from './plans.repository';
+import { PlansService } from './plans.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([PlanEntity, PlanAssignmentEntity])],
+  controllers: [PlansController],
+  providers: [PlansRepository, PlansService],
+  exports: [PlansService],
+})
+export class PlansModule {}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BatchesModule } from '../batches/batches.module';
+import { ClustersModule } from '../clusters/clusters.module';
+import { IdempotencyModule } from '../common/idempotency.module';
+import { ForecastsModule } from '../forecasts/forecasts.module';
+import { WorkModule } from '../work/work.module';
+import { SolveEntity } from './solve.entity';
+import { SolvesController } from './solves.controller';
+import { SolvesRepository } from './solves.repository';
+import { SolvesService } from './solves.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([SolveEntity]), WorkModule, IdempotencyModule, ClustersModule, ForecastsModule, BatchesModule],
+  controllers: [SolvesController],
+  providers: [SolvesRepository, SolvesService],
+  exports: [SolvesService],
+})
+export class SolvesModule {}

@@ -1,0 +1,35 @@
+import type { EntityManager } from 'typeorm';
+import type { ThreadError } from '../../engine/threads/run-in-thread';
+import { WorkKind, WorkRow } from './work-kind';
+
+/** What to run in the thread, or why the work cannot run (it then fails with that reason, no retry). */
+export type Prepared<Input> = { input: Input; transferList?: ArrayBuffer[]; softStopAfterMs?: number } | { fail: string };
+
+/** What a thread's answer makes of the resource. */
+export interface Completion {
+  /** Writes the outputs through the transaction and returns the row's new fields (null: already stored). */
+  store(tx: EntityManager): Promise<Record<string, unknown> | null>;
+  /** One line for the log. */
+  summary: string;
+  /** Extra fields of the BullMQ job's return value (the metrics read them). */
+  result?: Record<string, unknown>;
+}
+
+/**
+ * The per-kind part of long work, run by the worker's one processor (work.processor.ts): everything else
+ * (claim, thread, progress, cancel, status changes, retries) is the kernel's.
+ */
+export interface WorkHandler<Row extends WorkRow = WorkRow, Input = unknown, Event = unknown, Result = unknown> {
+  kind: WorkKind<Row>;
+  /** The compiled thread entry (serveThread) that turns the input into the result. */
+  threadFile: string;
+  prepare(row: Row): Promise<Prepared<Input>>;
+  /** The progress to store for an event of the thread, or undefined to store none. */
+  progress?(event: Event): unknown;
+  /** The reason the user reads when the thread failed ('input': the input cannot be processed). */
+  failure(row: Row, error: ThreadError): string;
+  /** Turns the thread's answer into stored outputs; `cancelled` when the caller stopped it early; the last progress reported. */
+  complete(row: Row, result: Result, cancelled: boolean, lastProgress: unknown): Promise<Completion | { fail: string }>;
+}
+
+export const WORK_HANDLERS = Symbol('WORK_HANDLERS');

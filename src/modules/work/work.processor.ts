@@ -1,0 +1,110 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Job } from 'bullmq';
+import { runInThread, ThreadError, ThreadRun } from '../../engine/threads/run-in-thread';
+import { WORK_HANDLERS, WorkHandler } from './work-handler';
+import { WorkJobData, WorkKind } from './work-kind';
+import { LongWorkRepository } from './work.repository';
+
+/** How often a running resource's progress is written (the thread may report far more often). */
+const PROGRESS_EVERY_MS = 500;
+
+export interface WorkJobResult {
+  id: string;
+  status: string;
+  elapsedMs: number;
+  [extra: string]: unknown;
+}
+
+/**
+ * The worker's one processor for every kind of long work: claims the resource, runs its handler's thread,
+ * stores the outcome. A thread's failure is an outcome (the resource fails with the handler's reason, no
+ * retry: it would fail the same way); a database or Redis failure is thrown so BullMQ retries, and after
+ * the last attempt the resource is failed rather than left running.
+ */
+@Injectable()
+export class LongWorkProcessor {
+  private readonly log = new Logger('long-work');
+  private readonly running = new Map<string, ThreadRun<unknown>>();
+  private readonly handlers = new Map<WorkKind<any>, WorkHandler<any, any, any, any>>();
+
+  constructor(
+    private readonly rows: LongWorkRepository,
+    @Inject(WORK_HANDLERS) handlers: WorkHandler<any, any, any, any>[],
+  ) {
+    for (const h of handlers) this.handlers.set(h.kind, h);
+  }
+
+  get kinds(): WorkKind<any>[] {
+    return [...this.handlers.keys()];
+  }
+
+  async process(kind: WorkKind<any>, job: Job<WorkJobData>): Promise<WorkJobResult> {
+    const handler = this.handlers.get(kind)!;
+    const id = job.data.id;
+    const startedAt = Date.now();
+    const result = (status: string, extra: Record<string, unknown> = {}): WorkJobResult => ({ id, status, elapsedMs: Date.now() - startedAt, ...extra });
+    if (!(await this.rows.claim(kind, id))) return result('skipped'); // cancelled or already done
+    try {
+      const row = await this.rows.load(kind, id);
+      const prepared = await handler.prepare(row);
+      if ('fail' in prepared) return result(await this.fail(kind, id, prepared.fail));
+      let lastWrite = 0;
+      let lastProgress: unknown = undefined;
+      const run = runInThread<unknown, unknown, unknown>(handler.threadFile, prepared.input, {
+        transferList: prepared.transferList,
+        softStopAt: prepared.softStopAfterMs === undefined ? undefined : Date.now() + prepared.softStopAfterMs,
+        onEvent: (event) => {
+          const progress = handler.progress?.(event);
+          if (progress === undefined) return;
+          lastProgress = progress;
+          const now = Date.now();
+          if (now - lastWrite < PROGRESS_EVERY_MS) return;
+          lastWrite = now;
+          void this.rows.progress(kind, id, progress).catch(() => undefined);
+          void job.updateProgress(progress as object).catch(() => undefined);
+        },
+      });
+      const key = runKey(kind, id);
+      this.running.set(key, run);
+      let answer: unknown;
+      try {
+        if (kind.cancellable && (row as { cancelRequestedAt?: Date | null }).cancelRequestedAt) run.stop();
+        answer = await run.result;
+      } catch (e) {
+        if (!(e instanceof ThreadError)) throw e;
+        if (e.reason !== 'input') this.log.error(`${kind.noun} ${id}: ${e.stack ?? e.message}`);
+        return result(await this.fail(kind, id, handler.failure(row, e)));
+      } finally {
+        this.running.delete(key);
+      }
+      const cancelled = kind.cancellable && (await this.rows.cancelRequested(kind, id));
+      const completion = await handler.complete(row, answer, cancelled, lastProgress);
+      if ('fail' in completion) return result(await this.fail(kind, id, completion.fail));
+      const status = cancelled ? 'cancelled' : 'succeeded';
+      const stored = await this.rows.finish(kind, id, status, (tx) => completion.store(tx));
+      this.log.log(`${kind.noun} ${id}: ${status}, ${completion.summary}${stored ? '' : ' (already ended: nothing stored)'}`);
+      return result(status, completion.result);
+    } catch (e) {
+      // Database or Redis trouble: BullMQ retries; after the last attempt the resource must not stay running.
+      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await this.fail(kind, id, `the ${kind.noun} failed: ${(e as Error).message}`).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** A DELETE of running work this process runs: stop it; its best so far is stored. */
+  cancel(kind: WorkKind<any>, id: string): void {
+    this.running.get(runKey(kind, id))?.stop();
+  }
+
+  get activeCount(): number {
+    return this.running.size;
+  }
+
+  private async fail(kind: WorkKind<any>, id: string, error: string): Promise<string> {
+    this.log.log(`${kind.noun} ${id} failed: ${error}`); // an outcome the user reads on the resource, not a fault
+    await this.rows.fail(kind, id, error);
+    return 'failed';
+  }
+}
+
+const runKey = (kind: WorkKind<any>, id: string) => `${kind.queue}:${id}`;

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, Not } from 'typeorm';
+import { TERMINAL_WORK_STATUSES, WorkKind, WorkRow } from './work-kind';
+
+type Fields = Record<string, unknown>;
+
+/**
+ * Every status change of every kind of long work, and nothing else: creation (`queued`), the claim
+ * (`running`), progress, and the end (`succeeded`, `failed`, `cancelled`). Each change is guarded by
+ * the status it starts from, so the API, any number of workers and retries race safely.
+ */
+@Injectable()
+export class LongWorkRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  private rows<Row extends WorkRow>(kind: WorkKind<Row>) {
+    return this.db.getRepository<WorkRow>(kind.entity as WorkKind['entity']);
+  }
+
+  async insertQueued<Row extends WorkRow>(kind: WorkKind<Row>, fields: Partial<Row>): Promise<Row> {
+    const repo = this.rows(kind);
+    return (await repo.save(repo.create({ ...(fields as Partial<WorkRow>), status: 'queued', error: null, startedAt: null, finishedAt: null }))) as Row;
+  }
+
+  /** The queue refused the job: the row must not stay queued (nothing would ever run it). */
+  async failUnqueued(kind: WorkKind<any>, id: string): Promise<void> {
+    await this.rows(kind).update({ id, status: 'queued' }, { status: 'failed', error: 'could not be queued', finishedAt: new Date() });
+  }
+
+  /** Takes the work for this worker. `running` is claimable too: that is a retry after the worker that had it died. */
+  async claim(kind: WorkKind<any>, id: string): Promise<boolean> {
+    const r = await this.rows(kind).update({ id, status: In(['queued', 'running']) }, { status: 'running', startedAt: new Date(), attempts: () => 'attempts + 1' });
+    return (r.affected ?? 0) > 0;
+  }
+
+  /** The whole row, with the columns not loaded by default that the worker needs. */
+  async load<Row extends WorkRow>(kind: WorkKind<Row>, id: string): Promise<Row> {
+    const q = this.rows(kind).createQueryBuilder('w');
+    for (const c of kind.heavyColumns ?? []) q.addSelect(`w.${c}`);
+    return (await q.where('w.id = :id', { id }).getOneOrFail()) as Row;
+  }
+
+  async progress(kind: WorkKind<any>, id: string, progress: unknown): Promise<void> {
+    await this.rows(kind).update({ id, status: 'running' }, { progress } as Fields);
+  }
+
+  /**
+   * Ends running work in one transaction: `store` writes its outputs (a plan, a forecast) through the
+   * transaction and returns the fields to set on the row, or null when there is nothing to do (a
+   * retried attempt whose output was already stored). False when the work was no longer running.
+   */
+  async finish(kind: WorkKind<any>, id: string, status: 'succeeded' | 'cancelled', store: (tx: EntityManager) => Promise<Fields | null>): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const fields = await store(tx);
+      if (fields === null) return false;
+      const r = await tx.update(kind.entity, { id, status: Not(In([...TERMINAL_WORK_STATUSES])) }, { ...fields, status, error: null, finishedAt: new Date() });
+      return (r.affected ?? 0) > 0;
+    });
+  }
+
+  async fail(kind: WorkKind<any>, id: string, error: string): Promise<void> {
+    await this.rows(kind).update({ id, status: 'running' }, { status: 'failed', error, finishedAt: new Date() });
+  }
+
+  /** A queued one is cancelled at once; true when it was. */
+  async cancelQueued(kind: WorkKind<any>, id: string): Promise<boolean> {
+    const now = new Date();
+    const r = await this.rows(kind).update({ id, status: 'queued' }, { status: 'cancelled', cancelRequestedAt: now, finishedAt: now } as Fields);
+    return (r.affected ?? 0) > 0;
+  }
+
+  /** A running one is asked to stop: its worker ends it `cancelled` with its best so far. */
+  async requestCancel(kind: WorkKind<any>, id: string): Promise<void> {
+    await this.rows(kind).update({ id, status: 'running' }, { cancelRequestedAt: new Date() } as Fields);
+  }
+
+  async cancelRequested(kind: WorkKind<any>, id: string): Promise<boolean> {
+    const row = (await this.rows(kind).findOneBy({ id })) as (WorkRow & { cancelRequestedAt?: Date | null }) | null;
+    return !!row?.cancelRequestedAt;
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { join } from 'node:path';
+import type { SimReport } from '../../engine/simulate';
+import type { ThreadError } from '../../engine/threads/run-in-thread';
+import { PlansService } from '../../modules/plans/plans.service';
+import type { SimulationEntity } from '../../modules/simulations/simulation.entity';
+import { SIMULATION_WORK } from '../../modules/simulations/simulation.kind';
+import { SolvesService } from '../../modules/solves/solves.service';
+import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
+import type { SimulationInput } from './simulation.thread';
+
+/** A plan simulation: the plan is replayed on the instance it was solved for; the report is stored. */
+@Injectable()
+export class SimulationHandler implements WorkHandler<SimulationEntity, SimulationInput, never, SimReport> {
+  readonly kind = SIMULATION_WORK;
+  readonly threadFile = join(__dirname, 'simulation.thread.js');
+
+  constructor(
+    private readonly plans: PlansService,
+    private readonly solves: SolvesService,
+  ) {}
+
+  async prepare(sim: SimulationEntity): Promise<Prepared<SimulationInput>> {
+    const plan = await this.plans.byId(sim.planId);
+    const solve = await this.solves.withInstance(plan.solveId);
+    return { input: { instance: solve.instance, plan: plan.document, actual: sim.actualUsage, qos: sim.qos, seed: sim.seed } };
+  }
+
+  failure(_sim: SimulationEntity, e: ThreadError): string {
+    return e.reason === 'input' ? e.message : `the simulation failed: ${e.message}`;
+  }
+
+  async complete(_sim: SimulationEntity, report: SimReport): Promise<Completion> {
+    return {
+      store: async () => ({ report }),
+      summary: `makespan ${Math.round(report.makespanSeconds)} s, ${report.relaunches} relaunches, ${report.unfinishedJobs} unfinished`,
+    };
+  }
+}

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { join } from 'node:path';
+import type { SolveOutcome } from '../../engine/solve';
+import type { Progress } from '../../engine/strategies/strategy';
+import type { ThreadError } from '../../engine/threads/run-in-thread';
+import { PlansService } from '../../modules/plans/plans.service';
+import type { SolveEntity, SolveProgress } from '../../modules/solves/solve.entity';
+import { SOLVE_WORK } from '../../modules/solves/solve.kind';
+import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
+import type { SolveThreadInput } from './solve.thread';
+
+/** A solve: the engine searches within the budget; the plan, its KPIs and rejections are stored with the solve's end. */
+@Injectable()
+export class SolveHandler implements WorkHandler<SolveEntity, SolveThreadInput, Progress, SolveOutcome> {
+  readonly kind = SOLVE_WORK;
+  readonly threadFile = join(__dirname, 'solve.thread.js');
+
+  constructor(private readonly plans: PlansService) {}
+
+  async prepare(s: SolveEntity): Promise<Prepared<SolveThreadInput>> {
+    // The engine stops itself at its deadline; the stop flag is raised at the budget in case a phase overran it.
+    return { input: { instance: s.instance, strategy: s.strategy, objective: s.objective, timeBudgetMs: s.timeBudgetMs, seed: s.seed }, softStopAfterMs: s.timeBudgetMs };
+  }
+
+  progress(p: Progress): SolveProgress {
+    return { elapsedMs: p.elapsedMs, iterations: p.iterations, scheduledTasks: p.scheduledTasks, makespanSlots: p.makespanSlots };
+  }
+
+  /** Engine errors are deterministic (a retry would fail the same way): the solve fails with the reason. */
+  failure(_s: SolveEntity, e: ThreadError): string {
+    return e.message;
+  }
+
+  async complete(s: SolveEntity, out: SolveOutcome, _cancelled: boolean, last: SolveProgress | undefined): Promise<Completion> {
+    const plan = out.plan;
+    const document = { ...plan, kpis: out.kpis, rejections: out.rejections };
+    const progress: SolveProgress = {
+      elapsedMs: Number(plan.stats?.elapsedMs ?? last?.elapsedMs ?? 0),
+      iterations: last?.iterations ?? 0,
+      scheduledTasks: plan.objective.scheduledTasks,
+      makespanSlots: plan.objective.makespanSlots,
+    };
+    let planId: string | null = null;
+    return {
+      store: async (tx) => {
+        planId = await this.plans.insert(tx, { tenantId: s.tenantId, solveId: s.id, document, ends: out.ends });
+        return planId === null ? null : { planId, progress };
+      },
+      summary: `${plan.objective.scheduledTasks} tasks, makespan ${plan.objective.makespanSlots}`,
+      get result() {
+        return { solveId: s.id, planId, strategy: s.strategy };
+      },
+    };
+  }
+}

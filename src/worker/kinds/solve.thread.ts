@@ -1,0 +1,28 @@
+/**
+ * Thread entry of a solve: the search runs off the worker process's main thread, so the event loop that
+ * renews BullMQ job locks, writes progress and hears cancellations is never starved by it.
+ */
+import { loadInstance } from '../../engine/model/model';
+import { InstanceDoc } from '../../engine/model/types';
+import { solveWithOutcome, SolveOutcome } from '../../engine/solve';
+import { Objective, Progress } from '../../engine/strategies/strategy';
+import { serveThread } from '../../engine/threads/thread-entry';
+
+export interface SolveThreadInput {
+  instance: InstanceDoc;
+  strategy: string;
+  objective: Objective;
+  timeBudgetMs: number;
+  seed: number;
+}
+
+serveThread<SolveThreadInput, Progress, SolveOutcome>((input, { emit, stop }) =>
+  solveWithOutcome(loadInstance(input.instance), {
+    strategy: input.strategy,
+    objective: input.objective,
+    timeBudgetMs: input.timeBudgetMs,
+    seed: input.seed,
+    stopFlag: stop,
+    onProgress: emit,
+  }),
+);
