@@ -11,8 +11,10 @@ import { buildOpenApiDocument } from './api/openapi';
 import { AppModule } from './app.module';
 import { loadConfig } from './config';
 import { ApiKeyEntity } from './modules/auth/api-key.entity';
+import { ApiKeysRepository } from './modules/auth/api-keys.repository';
 import { AuthService } from './modules/auth/auth.service';
 import { TenantEntity } from './modules/auth/tenant.entity';
+import { TenantsRepository } from './modules/auth/tenants.repository';
 import { dataSourceOptions } from './modules/database/data-source';
 
 export async function migrate(databaseUrl: string): Promise<string[]> {
@@ -36,7 +38,7 @@ async function seedDemo(): Promise<void> {
   const config = loadConfig();
   const ds = await new DataSource(dataSourceOptions(config.databaseUrl)).initialize();
   try {
-    const auth = new AuthService(ds.getRepository(ApiKeyEntity), ds.getRepository(TenantEntity), config);
+    const auth = new AuthService(new ApiKeysRepository(ds.getRepository(ApiKeyEntity)), new TenantsRepository(ds.getRepository(TenantEntity)), config);
     await auth.bootstrap();
     const tenant = await auth.ensureTenant('demo');
     const keys = ds.getRepository(ApiKeyEntity);

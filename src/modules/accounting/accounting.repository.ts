@@ -30,6 +30,8 @@ export interface Incident {
  * The accounting reads, each one statement whatever the number of solves or jobs (no query per job). Plans
  * are read through their per-job KPIs (`document->'kpis'->'jobs'`), never their assignments, except for
  * the capacity lent, which is one aggregate over plan_assignments.
+ * These are read-only report queries over the solve/plan tables (and tenants, clusters, execution events,
+ * simulations): accounting owns no table and writes nothing. Used only inside AccountingModule.
  */
 @Injectable()
 export class AccountingRepository {

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
 import { Config, CONFIG } from '../../config';
 import { ApiKeyEntity, Role } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
 import { generateKey, hashKey, keyPrefix } from './keys';
 import { Principal } from './principal';
 import { TenantEntity } from './tenant.entity';
+import { TenantsRepository } from './tenants.repository';
 
 export const OPERATOR_TENANT = 'operator';
 
@@ -14,19 +14,19 @@ export class AuthService {
   private readonly log = new Logger('auth');
 
   constructor(
-    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
-    @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
+    private readonly keys: ApiKeysRepository,
+    private readonly tenants: TenantsRepository,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   async resolve(key: string): Promise<Principal | undefined> {
-    const row = await this.keys.findOne({ where: { keyHash: hashKey(key), revokedAt: IsNull() } });
+    const row = await this.keys.findActiveByHash(hashKey(key));
     return row ? { keyId: row.id, tenantId: row.tenantId, role: row.role } : undefined;
   }
 
   async issueKey(tenantId: string, role: Role, label = ''): Promise<{ row: ApiKeyEntity; key: string }> {
     const key = generateKey();
-    const row = await this.keys.save(this.keys.create({ tenantId, role, label, prefix: keyPrefix(key), keyHash: hashKey(key), revokedAt: null }));
+    const row = await this.keys.insert({ tenantId, role, label, prefix: keyPrefix(key), keyHash: hashKey(key), revokedAt: null });
     return { row, key };
   }
 
@@ -34,14 +34,12 @@ export class AuthService {
   async ensureKey(tenantName: string, role: Role, key: string, label: string): Promise<TenantEntity> {
     const tenant = await this.ensureTenant(tenantName);
     const hash = hashKey(key);
-    if (!(await this.keys.exists({ where: { keyHash: hash } })))
-      await this.keys.save(this.keys.create({ tenantId: tenant.id, role, label, prefix: keyPrefix(key), keyHash: hash, revokedAt: null }));
+    if (!(await this.keys.existsByHash(hash))) await this.keys.insert({ tenantId: tenant.id, role, label, prefix: keyPrefix(key), keyHash: hash, revokedAt: null });
     return tenant;
   }
 
-  async ensureTenant(name: string): Promise<TenantEntity> {
-    await this.tenants.createQueryBuilder().insert().values({ name }).orIgnore().execute();
-    return this.tenants.findOneByOrFail({ name });
+  ensureTenant(name: string): Promise<TenantEntity> {
+    return this.tenants.ensure(name);
   }
 
   /**
@@ -53,7 +51,7 @@ export class AuthService {
       await this.ensureKey(OPERATOR_TENANT, 'operator', this.config.bootstrapKey, 'bootstrap');
       return;
     }
-    if (await this.keys.exists({ where: { role: 'operator', revokedAt: IsNull() } })) return;
+    if (await this.keys.existsActiveWithRole('operator')) return;
     const tenant = await this.ensureTenant(OPERATOR_TENANT);
     const { key } = await this.issueKey(tenant.id, 'operator', 'generated at first start');
     // Deliberately on stdout and not in the structured log: it is shown once, to whoever started the service.

@@ -1,45 +1,39 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { Issue, JobSpec } from '../../engine/model/types';
 import { isObject } from '../../engine/model/validate';
 import { Principal, tenantScope } from '../auth/principal';
-import { byElement, engineIssues, unknownFields } from '../common/document-validation';
-import { newestFirst, pageOf } from '../common/keyset-page';
+import { byElement, engineIssues, JOB_FIELDS, STAGE_FIELDS, unknownFields } from '../common/document-validation';
+import { pageOf } from '../common/keyset-page';
 import { invalid, notFound } from '../common/problem';
 import { BatchEntity } from './batch.entity';
 import { BatchDto, BatchSummaryDto, CreateBatchDto } from './batch.dto';
-
-/** The fields fallow.instance/v1 gives a job and a stage (FORMAT.md). */
-export const JOB_FIELDS = ['id', 'customer', 'class', 'releaseSlot', 'deadlineSlot', 'revenue', 'replication', 'stages'];
-export const STAGE_FIELDS = ['id', 'tasks', 'after', 'demand', 'work', 'durationSeconds', 'inputMB'];
+import { BatchesRepository } from './batches.repository';
 
 /** A customer's job batches. */
 @Injectable()
 export class BatchesService {
-  constructor(@InjectRepository(BatchEntity) private readonly batches: Repository<BatchEntity>) {}
+  constructor(private readonly repo: BatchesRepository) {}
 
   async create(p: Principal, dto: CreateBatchDto): Promise<BatchEntity> {
     const issues = batchIssues(dto.jobs);
     if (issues.length) throw invalid(issues);
-    return this.batches.save(this.batches.create({ tenantId: p.tenantId, name: dto.name, jobs: dto.jobs as unknown as JobSpec[] }));
+    return this.repo.insert({ tenantId: p.tenantId, name: dto.name, jobs: dto.jobs as unknown as JobSpec[] });
   }
 
   async get(p: Principal, id: string): Promise<BatchEntity> {
-    const batch = await this.batches.findOneBy({ id, ...tenantScope(p) });
+    const batch = await this.findOwned(p, id);
     if (!batch) throw notFound('batch', id);
     return batch;
   }
 
+  /** The batch if the caller may use it (operators: any), else null: a solve names only its own batches. */
+  findOwned(p: Principal, id: string): Promise<BatchEntity | null> {
+    return this.repo.findOne(id, tenantScope(p).tenantId);
+  }
+
   /** Newest first, without the jobs themselves. */
   async list(p: Principal, limit: number, cursor?: string): Promise<{ items: BatchSummaryDto[]; nextCursor: string | null }> {
-    const q = this.batches
-      .createQueryBuilder('b')
-      .select(['b.id AS id', 'b.name AS name', 'b.created_at AS created_at'])
-      .addSelect('jsonb_array_length(b.jobs)', 'job_count');
-    const scope = tenantScope(p);
-    if (scope.tenantId) q.where('b.tenant_id = :t', { t: scope.tenantId });
-    const rows = await newestFirst(q, 'b', limit, cursor).getRawMany<{ id: string; name: string; created_at: Date; job_count: number }>();
+    const rows = await this.repo.list(tenantScope(p).tenantId, limit, cursor);
     const page = pageOf(rows, limit, (r) => ({ createdAt: r.created_at, id: r.id }));
     return {
       items: page.items.map((r) => ({ id: r.id, name: r.name, jobCount: Number(r.job_count), createdAt: r.created_at.toISOString() })),

@@ -7,6 +7,9 @@ export const INSTANCE_FIELDS = ['format', 'name', 'horizon', 'metrics', 'safetyM
 export const HORIZON_FIELDS = ['slots', 'slotSeconds'];
 /** The fields fallow.instance/v1 gives a node (FORMAT.md). */
 export const NODE_FIELDS = ['id', 'rack', 'flavor', 'capacity', 'speed', 'maxTasks', 'bandwidthMbps', 'costPerHour'];
+/** The fields fallow.instance/v1 gives a job and a stage (FORMAT.md). */
+export const JOB_FIELDS = ['id', 'customer', 'class', 'releaseSlot', 'deadlineSlot', 'revenue', 'replication', 'stages'];
+export const STAGE_FIELDS = ['id', 'tasks', 'after', 'demand', 'work', 'durationSeconds', 'inputMB'];
 
 /**
  * Runs the engine's instance validator on a document built from parts of a request and keeps the issues on

@@ -1,13 +1,12 @@
 import { CallHandler, ExecutionContext, HttpStatus, Injectable, NestInterceptor } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import { catchError, from, Observable, of, switchMap } from 'rxjs';
-import { Repository } from 'typeorm';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
-import { Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal';
 import { IdempotencyEntity, PENDING_STATUS } from './idempotency.entity';
+import { IdempotencyRepository } from './idempotency.repository';
 import { ProblemException } from './problem';
 
 /** How long a retry waits for a twin still in progress before answering 409. */
@@ -28,7 +27,7 @@ type Claim = { owner: true } | { owner: false; row: IdempotencyEntity };
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(@InjectRepository(IdempotencyEntity) private readonly rows: Repository<IdempotencyEntity>) {}
+  constructor(private readonly rows: IdempotencyRepository) {}
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = ctx.switchToHttp().getRequest<Request & { principal?: Principal }>();
@@ -52,14 +51,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
             const location = res.getHeader('Location');
             // @HttpCode is applied after interceptors run, so read it from the handler's metadata.
             const statusCode: number = Reflect.getMetadata(HTTP_CODE_METADATA, ctx.getHandler()) ?? HttpStatus.CREATED;
-            await this.rows.update(
-              { keyId, key },
-              { statusCode, body: body as object, location: typeof location === 'string' ? location : null },
-            );
+            await this.rows.complete(keyId, key, { statusCode, body: body as object, location: typeof location === 'string' ? location : null });
             return body;
           }),
           catchError(async (e: unknown) => {
-            await this.rows.delete({ keyId, key, statusCode: PENDING_STATUS });
+            await this.rows.release(keyId, key);
             throw e;
           }),
         );
@@ -75,21 +71,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private async claim(keyId: string, key: string, requestHash: string): Promise<Claim> {
     const waitUntil = Date.now() + WAIT_FOR_TWIN_MS;
     for (;;) {
-      const inserted = await this.rows
-        .createQueryBuilder()
-        .insert()
-        .values({ keyId, key, requestHash, statusCode: PENDING_STATUS, body: {}, location: null })
-        .orIgnore()
-        .returning(['key'])
-        .execute();
-      if (inserted.raw.length > 0) return { owner: true };
-      const seen = await this.rows.findOneBy({ keyId, key });
+      if (await this.rows.reserve(keyId, key, requestHash)) return { owner: true };
+      const seen = await this.rows.find(keyId, key);
       if (!seen) continue; // the holder failed and gave the key back: try to reserve it again
       if (seen.requestHash !== requestHash)
         throw new ProblemException(HttpStatus.UNPROCESSABLE_ENTITY, 'Idempotency-Key reused', 'this Idempotency-Key was first used with a different request', [{ path: 'header:Idempotency-Key', message: 'already used for a different request' }]);
       if (seen.statusCode !== PENDING_STATUS) return { owner: false, row: seen };
       if (Date.now() - seen.createdAt.getTime() > ABANDONED_AFTER_MS) {
-        await this.rows.delete({ keyId, key, statusCode: PENDING_STATUS, createdAt: seen.createdAt });
+        await this.rows.release(keyId, key, seen.createdAt);
         continue;
       }
       if (Date.now() >= waitUntil)

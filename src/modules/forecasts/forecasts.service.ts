@@ -1,24 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { Issue } from '../../engine/model/types';
-import { show } from '../../engine/model/validate';
+import type { EntityManager } from 'typeorm';
 import { Principal, tenantScope } from '../auth/principal';
-import { ClusterVersionEntity } from '../clusters/cluster.entity';
-import { engineIssues } from '../common/document-validation';
 import { ClustersService } from '../clusters/clusters.service';
-import { newestFirst, pageOf } from '../common/keyset-page';
+import { pageOf } from '../common/keyset-page';
 import { invalid, notFound } from '../common/problem';
 import { ForecastEntity } from './forecast.entity';
 import { CreateForecastDto, ForecastDto, ForecastSummaryDto } from './forecast.dto';
+import { forecastIssues } from './forecast-issues';
+import { ForecastsRepository } from './forecasts.repository';
 
-export const MAX_FORECAST_SLOTS = 1_000_000;
+// Re-exported while other modules still import these from here; their home is forecast-issues.ts.
+export { forecastIssues, MAX_FORECAST_SLOTS } from './forecast-issues';
 
 /** Utilisation forecasts of a farmer's cluster, validated against (and tagged with) its current version. */
 @Injectable()
 export class ForecastsService {
   constructor(
-    @InjectRepository(ForecastEntity) private readonly forecasts: Repository<ForecastEntity>,
+    private readonly repo: ForecastsRepository,
     private readonly clusters: ClustersService,
   ) {}
 
@@ -27,61 +25,40 @@ export class ForecastsService {
     const issues = forecastIssues(dto, version);
     if (issues.length) throw invalid(issues);
     // The forecast belongs to the cluster's owner, also when an operator posts it.
-    return this.forecasts.save(
-      this.forecasts.create({
-        tenantId: cluster.tenantId,
-        clusterId: cluster.id,
-        clusterVersion: version.version,
-        slotSeconds: dto.slotSeconds,
-        slots: dto.slots,
-        quantile: dto.quantile ?? 0.5,
-        usage: dto.usage,
-        provenance: null,
-      }),
-    );
+    return this.repo.insert({
+      tenantId: cluster.tenantId,
+      clusterId: cluster.id,
+      clusterVersion: version.version,
+      slotSeconds: dto.slotSeconds,
+      slots: dto.slots,
+      quantile: dto.quantile ?? 0.5,
+      usage: dto.usage,
+      provenance: null,
+    });
   }
 
   async get(p: Principal, id: string): Promise<ForecastEntity> {
-    const forecast = await this.forecasts.findOneBy({ id, ...tenantScope(p) });
+    const forecast = await this.repo.findOne(id, tenantScope(p).tenantId);
     if (!forecast) throw notFound('forecast', id);
     return forecast;
+  }
+
+  /** The forecast if it is one of that cluster's, whoever owns it (the caller has checked the cluster). */
+  findOfCluster(id: string, clusterId: string): Promise<ForecastEntity | null> {
+    return this.repo.findOfCluster(id, clusterId);
+  }
+
+  /** Stores a built forecast in the caller's transaction, so the build's status commits with it. */
+  insertBuilt(manager: EntityManager, fields: Partial<ForecastEntity>): Promise<ForecastEntity> {
+    return this.repo.insertWith(manager, fields);
   }
 
   /** A cluster's forecasts, newest first, without their series. */
   async list(p: Principal, clusterId: string, limit: number, cursor?: string): Promise<{ items: ForecastEntity[]; nextCursor: string | null }> {
     await this.clusters.find(p, clusterId);
-    const q = this.forecasts
-      .createQueryBuilder('f')
-      .select(['f.id', 'f.tenantId', 'f.clusterId', 'f.clusterVersion', 'f.slotSeconds', 'f.slots', 'f.quantile', 'f.provenance', 'f.createdAt'])
-      .where('f.cluster_id = :clusterId', { clusterId });
-    const rows = await newestFirst(q, 'f', limit, cursor).getMany();
+    const rows = await this.repo.listOfCluster(clusterId, limit, cursor);
     return pageOf(rows, limit, (f) => f);
   }
-}
-
-/**
- * Everything wrong with a forecast for a cluster version. The series are checked by the engine's instance
- * validator on a wrapper instance (the version's metrics and nodes, the forecast's window and usage, no
- * jobs); its `horizon.*` paths are renamed to the request's top-level `slots` and `slotSeconds`.
- */
-export function forecastIssues(dto: CreateForecastDto, version: Pick<ClusterVersionEntity, 'metrics' | 'nodes'>): Issue[] {
-  const issues: Issue[] = [];
-  if (dto.quantile !== undefined && !(typeof dto.quantile === 'number' && dto.quantile > 0 && dto.quantile < 1))
-    issues.push({ path: 'quantile', message: `must be a number strictly between 0 and 1, got ${show(dto.quantile)}` });
-  if (Number.isInteger(dto.slots) && dto.slots > MAX_FORECAST_SLOTS) issues.push({ path: 'slots', message: `must be at most ${MAX_FORECAST_SLOTS}, got ${dto.slots}` });
-  if (dto.usage === undefined || dto.usage === null) issues.push({ path: 'usage', message: 'required: an object of node -> metric -> fractions, one per slot' });
-  const wrapper = {
-    name: 'forecast',
-    horizon: { slots: dto.slots, slotSeconds: dto.slotSeconds },
-    metrics: version.metrics,
-    nodes: version.nodes,
-    usage: dto.usage ?? undefined,
-    jobs: [],
-  };
-  for (const i of engineIssues(wrapper, /^(usage|horizon)(\[|\.|$)/))
-    issues.push({ path: i.path.replace(/^horizon\./, ''), message: i.message.replace('horizon.slots', 'slots') });
-  const rank = (path: string) => ['slots', 'slotSeconds', 'quantile'].indexOf(path) >>> 0; // the window first, then the series
-  return issues.sort((a, b) => rank(a.path) - rank(b.path));
 }
 
 export function toForecastSummaryDto(f: ForecastEntity): ForecastSummaryDto {

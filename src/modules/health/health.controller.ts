@@ -1,26 +1,15 @@
-import { Controller, Get, HttpStatus, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { Redis } from 'ioredis';
-import { DataSource } from 'typeorm';
+import { Controller, Get, HttpStatus } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/principal';
 import { ApiProblems } from '../common/api-problems';
 import { ProblemException } from '../common/problem';
-import { REDIS } from '../queue/queue.module';
-
-export class HealthDto {
-  @ApiProperty({ enum: ['ok'] }) status!: 'ok';
-  @ApiProperty({ enum: ['up'] }) database!: 'up';
-  @ApiProperty({ enum: ['up'] }) redis!: 'up';
-}
+import { HealthDto } from './health.dto';
+import { HealthService } from './health.service';
 
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    @Inject(REDIS) private readonly redis: Redis,
-  ) {}
+  constructor(private readonly checks: HealthService) {}
 
   @Get()
   @Public()
@@ -28,16 +17,9 @@ export class HealthController {
   @ApiOkResponse({ type: HealthDto })
   @ApiProblems(503)
   async health(): Promise<HealthDto> {
-    const [database, redis] = await Promise.all([
-      this.db.query('SELECT 1').then(() => true, () => false),
-      withTimeout(this.redis.ping(), 1000).then((r) => r === 'PONG', () => false),
-    ]);
+    const { database, redis } = await this.checks.probe();
     if (!database || !redis)
       throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'Unhealthy', `database ${database ? 'up' : 'down'}, redis ${redis ? 'up' : 'down'}`);
     return { status: 'ok', database: 'up', redis: 'up' };
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
 }

@@ -5,8 +5,11 @@ import { invalid, ProblemException } from '../common/problem';
 import { parseCsvSamples } from './usage-csv';
 import { UsageIngestResultDto, UsageSummaryDto } from './usage.dto';
 import { parseJsonSamples } from './usage-json';
-import { UsageRepository } from './usage.repository';
+import { TrainingHistory, UsageRepository } from './usage.repository';
 import { MAX_LISTED_PROBLEMS } from './usage-samples';
+
+/** What a forecast build trains on; re-exported so other modules need not name the repository's file. */
+export type { TrainingHistory } from './usage.repository';
 
 /** A farmer's usage history: what the regular customers used of each node, the input of forecast builds. */
 @Injectable()
@@ -68,5 +71,10 @@ export class UsageService {
       to,
       series: series.map((s) => ({ node: s.node, metric: s.metric, samples: s.samples, from: s.from.toISOString(), to: s.to.toISOString() })),
     };
+  }
+
+  /** The usage a forecast build trains on (see UsageRepository.history); null when there is none. */
+  history(clusterId: string, nodes: string[], metrics: string[], days: number): Promise<TrainingHistory | null> {
+    return this.repo.history(clusterId, nodes, metrics, days);
   }
 }

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { ApiKeyEntity } from './api-key.entity';
+
+/** The api_keys table: only digests of keys are stored. */
+@Injectable()
+export class ApiKeysRepository {
+  constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
+
+  /** The unrevoked key with this digest. */
+  findActiveByHash(keyHash: string): Promise<ApiKeyEntity | null> {
+    return this.keys.findOne({ where: { keyHash, revokedAt: IsNull() } });
+  }
+
+  existsByHash(keyHash: string): Promise<boolean> {
+    return this.keys.exists({ where: { keyHash } });
+  }
+
+  /** Whether any unrevoked key has the role (first start: is there an operator yet?). */
+  existsActiveWithRole(role: ApiKeyEntity['role']): Promise<boolean> {
+    return this.keys.exists({ where: { role, revokedAt: IsNull() } });
+  }
+
+  insert(fields: Omit<ApiKeyEntity, 'id' | 'createdAt'>): Promise<ApiKeyEntity> {
+    return this.keys.save(this.keys.create(fields));
+  }
+
+  listOfTenant(tenantId: string): Promise<ApiKeyEntity[]> {
+    return this.keys.find({ where: { tenantId }, order: { createdAt: 'ASC' } });
+  }
+
+  /** Revokes the tenant's key unless already revoked; true when this call revoked it. */
+  async revoke(tenantId: string, id: string): Promise<boolean> {
+    const r = await this.keys.update({ id, tenantId, revokedAt: IsNull() }, { revokedAt: new Date() });
+    return !!r.affected;
+  }
+
+  existsOfTenant(tenantId: string, id: string): Promise<boolean> {
+    return this.keys.existsBy({ id, tenantId });
+  }
+}

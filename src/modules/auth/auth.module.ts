@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { IdempotencyModule } from '../common/idempotency.module';
+import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
+import { AuthService } from './auth.service';
+import { RateLimiter } from './rate-limiter';
+import { TenantEntity } from './tenant.entity';
+import { TenantsController } from './tenants.controller';
+import { TenantsRepository } from './tenants.repository';
+import { TenantsService } from './tenants.service';
+
+/**
+ * Tenants, API keys and who is calling. Exports what AuthGuard needs (AuthService, RateLimiter), so the
+ * module that registers the guard as APP_GUARD only imports this one; REDIS and CONFIG come from global modules.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([TenantEntity, ApiKeyEntity]), IdempotencyModule],
+  controllers: [TenantsController],
+  providers: [TenantsRepository, ApiKeysRepository, AuthService, RateLimiter, TenantsService],
+  exports: [AuthService, RateLimiter],
+})
+export class AuthModule {}

@@ -1,0 +1,50 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { Role, ROLES } from './api-key.entity';
+
+export class CreateTenantDto {
+  @ApiProperty({ example: 'acme', description: 'unique; letters, digits, dot, dash, underscore' })
+  @IsString()
+  @Length(1, 100)
+  @Matches(/^[A-Za-z0-9._-]+$/, { message: 'name may contain only letters, digits, ".", "-" and "_"' })
+  name!: string;
+}
+
+export class TenantDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ minimum: 0, maximum: 10000, description: 'a farmer\'s share of the positive revenue of jobs on its clusters, in basis points' }) revenueShareBps!: number;
+  @ApiProperty() createdAt!: string;
+}
+
+export class RevenueShareDto {
+  @ApiProperty({
+    minimum: 0,
+    maximum: 10000,
+    example: 3000,
+    description: 'basis points (3000 = 30 %) of the positive revenue of each job run on the farmer\'s clusters, rounded down per job to a minor unit; penalties stay with the operator',
+  })
+  @IsInt({ message: '$property must be an integer number of basis points' })
+  @Min(0, { message: '$property must be at least 0' })
+  @Max(10000, { message: '$property must be at most 10000 (100 %)' })
+  shareBps!: number;
+}
+
+export class CreateKeyDto {
+  @ApiProperty({ enum: ROLES }) @IsIn(ROLES as unknown as string[]) role!: Role;
+  @ApiPropertyOptional({ example: 'ci pipeline' }) @IsOptional() @IsString() @Length(0, 200) label?: string;
+}
+
+export class KeyDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) tenantId!: string;
+  @ApiProperty({ enum: ROLES }) role!: Role;
+  @ApiProperty() label!: string;
+  @ApiProperty({ description: 'first characters of the key' }) prefix!: string;
+  @ApiProperty() createdAt!: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) revokedAt!: string | null;
+}
+
+export class CreatedKeyDto extends KeyDto {
+  @ApiProperty({ description: 'the key itself: shown this once, only its digest is stored' }) key!: string;
+}

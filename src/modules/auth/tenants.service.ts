@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { conflict, notFound } from '../common/problem';
+import { ApiKeyEntity, Role } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
+import { AuthService } from './auth.service';
+import { TenantEntity } from './tenant.entity';
+import { TenantsRepository } from './tenants.repository';
+
+/** What operators do with tenants and their keys (TenantsController). */
+@Injectable()
+export class TenantsService {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly tenants: TenantsRepository,
+    private readonly keys: ApiKeysRepository,
+  ) {}
+
+  async create(name: string): Promise<TenantEntity> {
+    if (await this.tenants.existsByName(name)) throw conflict(`a tenant named "${name}" exists`);
+    return this.tenants.insert(name);
+  }
+
+  list(): Promise<TenantEntity[]> {
+    return this.tenants.list();
+  }
+
+  /** The tenant, else 404. */
+  async get(id: string): Promise<TenantEntity> {
+    const t = await this.tenants.findById(id);
+    if (!t) throw notFound('tenant', id);
+    return t;
+  }
+
+  async setRevenueShare(id: string, shareBps: number): Promise<TenantEntity> {
+    const tenant = await this.get(id);
+    tenant.revenueShareBps = shareBps;
+    return this.tenants.save(tenant);
+  }
+
+  /** A new key of the tenant; the key itself is returned this once. */
+  async issueKey(id: string, role: Role, label: string): Promise<{ row: ApiKeyEntity; key: string }> {
+    await this.get(id);
+    return this.auth.issueKey(id, role, label);
+  }
+
+  async listKeys(id: string): Promise<ApiKeyEntity[]> {
+    await this.get(id);
+    return this.keys.listOfTenant(id);
+  }
+
+  /** Revoking a revoked key is fine (204); a key the tenant does not have is a 404. */
+  async revokeKey(id: string, keyId: string): Promise<void> {
+    if (!(await this.keys.revoke(id, keyId)) && !(await this.keys.existsOfTenant(id, keyId))) throw notFound('key', keyId);
+  }
+}

@@ -1,0 +1,32 @@
+import { Issue } from '../../engine/model/types';
+import { show } from '../../engine/model/validate';
+import type { ClusterVersionEntity } from '../clusters/cluster.entity';
+import { engineIssues } from '../common/document-validation';
+import type { CreateForecastDto } from './forecast.dto';
+
+export const MAX_FORECAST_SLOTS = 1_000_000;
+
+/**
+ * Everything wrong with a forecast for a cluster version. The series are checked by the engine's instance
+ * validator on a wrapper instance (the version's metrics and nodes, the forecast's window and usage, no
+ * jobs); its `horizon.*` paths are renamed to the request's top-level `slots` and `slotSeconds`.
+ */
+export function forecastIssues(dto: CreateForecastDto, version: Pick<ClusterVersionEntity, 'metrics' | 'nodes'>): Issue[] {
+  const issues: Issue[] = [];
+  if (dto.quantile !== undefined && !(typeof dto.quantile === 'number' && dto.quantile > 0 && dto.quantile < 1))
+    issues.push({ path: 'quantile', message: `must be a number strictly between 0 and 1, got ${show(dto.quantile)}` });
+  if (Number.isInteger(dto.slots) && dto.slots > MAX_FORECAST_SLOTS) issues.push({ path: 'slots', message: `must be at most ${MAX_FORECAST_SLOTS}, got ${dto.slots}` });
+  if (dto.usage === undefined || dto.usage === null) issues.push({ path: 'usage', message: 'required: an object of node -> metric -> fractions, one per slot' });
+  const wrapper = {
+    name: 'forecast',
+    horizon: { slots: dto.slots, slotSeconds: dto.slotSeconds },
+    metrics: version.metrics,
+    nodes: version.nodes,
+    usage: dto.usage ?? undefined,
+    jobs: [],
+  };
+  for (const i of engineIssues(wrapper, /^(usage|horizon)(\[|\.|$)/))
+    issues.push({ path: i.path.replace(/^horizon\./, ''), message: i.message.replace('horizon.slots', 'slots') });
+  const rank = (path: string) => ['slots', 'slotSeconds', 'quantile'].indexOf(path) >>> 0; // the window first, then the series
+  return issues.sort((a, b) => rank(a.path) - rank(b.path));
+}

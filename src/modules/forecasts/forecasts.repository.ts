@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { newestFirst } from '../common/keyset-page';
+import { ForecastEntity } from './forecast.entity';
+
+/** The forecasts table. */
+@Injectable()
+export class ForecastsRepository {
+  constructor(@InjectRepository(ForecastEntity) private readonly forecasts: Repository<ForecastEntity>) {}
+
+  insert(fields: Partial<ForecastEntity>): Promise<ForecastEntity> {
+    return this.forecasts.save(this.forecasts.create(fields));
+  }
+
+  /** Inserts through another module's transaction (a forecast build stores its forecast and its own status together). */
+  insertWith(manager: EntityManager, fields: Partial<ForecastEntity>): Promise<ForecastEntity> {
+    return manager.save(manager.create(ForecastEntity, fields));
+  }
+
+  /** The forecast, within a tenant when `tenantId` is given. */
+  findOne(id: string, tenantId?: string): Promise<ForecastEntity | null> {
+    return this.forecasts.findOneBy({ id, ...(tenantId !== undefined ? { tenantId } : {}) });
+  }
+
+  findOfCluster(id: string, clusterId: string): Promise<ForecastEntity | null> {
+    return this.forecasts.findOneBy({ id, clusterId });
+  }
+
+  /** A cluster's forecasts without their series, newest first (one extra row: see newestFirst). */
+  listOfCluster(clusterId: string, limit: number, cursor?: string): Promise<ForecastEntity[]> {
+    const q = this.forecasts
+      .createQueryBuilder('f')
+      .select(['f.id', 'f.tenantId', 'f.clusterId', 'f.clusterVersion', 'f.slotSeconds', 'f.slots', 'f.quantile', 'f.provenance', 'f.createdAt'])
+      .where('f.cluster_id = :clusterId', { clusterId });
+    return newestFirst(q, 'f', limit, cursor).getMany();
+  }
+}
