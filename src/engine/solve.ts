@@ -7,7 +7,7 @@ import { PlanDoc } from './model/types';
 import { placeChunks } from './placement/placement';
 import { Random } from './random';
 import { scheduleRevenue } from './schedule/revenue';
-import { getStrategy } from './strategies';
+import { getStrategy, lookupStrategy } from './strategies';
 import { Progress, SolveOptions, StrategyContext, StrategyResult } from './strategies/strategy';
 
 export const DEFAULT_TIME_BUDGET_MS = 5000;
@@ -49,6 +49,7 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
     stopFlags: options.stopFlag ? [options.stopFlag] : undefined,
     lowerBound: fullBound.makespanSlots,
     revenueUpper: revenueUpper?.revenue,
+    strategy: lookupStrategy,
     report(iterations, scheduledTasks, makespanSlots) {
       if (!options.onProgress) return;
       const now = Date.now();
