@@ -1,13 +1,14 @@
 import { makespanBound } from './bounds/makespan';
 import { revenueBound } from './bounds/revenue';
 import { evaluatePlan } from './evaluate/evaluate';
+import { explainRejections, RejectionReason } from './evaluate/rejections';
 import { Model } from './model/model';
-import { toPlanDoc } from './model/plan';
+import { assignmentEnds, toPlanDoc } from './model/plan';
 import { PlanDoc } from './model/types';
 import { placeChunks } from './placement/placement';
 import { Random } from './random';
 import { scheduleRevenue } from './schedule/revenue';
-import { getStrategy } from './strategies';
+import { getStrategy, lookupStrategy } from './strategies';
 import { Progress, SolveOptions, StrategyContext, StrategyResult } from './strategies/strategy';
 
 export const DEFAULT_TIME_BUDGET_MS = 5000;
@@ -22,11 +23,27 @@ export class InfeasiblePlanError extends Error {
   }
 }
 
+/** A solve's plan with what the engine's one evaluation of it found, so callers need not evaluate it again. */
+export interface SolveOutcome {
+  plan: PlanDoc;
+  /** The evaluation's KPIs (evaluatePlan(model, plan).kpis), per-job outcomes (`jobs`) included. */
+  kpis: Record<string, unknown>;
+  /** Why each rejected job is out (explainRejections). */
+  rejections: RejectionReason[];
+  /** End slot of each assignment, in plan.assignments order: start + its stage's duration on its node. */
+  ends: number[];
+}
+
 /**
  * The engine's one entry point: runs a strategy within its budget and returns a checked plan with its
  * objective, placement, lower bound and gap. Every plan passes the evaluator before it leaves.
  */
 export async function solve(model: Model, options: SolveOptions = {}): Promise<PlanDoc> {
+  return (await solveWithOutcome(model, options)).plan;
+}
+
+/** solve(), answering also with the KPIs of its one evaluation of the plan, the rejection reasons and the assignments' ends. */
+export async function solveWithOutcome(model: Model, options: SolveOptions = {}): Promise<SolveOutcome> {
   const name = options.strategy ?? 'auto';
   const strategy = getStrategy(name);
   const startedAt = Date.now();
@@ -49,6 +66,7 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
     stopFlags: options.stopFlag ? [options.stopFlag] : undefined,
     lowerBound: fullBound.makespanSlots,
     revenueUpper: revenueUpper?.revenue,
+    strategy: lookupStrategy,
     report(iterations, scheduledTasks, makespanSlots) {
       if (!options.onProgress) return;
       const now = Date.now();
@@ -109,7 +127,7 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
     scheduledTasks: plan.objective.scheduledTasks,
     makespanSlots: makespan,
   });
-  return plan;
+  return { plan, kpis: check.kpis as unknown as Record<string, unknown>, rejections: explainRejections(model, plan), ends: assignmentEnds(model, plan) };
 }
 
 /** How often the stop flag is polled to turn it into an abort for asynchronous waits (the MILP thread). */

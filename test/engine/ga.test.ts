@@ -9,10 +9,10 @@ import { Schedule } from '../../src/engine/schedule/schedule';
 import { buildFromTaskOrder } from '../../src/engine/schedule/sgs';
 import { solve } from '../../src/engine/solve';
 import { MakespanMutation } from '../../src/engine/strategies/ga/alg2';
-import { Decoder, objectivesOf } from '../../src/engine/strategies/ga/decoder';
-import { Justifier } from '../../src/engine/strategies/ga/justify';
+import { Decoder, objectivesOf } from '../../src/engine/lists/decoder';
+import { Justifier } from '../../src/engine/lists/justify';
 import { crowdingDistance, dominates, nonDominatedSort, selectSurvivors } from '../../src/engine/strategies/ga/nsga2';
-import { advanceJob, encodeByStart, moveElement, moveJobToEnd, ox2 } from '../../src/engine/strategies/ga/operators';
+import { advanceJob, encodeByStart, moveElement, moveJobToEnd, ox2 } from '../../src/engine/lists/operators';
 import { randomInstance } from '../support/random-instance';
 import { bigOrTwoSmall, greedyJobSetsMissTheBest } from '../support/job-set-instance';
 

@@ -12,11 +12,11 @@ import { toPlanDoc } from '../../src/engine/model/plan';
 import { Random } from '../../src/engine/random';
 import { solve } from '../../src/engine/solve';
 import { Schedule } from '../../src/engine/schedule/schedule';
-import { Decoder } from '../../src/engine/strategies/ga/decoder';
-import { greedyBoundSet, jobsByDensity, noJobFits, TargetSets } from '../../src/engine/strategies/ls/bound-set';
+import { Decoder } from '../../src/engine/lists/decoder';
+import { greedyBoundSet, jobsByDensity, noJobFits, TargetSets } from '../../src/engine/job-sets/bound-set';
 import { JobSetSearch } from '../../src/engine/strategies/ls/job-set-search';
-import { subsetSearch } from '../../src/engine/strategies/ls/subset-search';
-import { rffdOnce } from '../../src/engine/strategies/rffd/rffd';
+import { subsetSearch } from '../../src/engine/job-sets/subset-search';
+import { rffdOnce } from '../../src/engine/lists/job-orders';
 import { greedyJobSetsMissTheBest, oneNodeJobs } from '../support/job-set-instance';
 import { randomInstance } from '../support/random-instance';
 

@@ -1,6 +1,14 @@
-import { Model } from './model';
+import { Model, stageKey } from './model';
 import { AssignmentDoc, PLAN_FORMAT, PlanDoc } from './types';
 import { Schedule } from '../schedule/schedule';
+
+/**
+ * End slot of each assignment of `plan`, in order: its start plus its stage's duration on its node.
+ * For a plan the evaluator accepts (every job, stage and node of an assignment is in the model).
+ */
+export function assignmentEnds(model: Model, plan: PlanDoc): number[] {
+  return plan.assignments.map((a) => a.start + model.stages[model.stageIndex.get(stageKey(a.job, a.stage))!].dur[model.nodeIndex.get(a.node)!]);
+}
 
 /** Writes a schedule as a `fallow.plan/v1` document (assignments in task order, rejected jobs by id). */
 export function toPlanDoc(model: Model, schedule: Schedule, strategy: string): PlanDoc {

@@ -1,5 +1,5 @@
 import { ValidationError } from '../model/errors';
-import { makeAuto } from './auto/auto';
+import { auto } from './auto/auto';
 import { cuckoo } from './cuckoo/cuckoo';
 import { edf } from './edf/edf';
 import { exact } from './exact/exact';
@@ -11,9 +11,7 @@ import { Strategy } from './strategy';
 import { tps } from './tps/tps';
 
 const registry = new Map<string, Strategy>();
-for (const s of [rffd, ls, exact, ga, tps, fifo, edf, cuckoo]) registry.set(s.name, s);
-
-registry.set('auto', makeAuto((name) => registry.get(name)));
+for (const s of [rffd, ls, exact, ga, tps, fifo, edf, cuckoo, auto]) registry.set(s.name, s);
 
 export function registerStrategy(s: Strategy): void {
   registry.set(s.name, s);
@@ -21,6 +19,14 @@ export function registerStrategy(s: Strategy): void {
 
 export function strategyNames(): string[] {
   return [...registry.keys()];
+}
+
+/**
+ * The registered strategy called `name`, or undefined: what solve() puts in StrategyContext.strategy,
+ * through which a strategy runs another without importing it.
+ */
+export function lookupStrategy(name: string): Strategy | undefined {
+  return registry.get(name);
 }
 
 export function getStrategy(name: string): Strategy {

@@ -68,6 +68,13 @@ export interface StrategyContext {
    * by solve(). A strategy called without it computes its own.
    */
   revenueUpper?: number;
+  /**
+   * The other registered strategies by name (undefined for an unknown name), for a strategy that runs
+   * another (exact seeds its incumbent with ga and ls, auto races exact and ls, the revenue search seeds
+   * with tps, edf and fifo). solve() fills it from the registry, so no strategy imports another's folder
+   * or the registry; a context without it runs such a strategy without its partners.
+   */
+  strategy?: (name: string) => Strategy | undefined;
   report(iterations: number, scheduledTasks: number, makespanSlots: number): void;
 }
 

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { better, Schedule } from '../../schedule/schedule';
-import { compareRevenue, scoreOf } from '../ls/revenue-decoder';
+import { compareRevenue, scoreOf } from '../../revenue/decoder';
 import { newStopFlag, Strategy, StrategyContext, StrategyResult } from '../strategy';
 import { startLsThread } from './ls-thread';
 
@@ -14,54 +14,54 @@ export const EXACT_TASK_LIMIT = 1500;
  * plan, stopping the race as soon as one side has proved the optimum; large ones race two independent
  * `ls` streams, one on a worker thread (when the machine has a second core), and keep the better plan.
  */
-export function makeAuto(lookup: (name: string) => Strategy | undefined): Strategy {
-  return {
-    name: 'auto',
-    description: `races exact and ls below ${EXACT_TASK_LIMIT} tasks, two ls streams (one on a worker thread) above`,
-    async run(ctx: StrategyContext): Promise<StrategyResult> {
-      const ls = lookup('ls')!;
-      const small = ctx.model.nTasks <= EXACT_TASK_LIMIT;
-      const exact = small ? lookup('exact') : undefined;
-      if (!exact) return availableParallelism() < 2 ? tagged(await ls.run(ctx), 'ls') : twoLsStreams(ls, ctx);
-      // Once the MILP proves the optimum the partner has nothing left to find. Its synchronous loop
-      // keeps this thread busy, so exact's result cannot reach it through the event loop: the solver
-      // thread raises `proven` itself, which the partner's timeUp reads. The controller is for
-      // partners that do await.
-      const proven = newStopFlag();
-      const stopPartner = new AbortController();
-      const stopExact = new AbortController();
-      // Start exact first: its worker thread runs while the partner keeps this thread busy.
-      const exactRun = Promise.resolve(
-        exact.run({ ...ctx, rng: ctx.rng.fork(), signal: either(ctx.signal, stopExact.signal), provenFlag: proven }),
-      ).then((r) => {
-        if (r.optimal) stopPartner.abort();
-        return r;
-      });
-      const lsResult = await ls.run({
-        ...ctx,
-        rng: ctx.rng.fork(),
-        signal: either(ctx.signal, stopPartner.signal),
-        stopFlags: [...(ctx.stopFlags ?? []), proven],
-      });
-      // And the other way round: a partner that meets the lower bound with every job in is optimal.
-      if (provablyOptimal(ctx, lsResult.schedule)) stopExact.abort();
-      const exactResult = await exactRun;
-      const e = exactResult.schedule;
-      const exactWins = exactResult.optimal === true || beats(ctx, e, lsResult.schedule);
-      const winner = exactWins ? exactResult : lsResult;
-      const sameAccepted = e.accepted.every((a, j) => a === winner.schedule.accepted[j]);
-      return {
-        ...winner,
-        // The MILP's bound holds for its accepted set; it carries over when ls accepted the same jobs.
-        bound: sameAccepted ? Math.max(exactResult.bound ?? 0, winner.bound ?? 0) || undefined : winner.bound,
-        // A revenue bound holds for every plan, whichever side found it.
-        revenueBound: exactResult.revenueBound,
-        iterations: lsResult.iterations + exactResult.iterations,
-        stats: { ...winner.stats, chosen: exactWins ? 'exact' : ls.name, [ls.name]: lsResult.stats, exact: exactResult.stats },
-      };
-    },
-  };
-}
+export const auto: Strategy = {
+  name: 'auto',
+  description: `races exact and ls below ${EXACT_TASK_LIMIT} tasks, two ls streams (one on a worker thread) above`,
+  async run(ctx: StrategyContext): Promise<StrategyResult> {
+    // The partners come from the context (solve() fills it from the registry).
+    const ls = ctx.strategy?.('ls');
+    if (!ls) throw new Error('auto needs the ls strategy (StrategyContext.strategy)');
+    const small = ctx.model.nTasks <= EXACT_TASK_LIMIT;
+    const exact = small ? ctx.strategy?.('exact') : undefined;
+    if (!exact) return availableParallelism() < 2 ? tagged(await ls.run(ctx), 'ls') : twoLsStreams(ls, ctx);
+    // Once the MILP proves the optimum the partner has nothing left to find. Its synchronous loop
+    // keeps this thread busy, so exact's result cannot reach it through the event loop: the solver
+    // thread raises `proven` itself, which the partner's timeUp reads. The controller is for
+    // partners that do await.
+    const proven = newStopFlag();
+    const stopPartner = new AbortController();
+    const stopExact = new AbortController();
+    // Start exact first: its worker thread runs while the partner keeps this thread busy.
+    const exactRun = Promise.resolve(
+      exact.run({ ...ctx, rng: ctx.rng.fork(), signal: either(ctx.signal, stopExact.signal), provenFlag: proven }),
+    ).then((r) => {
+      if (r.optimal) stopPartner.abort();
+      return r;
+    });
+    const lsResult = await ls.run({
+      ...ctx,
+      rng: ctx.rng.fork(),
+      signal: either(ctx.signal, stopPartner.signal),
+      stopFlags: [...(ctx.stopFlags ?? []), proven],
+    });
+    // And the other way round: a partner that meets the lower bound with every job in is optimal.
+    if (provablyOptimal(ctx, lsResult.schedule)) stopExact.abort();
+    const exactResult = await exactRun;
+    const e = exactResult.schedule;
+    const exactWins = exactResult.optimal === true || beats(ctx, e, lsResult.schedule);
+    const winner = exactWins ? exactResult : lsResult;
+    const sameAccepted = e.accepted.every((a, j) => a === winner.schedule.accepted[j]);
+    return {
+      ...winner,
+      // The MILP's bound holds for its accepted set; it carries over when ls accepted the same jobs.
+      bound: sameAccepted ? Math.max(exactResult.bound ?? 0, winner.bound ?? 0) || undefined : winner.bound,
+      // A revenue bound holds for every plan, whichever side found it.
+      revenueBound: exactResult.revenueBound,
+      iterations: lsResult.iterations + exactResult.iterations,
+      stats: { ...winner.stats, chosen: exactWins ? 'exact' : ls.name, [ls.name]: lsResult.stats, exact: exactResult.stats },
+    };
+  },
+};
 
 /**
  * Two ls searches with their own seeds, on this thread and on a worker thread, the better plan kept

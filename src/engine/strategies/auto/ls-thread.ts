@@ -5,8 +5,11 @@ import { Schedule } from '../../schedule/schedule';
 import { flagBuffer, newStopFlag, StrategyContext, StrategyResult } from '../strategy';
 import { LsThreadInput, LsThreadMessage } from './ls-thread-protocol';
 
-/** Compiled next to this file (dist/src/engine/strategies/auto/ls-thread-worker.js). */
-export const LS_WORKER_FILE = path.join(__dirname, 'ls-thread-worker.js');
+/**
+ * The thread entry, compiled one folder up (dist/src/engine/strategies/ls-thread-entry.js): it takes ls
+ * from the registry, which this family must not import. Named by path only.
+ */
+export const LS_WORKER_FILE = path.join(__dirname, '..', 'ls-thread-entry.js');
 
 /**
  * How long after the deadline the thread may take to answer before it is terminated: ls checks the

@@ -1,12 +1,6 @@
-import { Model } from '../../model/model';
+import { edfOrder } from '../../lists/job-orders';
 import { buildFromJobOrder } from '../../schedule/sgs';
 import { Strategy, StrategyContext, StrategyResult } from '../strategy';
-
-/** Jobs by deadline (jobs without one last), ties by release, then instance order. */
-export function edfOrder(model: Model): number[] {
-  const due = (j: number) => (model.jobs[j].deadline < 0 ? Infinity : model.jobs[j].deadline);
-  return model.jobs.map((_, j) => j).sort((a, b) => due(a) - due(b) || model.jobs[a].release - model.jobs[b].release || a - b);
-}
 
 /**
  * Earliest Deadline First, the two-stage paper's second baseline (section 5): the serial list scheduler

@@ -8,15 +8,11 @@ import { RunOutcome, runHighs } from './highs-runner';
 import { destructiveBound } from './destructive-bound';
 import { findIncumbent } from './incumbent';
 import { improveWith } from './incumbent-search';
-import { ga } from '../ga/ga';
-import { ls } from '../ls/ls';
 import { MilpLayout, NO_ROOM, buildMilp } from './model-builder';
 import { revenueBound } from '../../bounds/revenue';
-import { compareRevenue, scoreOf } from '../ls/revenue-decoder';
-import { revenueSearch } from '../ls/revenue-search';
+import { compareRevenue, scoreOf } from '../../revenue/decoder';
+import { revenueSearch } from '../../revenue/search';
 import { satApplies, satStage } from './sat/sat-stage';
-// Circular on purpose (index registers exact): only read at run time, to seed the revenue incumbent.
-import { getStrategy, strategyNames } from '../index';
 
 export interface ExactLimits {
   /** Above these sizes the MILP is not attempted (HiGHS in WASM would not get far in a request budget). */
@@ -68,7 +64,7 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   // The revenue objective warm-starts from the revenue search (the paper's heuristics and a short
   // search over job orders); the makespan objective from quick list schedules and the genetic algorithm.
   let { schedule: incumbent, builds } = revenue
-    ? { schedule: (await revenueSearch({ ...ctx, deadline: until, rng: rng.fork() }, lookup)).schedule, builds: 1 }
+    ? { schedule: (await revenueSearch({ ...ctx, deadline: until, rng: rng.fork() }, lookupIn(ctx))).schedule, builds: 1 }
     : makespanIncumbent(ctx, until, reproducible);
   const incTasks = incumbent.scheduledTasks();
   let incMakespan = incumbent.makespan();
@@ -103,7 +99,7 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   if (belowIncumbent && lower < incMakespan && !stopRequested(ctx)) {
     // Not proven yet: the local search, which gets closer to the optimum than the genetic algorithm,
     // may close the gap from above. `lower` holds for every schedule of all jobs, so it stays valid.
-    ({ schedule: incumbent, builds } = improveWith(ls, ctx, { schedule: incumbent, builds }, lsDeadline(ctx, reproducible), reproducible));
+    ({ schedule: incumbent, builds } = improveWith(ctx.strategy?.('ls'), ctx, { schedule: incumbent, builds }, lsDeadline(ctx, reproducible), reproducible));
     if (incumbent.makespan() < incMakespan) {
       incMakespan = incumbent.makespan();
       ctx.report(1, incTasks, incMakespan);
@@ -152,7 +148,7 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
     // No MILP to run: spend the rest of the budget on the local search instead of returning early. Yield
     // first, so that a strategy racing exact on this thread (auto) runs its partner before this search.
     await new Promise((resolve) => setImmediate(resolve));
-    ({ schedule: incumbent, builds } = improveWith(ls, ctx, { schedule: incumbent, builds }, ctx.deadline, reproducible));
+    ({ schedule: incumbent, builds } = improveWith(ctx.strategy?.('ls'), ctx, { schedule: incumbent, builds }, ctx.deadline, reproducible));
     Object.assign(base.incumbent, { makespan: incumbent.makespan(), scheduledTasks: incumbent.scheduledTasks(), builds, ms: Date.now() - began });
     return skip(`skipped: model too large (${built.reason}); the local search used the budget`, tooLarge);
   }
@@ -304,11 +300,11 @@ function makespanIncumbent(ctx: StrategyContext, until: number, reproducible: bo
     signal: ctx.signal,
     stop: deadlineCheck(ctx),
   });
-  const seeded = improveWith(ga, ctx, quick, until, reproducible);
+  const seeded = improveWith(ctx.strategy?.('ga'), ctx, quick, until, reproducible);
   if (seeded.schedule.scheduledTasks() === ctx.model.nTasks) return seeded;
   // Not every job fits: the MILP warm-starts from this schedule and rarely finds a better set of jobs
   // itself, so the local search (its set search, job-set phase) gets a share first, as below the bound.
-  return improveWith(ls, ctx, seeded, lsDeadline(ctx, reproducible), reproducible);
+  return improveWith(ctx.strategy?.('ls'), ctx, seeded, lsDeadline(ctx, reproducible), reproducible);
 }
 
 /** Until when the local search may improve the incumbent: LS_SHARE of the time left, at most MAX_LS_MS. */
@@ -321,7 +317,8 @@ function finishMsOf(model: Model): number {
   return 20 + model.nTasks / 500 + (model.K * model.T * model.M) / 50_000;
 }
 
-const lookup = (name: string) => (strategyNames().includes(name) ? getStrategy(name) : undefined);
+/** The other strategies, as solve() gives them (none when the context has no lookup). */
+const lookupIn = (ctx: StrategyContext) => (name: string) => ctx.strategy?.(name);
 
 function integralRevenues(model: Model): boolean {
   return model.jobs.every((j) => Number.isInteger(j.revenueOnTime) && Number.isInteger(j.revenueLate));

@@ -11,10 +11,11 @@ const REPRODUCIBLE_ITERATIONS = 2000;
  *
  * Synchronous on purpose: `auto` starts exact and then runs its partner on the same thread, so exact
  * must reach its solver thread before it first yields, or it would wait for the partner to finish.
- * A strategy that answers with a promise is therefore ignored.
+ * A strategy that answers with a promise is therefore ignored, and so is a missing one (a context
+ * without StrategyContext.strategy).
  */
 export function improveWith(
-  search: Strategy,
+  search: Strategy | undefined,
   ctx: StrategyContext,
   current: { schedule: Schedule; builds: number },
   until: number,
@@ -22,7 +23,7 @@ export function improveWith(
 ): { schedule: Schedule; builds: number } {
   const s = current.schedule;
   const done = s.scheduledTasks() === ctx.model.nTasks && s.makespan() <= ctx.lowerBound;
-  if (done || until - Date.now() < 20) return current;
+  if (!search || done || until - Date.now() < 20) return current;
   const result = search.run({
     ...ctx,
     rng: ctx.rng.fork(),

@@ -3,7 +3,7 @@ import { Random } from '../../random';
 import { buildFromTaskOrder } from '../../schedule/sgs';
 import { Schedule, better } from '../../schedule/schedule';
 import { stageTails } from '../../schedule/tails';
-import { rffdOnce } from '../rffd/rffd';
+import { rffdOnce } from '../../lists/job-orders';
 
 /**
  * A quick warm start for the MILP: its makespan is the MILP's time horizon (every variable after it

@@ -1,9 +1,11 @@
 import { Model } from '../../model/model';
 import { jobRevenue } from '../../schedule/revenue';
 import { capacityRows, cliqueRows, runningTerms } from './resource-rows';
-import { RowWriter, TooBig } from './row-writer';
+import { MilpProblem, RowWriter, TooBig } from './row-writer';
 import { propagate } from './propagate';
 import { Windows, computeWindows, lastIndexAtMost } from './windows';
+
+export type { MilpProblem } from './row-writer';
 
 /**
  * The time-indexed MILP of a model, as sparse arrays HiGHS takes directly (no LP text to print and
@@ -26,21 +28,6 @@ import { Windows, computeWindows, lastIndexAtMost } from './windows';
  * o_j in {0,1} marks a job that ends by its deadline: o_j <= y_j and o_j <= done[g, deadline_j] for
  * every sink stage g of j. C is then left out of the objective.
  */
-export interface MilpProblem {
-  numCols: number;
-  numRows: number;
-  colCost: Float64Array;
-  colLower: Float64Array;
-  colUpper: Float64Array;
-  integrality: Int32Array;
-  rowLower: Float64Array;
-  rowUpper: Float64Array;
-  /** CSR matrix. */
-  starts: Int32Array;
-  indices: Int32Array;
-  values: Float64Array;
-}
-
 /** Where each quantity of the schedule lives among the columns (for the MIP start and decoding). */
 export interface MilpLayout {
   /** Weighted single objective C - W * scheduledTasks (jobs may be rejected); otherwise min C with all jobs in. */

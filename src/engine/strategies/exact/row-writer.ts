@@ -1,4 +1,18 @@
-import { MilpProblem } from './model-builder';
+/** The MILP in HiGHS's terms (columns, CSR rows), as the builder hands it to the solver thread. */
+export interface MilpProblem {
+  numCols: number;
+  numRows: number;
+  colCost: Float64Array;
+  colLower: Float64Array;
+  colUpper: Float64Array;
+  integrality: Int32Array;
+  rowLower: Float64Array;
+  rowUpper: Float64Array;
+  /** CSR matrix. */
+  starts: Int32Array;
+  indices: Int32Array;
+  values: Float64Array;
+}
 
 /** Thrown by RowWriter when the matrix outgrows its limit; the builder turns it into "too large". */
 export class TooBig extends Error {}

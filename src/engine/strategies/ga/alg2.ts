@@ -2,7 +2,7 @@ import { Model } from '../../model/model';
 import { Random } from '../../random';
 import { Profile } from '../../schedule/profile';
 import { Schedule } from '../../schedule/schedule';
-import { loadProfile } from './justify';
+import { loadProfile } from '../../lists/justify';
 
 /**
  * Salamander Alg. 2, the makespan mutation, on a decoded schedule (it never makes the schedule worse):

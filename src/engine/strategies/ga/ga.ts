@@ -1,16 +1,16 @@
 import { Model } from '../../model/model';
 import { Random } from '../../random';
-import { decreasingJobOrder, rffdOnce } from '../rffd/rffd';
+import { decreasingJobOrder, rffdOnce } from '../../lists/job-orders';
 import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
 import { MakespanMutation } from './alg2';
-import { Decoder } from './decoder';
-import { Individual, ThirdObjective } from './individual';
-import { Justifier } from './justify';
+import { Decoder } from '../../lists/decoder';
+import { Individual, ThirdObjective } from '../../lists/individual';
+import { Justifier } from '../../lists/justify';
 import { crowdedBetter, selectSurvivors } from './nsga2';
-import { subsetLimits, subsetSearch } from '../ls/subset-search';
-import { greedyBoundSet } from '../ls/bound-set';
+import { subsetLimits, subsetSearch } from '../../job-sets/subset-search';
+import { greedyBoundSet } from '../../job-sets/bound-set';
 import { Schedule } from '../../schedule/schedule';
-import { advanceTasks, densityJobOrder, encodeByStart, moveRandomTasks, ox2, tasksOfJobs, toggleJobs, workPerTask } from './operators';
+import { advanceTasks, densityJobOrder, encodeByStart, moveRandomTasks, ox2, tasksOfJobs, toggleJobs, workPerTask } from '../../lists/operators';
 
 /** When the member from the greedy bound set joins the population (seedFromGreedySet): share of the budget. */
 const GREEDY_MEMBER_SHARE = 0.4;

@@ -1,9 +1,9 @@
 import { Model } from '../../model/model';
 import { Random } from '../../random';
 import { Schedule } from '../../schedule/schedule';
-import { Decoder } from '../ga/decoder';
-import { Individual } from '../ga/individual';
-import { densityJobOrder, encodeByStart, moveElement, tasksOfJobs, workPerTask } from '../ga/operators';
+import { Decoder } from '../../lists/decoder';
+import { Individual } from '../../lists/individual';
+import { densityJobOrder, encodeByStart, moveElement, tasksOfJobs, workPerTask } from '../../lists/operators';
 import { ScoreHistory, notWorse } from './score';
 
 /** Late acceptance history of the job-set phase: task counts have long plateaus. */

@@ -1,10 +1,10 @@
 import { Model } from '../../model/model';
 import { Random } from '../../random';
 import { Schedule } from '../../schedule/schedule';
-import { Decoder } from '../ga/decoder';
-import { Individual } from '../ga/individual';
-import { Justifier } from '../ga/justify';
-import { advanceJob, advanceTasks, encodeByStart, moveElement, toggleJobs, workPerTask } from '../ga/operators';
+import { Decoder } from '../../lists/decoder';
+import { Individual } from '../../lists/individual';
+import { Justifier } from '../../lists/justify';
+import { advanceJob, advanceTasks, encodeByStart, moveElement, toggleJobs, workPerTask } from '../../lists/operators';
 import { ScoreHistory, notWorse } from './score';
 
 /** Late acceptance history of the list search: short, because a step is a whole decode. */

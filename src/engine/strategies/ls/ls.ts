@@ -3,21 +3,19 @@ import { Random } from '../../random';
 import { buildFromTaskOrder } from '../../schedule/sgs';
 import { Schedule, better } from '../../schedule/schedule';
 import { latestFinishOrder } from '../../schedule/tails';
-import { rffdOnce } from '../rffd/rffd';
+import { rffdOnce } from '../../lists/job-orders';
 import { deadlineCheck, Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
 import { compareScore, ScoreHistory } from './score';
 import { LsState } from './state';
 import { MoveRunner } from './moves';
 import { ListSearch } from './list-search';
 import { JobSetSearch } from './job-set-search';
-import { SubsetResult, subsetLimits, subsetSearch } from './subset-search';
-import { greedyBoundSet, noJobFits, setTasks, TargetSets } from './bound-set';
-import { Decoder } from '../ga/decoder';
-import { densityJobOrder, tasksOfJobs, workPerTask } from '../ga/operators';
-import { revenueSearch } from './revenue-search';
+import { SubsetResult, subsetLimits, subsetSearch } from '../../job-sets/subset-search';
+import { greedyBoundSet, noJobFits, setTasks, TargetSets } from '../../job-sets/bound-set';
+import { Decoder } from '../../lists/decoder';
+import { densityJobOrder, tasksOfJobs, workPerTask } from '../../lists/operators';
+import { revenueSearch } from '../../revenue/search';
 import { episodeCount, restarts } from './restarts';
-// Circular on purpose (index registers ls): only read at run time, to seed the revenue search.
-import { getStrategy, strategyNames } from '../index';
 
 /** OptaPlanner defaults used by Salamander (section IV): lateAcceptanceSize = 500, entityTabuRatio = 0.2. */
 const LATE_ACCEPTANCE_SIZE = 500;
@@ -46,7 +44,7 @@ export const ls: Strategy = {
   description:
     'Tabu Search + Late Acceptance local search (Salamander III-B2), incremental scores; with the revenue objective, late acceptance over job orders seeded by tps/edf/fifo',
   run(ctx: StrategyContext): StrategyResult | Promise<StrategyResult> {
-    if (ctx.objective === 'revenue') return revenueSearch(ctx, (name) => (strategyNames().includes(name) ? getStrategy(name) : undefined));
+    if (ctx.objective === 'revenue') return revenueSearch(ctx, (name) => ctx.strategy?.(name));
     const initial = bestConstruction(ctx.model, ctx.rng, deadlineCheck(ctx));
     // Nothing placed and the bounds refute every job alone: the empty plan is optimal, no search can add to it.
     if (initial.scheduledTasks() === 0 && noJobFits(ctx.model, deadlineCheck(ctx)))

@@ -1,7 +1,7 @@
 import { scheduleRevenue } from '../../schedule/revenue';
 import { buildFromJobOrder } from '../../schedule/sgs';
 import { Schedule } from '../../schedule/schedule';
-import { edfOrder } from '../edf/edf';
+import { edfOrder } from '../../lists/job-orders';
 import { deadlineCheck, Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
 import { PreAllocation } from './prealloc';
 import { realise } from './realise';

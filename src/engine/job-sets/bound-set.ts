@@ -1,7 +1,7 @@
-import { makespanBound } from '../../bounds/makespan';
-import { Model } from '../../model/model';
-import { workPerTask } from '../ga/operators';
-import { Random } from '../../random';
+import { makespanBound } from '../bounds/makespan';
+import { Model } from '../model/model';
+import { workPerTask } from '../lists/operators';
+import { Random } from '../random';
 
 /** Above this many jobs the set is not built: one bound check per job would cost more than it saves. */
 export const MAX_BOUND_SET_JOBS = 500;

@@ -1,8 +1,8 @@
-import { Model } from '../../model/model';
-import { jobRevenue } from '../../schedule/revenue';
-import { Schedule } from '../../schedule/schedule';
-import { Builder } from '../../schedule/sgs';
-import { stageTails } from '../../schedule/tails';
+import { Model } from '../model/model';
+import { jobRevenue } from '../schedule/revenue';
+import { Schedule } from '../schedule/schedule';
+import { Builder } from '../schedule/sgs';
+import { stageTails } from '../schedule/tails';
 
 /** What a decoded job order earns, compared lexicographically: revenue, then tasks, then compactness. */
 export interface RevenueScore {

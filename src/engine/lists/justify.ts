@@ -1,6 +1,6 @@
-import { Model } from '../../model/model';
-import { Profile } from '../../schedule/profile';
-import { Schedule } from '../../schedule/schedule';
+import { Model } from '../model/model';
+import { Profile } from '../schedule/profile';
+import { Schedule } from '../schedule/schedule';
 
 /** Resets `profile` to the usage of the accepted tasks of `s`. */
 export function loadProfile(profile: Profile, s: Schedule): void {

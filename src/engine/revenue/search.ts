@@ -1,9 +1,9 @@
-import { revenueBound } from '../../bounds/revenue';
-import { Model } from '../../model/model';
-import { Random } from '../../random';
-import { Schedule } from '../../schedule/schedule';
-import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
-import { compareRevenue, RevenueDecoder, RevenueScore, scoreOf } from './revenue-decoder';
+import { revenueBound } from '../bounds/revenue';
+import { Model } from '../model/model';
+import { Random } from '../random';
+import { Schedule } from '../schedule/schedule';
+import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategies/strategy';
+import { compareRevenue, RevenueDecoder, RevenueScore, scoreOf } from './decoder';
 
 /** Late acceptance list length: long enough to climb out of the plateaus job orders are full of. */
 const LATE_ACCEPTANCE_SIZE = 100;

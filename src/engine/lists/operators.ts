@@ -1,7 +1,7 @@
-import { Model } from '../../model/model';
-import { Random } from '../../random';
-import { Schedule } from '../../schedule/schedule';
-import { jobLength } from '../rffd/rffd';
+import { Model } from '../model/model';
+import { Random } from '../random';
+import { Schedule } from '../schedule/schedule';
+import { jobLength } from './job-orders';
 
 /**
  * Operators on chromosomes = task priority permutations (decoded by the SGS in decoder.ts, which makes

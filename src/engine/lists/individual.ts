@@ -1,5 +1,5 @@
-import { Model } from '../../model/model';
-import { Schedule } from '../../schedule/schedule';
+import { Model } from '../model/model';
+import { Schedule } from '../schedule/schedule';
 import { objectivesOf } from './decoder';
 
 export type ThirdObjective = 'jobEnds' | 'taskEnds' | 'none';

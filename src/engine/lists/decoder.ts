@@ -1,8 +1,8 @@
-import { MinHeap } from '../../schedule/min-heap';
-import { CAPACITY_EPS, Model } from '../../model/model';
-import { Random } from '../../random';
-import { Profile } from '../../schedule/profile';
-import { Schedule } from '../../schedule/schedule';
+import { MinHeap } from '../schedule/min-heap';
+import { CAPACITY_EPS, Model } from '../model/model';
+import { Random } from '../random';
+import { Profile } from '../schedule/profile';
+import { Schedule } from '../schedule/schedule';
 
 /**
  * The serial schedule generation scheme of `buildFromTaskOrder` (earliest-finish node choice, eligible

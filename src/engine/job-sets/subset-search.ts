@@ -1,11 +1,11 @@
-import { makespanBound } from '../../bounds/makespan';
-import { Model } from '../../model/model';
-import { Random } from '../../random';
-import { Schedule, better } from '../../schedule/schedule';
-import { latestFinishOrder } from '../../schedule/tails';
-import { Decoder } from '../ga/decoder';
-import { densityJobOrder, encodeByStart, tasksOfJobs, workPerTask } from '../ga/operators';
-import { StrategyContext } from '../strategy';
+import { makespanBound } from '../bounds/makespan';
+import { Model } from '../model/model';
+import { Random } from '../random';
+import { Schedule, better } from '../schedule/schedule';
+import { latestFinishOrder } from '../schedule/tails';
+import { Decoder } from '../lists/decoder';
+import { densityJobOrder, encodeByStart, tasksOfJobs, workPerTask } from '../lists/operators';
+import { StrategyContext } from '../strategies/strategy';
 import { MAX_BOUND_SET_JOBS, jobsByDensity } from './bound-set';
 
 /** Decodes tried per candidate set: the fixed orders below, then random tie-breaks of the first. */

@@ -1,14 +1,16 @@
 /**
- * Worker-thread entry of auto's second ls stream (ls-thread.ts): compiles the instance again, runs ls
- * with its own seed until the shared deadline or a stop flag, and posts the schedule's arrays back.
+ * Worker-thread entry of auto's second ls stream (auto/ls-thread.ts): compiles the instance again, runs
+ * ls with its own seed until the shared deadline or a stop flag, and posts the schedule's arrays back.
+ *
+ * It sits above the strategy families, next to the registry it takes ls (and, for ls's revenue mode,
+ * the strategies that seed it) from: no family imports the registry, and auto names this file by path only.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { compile } from '../../model/model';
-import { Random } from '../../random';
-import { StrategyResult } from '../strategy';
-// Through the registry: ls.ts imports it back (for its revenue mode), so it must be loaded first.
-import { getStrategy } from '../index';
-import { LsThreadInput, LsThreadMessage } from './ls-thread-protocol';
+import { compile } from '../model/model';
+import { Random } from '../random';
+import { StrategyResult } from './strategy';
+import { getStrategy, lookupStrategy } from './index';
+import { LsThreadInput, LsThreadMessage } from './auto/ls-thread-protocol';
 
 async function main(input: LsThreadInput): Promise<LsThreadMessage> {
   const model = compile(input.doc);
@@ -21,6 +23,7 @@ async function main(input: LsThreadInput): Promise<LsThreadMessage> {
     deadline: input.deadline,
     maxIterations: input.maxIterations,
     lowerBound: input.lowerBound,
+    strategy: lookupStrategy,
     stopFlags: input.stopFlags.map((b) => new Int32Array(b)),
     report: () => {},
   });
