@@ -33,6 +33,9 @@ import { InstanceDoc, PlanDoc } from '../src/engine/model/types';
 import { solve } from '../src/engine/solve';
 import { dataSourceOptions } from '../src/modules/database/data-source';
 import { PlansRepository } from '../src/modules/plans/plans.repository';
+import { PlanAssignmentEntity, PlanEntity } from '../src/modules/plans/plan.entity';
+import { SOLVE_WORK } from '../src/modules/solves/solve.kind';
+import { LongWorkRepository } from '../src/modules/work/work.repository';
 import { ephemeralInstance } from '../test/support/ephemeral-instance';
 import { largeInstance } from '../test/support/load-speed';
 import { Service, startService, stopChild, waitFor } from '../test/support/service';
@@ -200,7 +203,8 @@ async function benchStore(svc: Service, tenantId: string, reps: number, tasks: n
   const ds = new DataSource(dataSourceOptions(svc.config.databaseUrl));
   await ds.initialize();
   try {
-    const repo = new PlansRepository(ds);
+    const repo = new PlansRepository(ds.getRepository(PlanEntity), ds.getRepository(PlanAssignmentEntity));
+    const work = new LongWorkRepository(ds);
     const once = async (): Promise<number> => {
       // A fresh solve row as the worker sees it: running, holding the whole instance (1.3 MB of jsonb).
       const [row] = await ds.query(
@@ -209,13 +213,12 @@ async function benchStore(svc: Service, tenantId: string, reps: number, tasks: n
         [tenantId, instanceJson, instance.name],
       );
       const t0 = performance.now();
-      const planId = await repo.store({
-        tenantId,
-        solveId: row.id,
-        document,
-        ends,
-        status: 'succeeded',
-        progress: { elapsedMs: Number(plan.stats?.elapsedMs ?? 0), iterations: 0, scheduledTasks: plan.objective.scheduledTasks, makespanSlots: plan.objective.makespanSlots },
+      // What the worker does at a solve's end: the plan and the solve's status in one transaction.
+      let planId: string | null = null;
+      await work.finish(SOLVE_WORK, row.id, 'succeeded', async (tx) => {
+        planId = await repo.insert(tx, { tenantId, solveId: row.id, document, ends });
+        const progress = { elapsedMs: Number(plan.stats?.elapsedMs ?? 0), iterations: 0, scheduledTasks: plan.objective.scheduledTasks, makespanSlots: plan.objective.makespanSlots };
+        return planId === null ? null : { planId, progress };
       });
       const ms = performance.now() - t0;
       if (!planId) throw new Error('store returned no plan id');

@@ -4,8 +4,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { Config, CONFIG } from '../../config';
-import { redisConnection, SOLVE_QUEUE } from '../queue/queue.module';
-import { SOLVE_QUEUE_NAME } from '../queue/solve-jobs';
+import { redisConnection, WorkQueues } from '../queue/queue.module';
+import { SOLVE_WORK } from '../solves/solve.kind';
 
 /**
  * Prometheus metrics of the API process. Solve durations come from the queue's completion events, so the
@@ -21,9 +21,10 @@ export class MetricsService implements OnModuleDestroy {
   private eventsConnection?: Redis;
 
   constructor(
-    @Inject(SOLVE_QUEUE) queue: Queue,
+    queues: WorkQueues,
     @Inject(CONFIG) private readonly config: Config,
   ) {
+    const queue: Queue = queues.of(SOLVE_WORK);
     collectDefaultMetrics({ register: this.registry, prefix: 'fallow_' });
     new Gauge({
       name: 'fallow_queue_jobs',
@@ -41,7 +42,7 @@ export class MetricsService implements OnModuleDestroy {
   listen(): void {
     // BullMQ never closes a connection it was given, so this service keeps it and closes it itself.
     this.eventsConnection = redisConnection(this.config.redisUrl);
-    this.events = new QueueEvents(SOLVE_QUEUE_NAME, { connection: this.eventsConnection, prefix: this.config.queuePrefix });
+    this.events = new QueueEvents(SOLVE_WORK.queue, { connection: this.eventsConnection, prefix: this.config.queuePrefix });
     this.events.on('completed', ({ returnvalue }) => {
       const r = (typeof returnvalue === 'string' ? safeParse(returnvalue) : returnvalue) as { status?: string; elapsedMs?: number; strategy?: string } | null;
       if (r?.elapsedMs && r.status !== 'skipped') this.solves.observe({ strategy: r.strategy ?? 'unknown', status: r.status ?? 'unknown' }, r.elapsedMs / 1000);

@@ -1,7 +1,7 @@
 import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { Queue } from 'bullmq';
+import { ConnectionOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Config, CONFIG } from '../../config';
 import { WORK_KINDS } from '../work-kinds';
@@ -29,7 +29,7 @@ export class WorkQueues {
 @Global()
 @Module({
   imports: [
-    BullModule.forRootAsync({ inject: [CONFIG], useFactory: (c: Config) => ({ connection: redisOptions(c.redisUrl), prefix: c.queuePrefix }) }),
+    BullModule.forRootAsync({ inject: [CONFIG], useFactory: (c: Config) => ({ connection: redisOptions(c.redisUrl) as ConnectionOptions, prefix: c.queuePrefix }) }),
     BullModule.registerQueue(...WORK_KINDS.map((k) => ({ name: k.queue }))),
   ],
   providers: [
