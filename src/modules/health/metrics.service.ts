@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Queue, QueueEvents } from 'bullmq';
+import { QueueEvents } from 'bullmq';
 import type { NextFunction, Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -24,7 +24,6 @@ export class MetricsService implements OnModuleDestroy {
     queues: WorkQueues,
     @Inject(CONFIG) private readonly config: Config,
   ) {
-    const queue: Queue = queues.of(SOLVE_WORK);
     collectDefaultMetrics({ register: this.registry, prefix: 'fallow_' });
     new Gauge({
       name: 'fallow_queue_jobs',
@@ -32,7 +31,7 @@ export class MetricsService implements OnModuleDestroy {
       labelNames: ['state'],
       registers: [this.registry],
       async collect() {
-        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+        const counts = await queues.of(SOLVE_WORK).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
         for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
       },
     });

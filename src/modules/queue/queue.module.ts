@@ -13,7 +13,7 @@ export { redisConnection } from './redis-options';
 /** The API's own Redis connection: rate limits, cancellations (publish), health. */
 export const REDIS = Symbol('REDIS');
 
-/** The queue of each kind of long work (registered with @nestjs/bullmq, looked up by kind). */
+/** The queue of each kind of long work (registered with @nestjs/bullmq, looked up by kind once the application is initialised). */
 export class WorkQueues {
   constructor(private readonly refs: ModuleRef) {}
 

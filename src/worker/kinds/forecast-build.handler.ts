@@ -7,8 +7,7 @@ import { FORECAST_BUILD_WORK } from '../../modules/forecast-builds/forecast-buil
 import { forecastIssues } from '../../modules/forecasts/forecast-issues';
 import { ForecastProvenance } from '../../modules/forecasts/forecast-provenance';
 import { ForecastsService } from '../../modules/forecasts/forecasts.service';
-import type { TrainingHistory } from '../../modules/usage/usage.repository';
-import { UsageService } from '../../modules/usage/usage.service';
+import { TrainingHistory, UsageService } from '../../modules/usage/usage.service';
 import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
 import { BuildInput, BuildOutput } from './forecast-build.compute';
 
