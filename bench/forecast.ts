@@ -3,7 +3,7 @@
  * 80 VMs, 7 days of 5-minute CPU and memory samples) - train on days 0-5, hold out day 6 - at q = 0.5,
  * 0.9, 0.99 on 180-s slots with a 5% safety margin, and again holding out day 5 (trained on days 0-4) so
  * that no choice rests on one day; plus the training time for 100 nodes x 7 days of 5-minute samples x cpu
- * and ram (synthetic traces from test/support/usage-traces.ts, median of 3 runs), in this thread and with
+ * and ram (synthetic traces from harness/usage-traces.ts, median of 3 runs), in this thread and with
  * the 2 x |quantiles| boosting runs on worker threads (src/worker/forecast-build-parallel.ts).
  *
  *   npm run bench:forecast            (= npm run build && node dist/bench/forecast.js)
@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_GBT, DEFAULT_ROW_FRACTION, describeEval, EvalReport, renderEvalTable, renderMatchedTable, runForecastEval, trainForecaster } from '../src/engine/forecast';
 import { loadTraces } from '../src/forecast-cli';
 import { trainForecasterParallel } from '../src/worker/forecast-build-parallel';
-import { syntheticHistory } from '../test/support/usage-traces';
+import { syntheticHistory } from '../harness/usage-traces';
 import { machineInfo, median, repoRoot, resultsDir, sharedDir, timestamp } from './common';
 
 const QUANTILES = [0.5, 0.9, 0.99];
@@ -259,7 +259,7 @@ ${NOTES}
 
 ## Training time
 
-${timing.nodes} synthetic nodes (test/support/usage-traces.ts) x ${timing.days} days of ${timing.periodSeconds / 60}-minute samples x cpu and ram,
+${timing.nodes} synthetic nodes (harness/usage-traces.ts) x ${timing.days} days of ${timing.periodSeconds / 60}-minute samples x cpu and ram,
 ${timing.slotSeconds}-s slots (the issue's case: 100 nodes x 7 days x 2 metrics, at the default q = 0.99 and at three quantiles),
 defaults ${JSON.stringify(DEFAULT_GBT)}, ${DEFAULT_ROW_FRACTION} of the training rows, 255 bins, split-conformal calibration with
 early stopping and stacking; wall time of the whole training (resampling, features, binning, boosting, calibration), median of 3 runs on this machine:

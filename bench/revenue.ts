@@ -5,7 +5,7 @@
  *
  * Sets (each size x seed is one instance; every plan is checked by the evaluator):
  *   gen       `../shared/tools/gen-instance.py tps --jobs N --seed S` (the issue's generator; skipped without ../shared)
- *   paper     test/support/tps-instance.ts: the same platform and job distribution, with deadlines in slots
+ *   paper     harness/tps-instance.ts: the same platform and job distribution, with deadlines in slots
  *             (see the note in REVENUE.md on why the two differ)
  *   ephemeral `gen-instance.py ephemeral --dc pc1|pc2|univ --tasks 680 --load 1.3 --max-maps 160 --deadlines 0.5`
  *             (real utilisation, deadlines on half the jobs; skipped without ../shared)
@@ -24,7 +24,7 @@ import { evaluatePlan } from '../src/engine/evaluate/evaluate';
 import { loadInstance } from '../src/engine/model/model';
 import { InstanceDoc } from '../src/engine/model/types';
 import { solve } from '../src/engine/solve';
-import { tpsPaperInstance } from '../test/support/tps-instance';
+import { tpsPaperInstance } from '../harness/tps-instance';
 import { machineInfo, mean, repoRoot, resultsDir, sharedDir, timestamp } from './common';
 import { renderRevenueReport, RevenueRow, RevenueResults, REVENUE_RESULTS_FORMAT } from './revenue-report';
 

@@ -1,6 +1,6 @@
 /**
- * The benchmark harness: `npm run bench -- [options]`, `npx fallow bench [options]` or
- * `node dist/bench/run.js [options]`. See bench/README.md.
+ * The benchmark harness, its own entry point (not part of the `fallow` CLI): `npm run bench -- [options]`
+ * or `node dist/bench/run.js [options]` after a build. See bench/README.md.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -29,7 +29,7 @@ import { writeReport } from './report';
 import { RunnerOptions, runSolve } from './runner';
 import { loadSuite } from './suites';
 
-export const USAGE = `usage: npm run bench -- [options]     (or: npx fallow bench [options], node dist/bench/run.js [options])
+export const USAGE = `usage: npm run bench -- [options]     (or, after npm run build: node dist/bench/run.js [options])
 
   --suite S[,S]          shared | ephemeral | j30 | j120 | measure | all   (default all)
   --strategies A,B       strategies to run (default: every registered strategy, plus auto when available)

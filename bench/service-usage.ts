@@ -5,8 +5,8 @@
  * again into a cluster that already holds it (every sample a duplicate). Target: under 2 s per request.
  */
 import { performance } from 'node:perf_hooks';
-import { Service } from '../test/support/service';
-import { usageCluster, usageCsv, usageHistory, usageSamples } from '../test/support/usage-fixtures';
+import { Service } from '../harness/service';
+import { usageCluster, usageCsv, usageHistory, usageSamples } from '../harness/usage-fixtures';
 import { Summary, summarize } from './service';
 
 export const TARGET_USAGE_MS = 2000;

@@ -10,7 +10,7 @@
  *               (a small inline instance);
  *   4. usage    POST /v1/clusters/{id}/usage with a week of 100 nodes x 2 metrics (bench/service-usage.ts).
  *
- * Uses test/support/service.ts: a fresh migrated database (dropped afterwards), a private BullMQ prefix (its keys
+ * Uses harness/service.ts: a fresh migrated database (dropped afterwards), a private BullMQ prefix (its keys
  * deleted afterwards), the API in this process, worker processes `node dist/src/worker.js`.
  *
  *   npm run build && node dist/bench/service.js [options]          (see --help and bench/README.md)
@@ -36,9 +36,9 @@ import { PlansRepository } from '../src/modules/plans/plans.repository';
 import { PlanAssignmentEntity, PlanEntity } from '../src/modules/plans/plan.entity';
 import { SOLVE_WORK } from '../src/modules/solves/solve.kind';
 import { LongWorkRepository } from '../src/modules/work/work.repository';
-import { ephemeralInstance } from '../test/support/ephemeral-instance';
-import { largeInstance } from '../test/support/load-speed';
-import { Service, startService, stopChild, waitFor } from '../test/support/service';
+import { ephemeralInstance } from '../harness/ephemeral-instance';
+import { largeInstance } from '../harness/load-speed';
+import { Service, startService, stopChild, waitFor } from '../harness/service';
 import { machineInfo, MachineInfo, repoRoot, resultsDir, sharedDir, timestamp } from './common';
 import { benchUsage, UsageResult } from './service-usage';
 
@@ -287,7 +287,7 @@ function e2eInstances(useShared: boolean, shared: string): { list: { name: strin
   ];
   for (const [name, o] of gen) {
     const doc = ephemeralInstance(o);
-    list.push({ name: `${name} (${doc.name})`, source: `test/support/ephemeral-instance.ts ${JSON.stringify(o)}`, doc });
+    list.push({ name: `${name} (${doc.name})`, source: `harness/ephemeral-instance.ts ${JSON.stringify(o)}`, doc });
   }
   const dir = path.join(shared, 'instances');
   if (!useShared) skipped.push('shared instances: not used (--no-shared)');
@@ -427,7 +427,7 @@ export function renderSection(r: ServiceResults, file: string): string {
       `1-min load average, this run included, ${r.loadAverage.map((l) => l.load1.toFixed(2)).join(' / ')} at ${r.loadAverage.map((l) => l.phase).join(' / ')}).`,
   );
   w(
-    `Harness: \`test/support/service.ts\` (fresh migrated database, dropped after; private queue prefix, keys deleted after); API in the bench process, ` +
+    `Harness: \`harness/service.ts\` (fresh migrated database, dropped after; private queue prefix, keys deleted after); API in the bench process, ` +
       `${r.environment.workers} worker process(es) with concurrency ${r.environment.workerConcurrency}, lockMs ${r.environment.lockMs}, stalledIntervalMs ${r.environment.stalledIntervalMs}.`,
   );
   w();

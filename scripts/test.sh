@@ -25,7 +25,7 @@ to_dist() {
   local p=${1%/}
   case "$p" in
     dist/*) ;;
-    test|test/*|src/*|bench/*) p="dist/$p" ;;
+    test|test/*|src/*|bench/*|harness/*) p="dist/$p" ;;
   esac
   case "$p" in *.ts) p="${p%.ts}.js" ;; esac
   printf '%s' "$p"

@@ -3,7 +3,7 @@
  * Offline command line: solves and checks `fallow.instance/v1` files with no database or Redis.
  *   fallow solve INSTANCE.json [--strategy auto] [--objective tasks-then-makespan|revenue] [--budget-ms 5000] [--seed 1] [--iterations N] [--out FILE]
  *   fallow check INSTANCE.json PLAN.json [--json]
- *   fallow bench [options]      (see bench/README in the repository)
+ *   (the benchmark is not part of the CLI: `npm run bench -- [options]` in the repository, see bench/README.md)
  *   fallow forecast HISTORY.csv ... / fallow forecast-eval TRACES ...   (usage forecasts, see forecast-cli.ts)
  *   fallow simulate INSTANCE.json [PLAN.json | --policy NAME] [--actual USAGE.json] ...   (see simulate-cli.ts)
  */
@@ -21,7 +21,6 @@ import { Objective, OBJECTIVES } from './engine/strategies/strategy';
 const USAGE = `usage:
   fallow solve INSTANCE.json [--strategy NAME] [--objective ${OBJECTIVES.join('|')}] [--budget-ms MS] [--seed N] [--iterations N] [--out FILE] [--quiet]
   fallow check INSTANCE.json PLAN.json [--json]
-  fallow bench [--help]
 ${FORECAST_USAGE}
 ${SIMULATE_USAGE}
 strategies: ${strategyNames().join(', ')}`;
@@ -33,9 +32,9 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'forecast' || command === 'forecast-eval') return forecastMain(command, rest);
   if (command === 'simulate') return simulateCommand(rest);
   if (command === 'bench') {
-    // The benchmark lives outside src/ (it is not part of the service); load it only when asked for.
-    const bench = require('../bench/run') as { main(argv: string[]): Promise<number> };
-    return bench.main(rest);
+    // The benchmark is its own entry point (bench/run.ts); src/ never imports bench/.
+    process.stderr.write('fallow: the benchmark is not part of the CLI; run it from the repository with `npm run bench -- ...`\n');
+    return 2;
   }
   process.stderr.write(USAGE + '\n');
   return command === undefined || command === '--help' || command === 'help' ? 0 : 2;

@@ -12,7 +12,7 @@ import { Random } from '../../src/engine/random';
 import { startLsThread } from '../../src/engine/strategies/auto/ls-thread';
 import { solve } from '../../src/engine/solve';
 import { EXACT_TASK_LIMIT } from '../../src/engine/strategies/auto/auto';
-import { largeMapReduce } from '../support/ephemeral-instance';
+import { largeMapReduce } from '../../harness/ephemeral-instance';
 
 interface StreamSummary {
   tasks: number;

@@ -12,7 +12,7 @@ import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc, PlanDoc } from '../../src/engine/model/types';
 import { CHECKER_PATH, checkerAvailable, SKIP_MESSAGE } from '../support/check-plan';
 import { clone, withTempDir } from '../support/fixtures';
-import { ephemeralInstance } from '../support/ephemeral-instance';
+import { ephemeralInstance } from '../../harness/ephemeral-instance';
 import { randomInstance } from '../support/random-instance';
 
 /** This file compiles to dist/test/engine/cli.test.js; the CLI to dist/src/cli.js. */

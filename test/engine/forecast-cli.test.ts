@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { historyToCsv } from '../../src/engine/forecast';
 import { withTempDir } from '../support/fixtures';
-import { syntheticHistory } from '../support/usage-traces';
+import { syntheticHistory } from '../../harness/usage-traces';
 
 /** This file compiles to <out>/test/engine/forecast-cli.test.js; the CLI to <out>/src/cli.js. */
 const CLI = path.resolve(__dirname, '../../src/cli.js');

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { baselineForecast, checkHeadroom, forecast, ForecastInputError, matchCoverage, raise, runForecastEval, trainForecaster } from '../../src/engine/forecast';
-import { syntheticHistory } from '../support/usage-traces';
+import { syntheticHistory } from '../../harness/usage-traces';
 
 describe('raise and matchCoverage by hand', () => {
   test('raise adds the headroom, stops at the cap, and never lowers a forecast', () => {

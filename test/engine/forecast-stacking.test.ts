@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { baselineForecast, chooseBlend, NO_BLEND, slotQuantile, trainForecaster, trainGbt } from '../../src/engine/forecast';
 import { Random } from '../../src/engine/random';
-import { syntheticHistory } from '../support/usage-traces';
+import { syntheticHistory } from '../../harness/usage-traces';
 
 const close = (a: number, b: number, eps = 1e-9) => assert.ok(Math.abs(a - b) <= eps, `${a} != ${b}`);
 

@@ -19,7 +19,7 @@ import {
   trainForecaster,
   trainGbt,
 } from '../../src/engine/forecast';
-import { syntheticHistory } from '../support/usage-traces';
+import { syntheticHistory } from '../../harness/usage-traces';
 import { trainForecasterParallel } from '../../src/worker/forecast-build-parallel';
 
 const close = (a: number, b: number, eps = 1e-9) => assert.ok(Math.abs(a - b) <= eps, `${a} != ${b}`);

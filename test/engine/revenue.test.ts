@@ -13,7 +13,7 @@ import { InstanceDoc, PlanDoc } from '../../src/engine/model/types';
 import { solve } from '../../src/engine/solve';
 import { strategyNames } from '../../src/engine/strategies';
 import { randomInstance } from '../support/random-instance';
-import { tpsPaperInstance } from '../support/tps-instance';
+import { tpsPaperInstance } from '../../harness/tps-instance';
 
 async function solveFor(inst: InstanceDoc, strategy: string, budgetMs: number, maxIterations?: number): Promise<{ plan: PlanDoc; revenue: number }> {
   const model = loadInstance(inst);

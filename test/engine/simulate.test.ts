@@ -11,7 +11,7 @@ import { transferSeconds } from '../../src/engine/simulate/transfer';
 import { solve } from '../../src/engine/solve';
 import { Random } from '../../src/engine/random';
 import { HadoopPolicy } from '../../src/engine/policies';
-import { ephemeralInstance } from '../support/ephemeral-instance';
+import { ephemeralInstance } from '../../harness/ephemeral-instance';
 import { at, planOf } from '../support/fixtures';
 import { flat, node, oneJob, runDriver, runPlan, stable, step } from '../support/sim-fixtures';
 

@@ -15,7 +15,7 @@ import { solve } from '../../src/engine/solve';
 import { strategyNames } from '../../src/engine/strategies';
 import { newStopFlag } from '../../src/engine/strategies/strategy';
 import { StopWorkerInput } from './stop-worker';
-import { largeMapReduce } from '../support/ephemeral-instance';
+import { largeMapReduce } from '../../harness/ephemeral-instance';
 import { greedyJobSetsMissTheBest } from '../support/job-set-instance';
 
 const BUDGET_MS = 60_000;

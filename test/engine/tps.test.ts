@@ -10,7 +10,7 @@ import { evaluatePlan, Kpis } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc, JobSpec, PlanDoc } from '../../src/engine/model/types';
 import { solve } from '../../src/engine/solve';
-import { tpsHeterogeneousInstance, tpsPaperInstance } from '../support/tps-instance';
+import { tpsHeterogeneousInstance, tpsPaperInstance } from '../../harness/tps-instance';
 
 const STRATEGIES = ['tps', 'fifo', 'edf'] as const;
 

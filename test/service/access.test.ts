@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ephemeralInstance } from '../support/ephemeral-instance';
+import { ephemeralInstance } from '../../harness/ephemeral-instance';
 import { problem, Problem } from '../support/problem';
-import { Service, startService, stopChild, waitFor } from '../support/service';
+import { Service, startService, stopChild, waitFor } from '../../harness/service';
 
 const CLUSTER = {
   metrics: ['cpu', 'ram'],

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { accountingCluster, HOUR, STARTS_AT, stage } from '../support/accounting-fixtures';
-import { Service, startService, waitFor } from '../support/service';
+import { Service, startService, waitFor } from '../../harness/service';
 
 const SLOTS = 24;
 const CLUSTER = accountingCluster('sim-acc');

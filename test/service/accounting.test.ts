@@ -10,7 +10,7 @@ import { strategyNames } from '../../src/engine/strategies';
 import { parseCsv } from '../../src/modules/accounting/csv';
 import { problem } from '../support/problem';
 import { accountingCluster, HOUR, STARTS_AT, stage } from '../support/accounting-fixtures';
-import { Service, startService, stopChild, waitFor } from '../support/service';
+import { Service, startService, stopChild, waitFor } from '../../harness/service';
 
 const DAY2 = '2030-01-02T00:00:00.000Z';
 const SLOTS = 48;

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { problem } from '../support/problem';
-import { Service, startService, waitFor } from '../support/service';
-import { usageCluster, usageHistory, usageSamples } from '../support/usage-fixtures';
+import { Service, startService, waitFor } from '../../harness/service';
+import { usageCluster, usageHistory, usageSamples } from '../../harness/usage-fixtures';
 
 const NODES = 4;
 

@@ -10,8 +10,8 @@ import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
 import { checkerAvailable, checkPlan, SKIP_MESSAGE } from '../support/check-plan';
-import { ephemeralInstance } from '../support/ephemeral-instance';
-import { Service, startService, stopChild, waitFor } from '../support/service';
+import { ephemeralInstance } from '../../harness/ephemeral-instance';
+import { Service, startService, stopChild, waitFor } from '../../harness/service';
 
 describe('full flow: cluster, forecast, batch, solve, plan', () => {
   let svc: Service;

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { problem } from '../support/problem';
-import { Service, startService, waitFor } from '../support/service';
+import { Service, startService, waitFor } from '../../harness/service';
 
 const S = 300;
 const SLOTS = 24;

@@ -9,9 +9,9 @@ import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
 import { checkerAvailable, checkPlan, SKIP_MESSAGE } from '../support/check-plan';
-import { ephemeralInstance, largeMapReduce } from '../support/ephemeral-instance';
+import { ephemeralInstance, largeMapReduce } from '../../harness/ephemeral-instance';
 import { rcpspInstance } from '../support/rcpsp-instance';
-import { Service, startService, stopChild, waitFor } from '../support/service';
+import { Service, startService, stopChild, waitFor } from '../../harness/service';
 
 describe('solve lifecycle', () => {
   let svc: Service;

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { problem } from '../support/problem';
-import { Service, startService } from '../support/service';
-import { UsageSample, usageCluster, usageCsv, usageHistory, usageSamples } from '../support/usage-fixtures';
+import { Service, startService } from '../../harness/service';
+import { UsageSample, usageCluster, usageCsv, usageHistory, usageSamples } from '../../harness/usage-fixtures';
 
 const DAY = 86_400;
 const START = 1_704_067_200; // 2024-01-01T00:00:00Z

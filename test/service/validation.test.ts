@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { InstanceDoc } from '../../src/engine/model/types';
 import { problem, Problem } from '../support/problem';
-import { Service, startService } from '../support/service';
+import { Service, startService } from '../../harness/service';
 
 /** Asserts the problems' paths, in order, and that each message contains its fragment. */
 function expectProblems(body: Problem, expected: [path: string, fragment: string | RegExp][]): void {

@@ -6,8 +6,8 @@
  *   bash scripts/ensure-services.sh && set -a && . .tmp/services.env && set +a
  *   node dist/test/support/usage-ingest-timing.js [nodes] [days]
  */
-import { startService, waitFor } from './service';
-import { usageCluster, usageCsv, usageHistory, usageSamples } from './usage-fixtures';
+import { startService, waitFor } from '../../harness/service';
+import { usageCluster, usageCsv, usageHistory, usageSamples } from '../../harness/usage-fixtures';
 
 async function main(): Promise<void> {
   const nodes = Number(process.argv[2] ?? 100);

@@ -3,8 +3,8 @@
  * sine (random level, amplitude and phase) plus Gaussian noise plus rare short spikes, clamped to [0, 1].
  * Deterministic for a seed; no file from ../shared is needed.
  */
-import { Random } from '../../src/engine/random';
-import { UsageHistory } from '../../src/engine/forecast';
+import { Random } from '../src/engine/random';
+import { UsageHistory } from '../src/engine/forecast';
 
 export interface TraceOptions {
   nodes: number;

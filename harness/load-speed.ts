@@ -1,12 +1,12 @@
 /**
  * Not a test: measures how long loadInstance (validation + compilation) takes on a large instance,
  *   10,000 tasks x 100 nodes x 1,000 slots, with a usage series for every node and metric.
- * Run after a build:  node dist/test/support/load-speed.js
- * (`node --test dist/test/` also loads this file, as it loads every file under test/; it does nothing then.)
+ * Run after a build:  node dist/harness/load-speed.js
+ * (Imported by bench/ and test/, it does nothing then.)
  */
-import { loadInstance } from '../../src/engine/model/model';
-import { InstanceDoc, JobSpec } from '../../src/engine/model/types';
-import { Random } from '../../src/engine/random';
+import { loadInstance } from '../src/engine/model/model';
+import { InstanceDoc, JobSpec } from '../src/engine/model/types';
+import { Random } from '../src/engine/random';
 
 export function largeInstance(tasks = 10_000, nodes = 100, slots = 1_000, seed = 1): InstanceDoc {
   const rng = new Random(seed);

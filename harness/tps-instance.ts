@@ -6,8 +6,8 @@
  * twice the last deadline. Plus a heterogeneous variant of Fallow's general model to exercise what the
  * paper leaves out. Both are driven by a seed only.
  */
-import { InstanceDoc, JobSpec, NodeSpec } from '../../src/engine/model/types';
-import { Random } from '../../src/engine/random';
+import { InstanceDoc, JobSpec, NodeSpec } from '../src/engine/model/types';
+import { Random } from '../src/engine/random';
 
 export interface TpsInstanceOptions {
   jobs?: number;

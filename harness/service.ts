@@ -9,13 +9,13 @@ import path from 'node:path';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { createApi } from '../../src/api/create-api';
-import { createFallowClient, FallowClient } from '../../src/client';
-import { Config, loadConfig } from '../../src/config';
-import { AuthService } from '../../src/modules/auth/auth.service';
-import { migrate } from '../../src/ops';
+import { createApi } from '../src/api/create-api';
+import { createFallowClient, FallowClient } from '../src/client';
+import { Config, loadConfig } from '../src/config';
+import { AuthService } from '../src/modules/auth/auth.service';
+import { migrate } from '../src/ops';
 
-export const DIST_SRC = path.resolve(__dirname, '../../src');
+export const DIST_SRC = path.resolve(__dirname, '../src');
 const DEFAULT_DB = 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface Service {

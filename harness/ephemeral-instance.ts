@@ -2,8 +2,8 @@
  * A small generator of Fallow's home ground (Salamander / Cuckoo): heterogeneous nodes whose regular
  * customers leave a diurnal, noisy share of capacity idle, and MapReduce jobs (map -> reduce) to run in it.
  */
-import { InstanceDoc, JobSpec, NodeSpec } from '../../src/engine/model/types';
-import { Random } from '../../src/engine/random';
+import { InstanceDoc, JobSpec, NodeSpec } from '../src/engine/model/types';
+import { Random } from '../src/engine/random';
 
 export interface EphemeralOptions {
   nodes?: number;

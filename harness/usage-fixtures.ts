@@ -2,7 +2,7 @@
  * Usage-history request bodies for the service tests and the ingestion timing script: a cluster of `nodes`
  * nodes (h001, h002, ...) and the synthetic history of usage-traces.ts as JSON samples or as CSV.
  */
-import { UsageHistory } from '../../src/engine/forecast';
+import { UsageHistory } from '../src/engine/forecast';
 import { syntheticHistory, TraceOptions } from './usage-traces';
 
 export interface UsageSample {

@@ -1,0 +1,105 @@
+/**
+ * The dependency rules of the repository (dependency-cruiser 17). Checked by test/architecture.test.ts on the
+ * TypeScript sources; by hand:  npx depcruise src bench test harness --config .dependency-cruiser.cjs
+ *
+ * Paths in the rules are relative to the repository root. `$1` in a rule's `to` is the first group its
+ * `from.path` matched (dependency-cruiser's group matching).
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment:
+        'A cycle in src/ makes load order matter (a class or constant is undefined while its cycle loads) and ' +
+        'ties every file in it together: none can be changed, tested or moved alone. Cycles that exist only ' +
+        'through type imports (erased by tsc: `import type`, or a name used only as a type) are not counted, ' +
+        'as they cannot break loading (a Simulator and the Driver interface it calls back, say).',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only', 'pre-compilation-only'] } },
+    },
+    {
+      name: 'engine-is-pure',
+      comment:
+        'The engine solves, checks and simulates instances with no service around it (the CLI, the bench and ' +
+        'the worker threads load it alone): it may import only src/engine/, Node built-ins and npm packages, ' +
+        'never NestJS modules, the worker, the API or the configuration.',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { pathNot: ['^src/engine/', '(^|/)node_modules/'], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'strategy-families-apart',
+      comment:
+        'Each strategy family (src/engine/strategies/<family>/) stands alone on the shared strategy contract ' +
+        '(strategy.ts and the rest of the engine): it must not reach into another family, nor into the registry ' +
+        '(strategies/index.ts), which imports every family and so closes a cycle. What two families share ' +
+        'belongs outside the families.',
+      severity: 'error',
+      from: { path: '^src/engine/strategies/([^/]+)/' },
+      to: { path: '^src/engine/strategies/(?:[^/]+/|index\\.ts$)', pathNot: '^src/engine/strategies/$1/' },
+    },
+    {
+      name: 'src-not-bench-or-test',
+      comment:
+        'src/ is what ships (dist/src, the Docker image): it must not import the benchmark, the tests or the ' +
+        'harness they share, which need their dev dependencies, fixtures and a checkout of the repository.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(bench|test|harness)/' },
+    },
+    {
+      name: 'bench-not-test',
+      comment:
+        'The benchmark is its own entry point (npm run bench): what it shares with the tests lives in harness/, ' +
+        'so that changing a test helper cannot change a benchmark and the tests can move freely.',
+      severity: 'error',
+      from: { path: '^bench/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'harness-not-bench-or-test',
+      comment:
+        'harness/ is what bench/ and test/ share; it must depend on neither of them, or the edge it exists to ' +
+        'remove comes back through it.',
+      severity: 'error',
+      from: { path: '^harness/' },
+      to: { path: '^(bench|test)/' },
+    },
+    {
+      name: 'modules-own-their-data',
+      comment:
+        "A Nest module owns its tables: another module's entities and repositories are reached through its " +
+        'exported services, so that a schema change stays inside one module. src/modules/database/ (the ' +
+        'TypeORM data source and the migrations) lists every entity and is exempt.',
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/', pathNot: '^src/modules/database/' },
+      to: { path: '^src/modules/[^/]+/.+\\.(entity|repository)\\.ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'worker-uses-modules-through-exports',
+      comment:
+        "The worker is a client of the modules: it uses their exported services, never their entities or " +
+        'repositories, so that the modules stay free to change how they store things.',
+      severity: 'error',
+      from: { path: '^src/worker/' },
+      to: { path: '^src/modules/.+\\.(entity|repository)\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: '(^|/)node_modules/' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+    // Imports tsc erases (types only) count as dependencies too: an entity type imported by the worker couples
+    // it to that module as much as a value does. 'specify' marks them (type-only, pre-compilation-only), so that
+    // no-circular can leave them out.
+    tsPreCompilationDeps: 'specify',
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['main', 'types', 'typings'],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};
