@@ -18,6 +18,16 @@ import { UsageController } from './usage/usage.controller';
 import { UsageRepository } from './usage/usage.repository';
 import { UsageService } from './usage/usage.service';
 
+import { ApiKeysRepository } from './auth/api-keys.repository';
+import { TenantsRepository } from './auth/tenants.repository';
+import { TenantsService } from './auth/tenants.service';
+import { BatchesRepository } from './batches/batches.repository';
+import { ClustersRepository } from './clusters/clusters.repository';
+import { IdempotencyRepository } from './common/idempotency.repository';
+import { ExecutionsRepository } from './executions/executions.repository';
+import { ForecastsRepository } from './forecasts/forecasts.repository';
+import { HealthRepository } from './health/health.repository';
+import { HealthService } from './health/health.service';
 /** The farmer- and customer-facing resources (clusters, usage, forecasts, batches) execution reports, simulations and accounting. */
 export const FEATURE_CONTROLLERS: Type<unknown>[] = [
   ClustersController,
@@ -40,4 +50,15 @@ export const FEATURE_PROVIDERS: Provider[] = [
   AccountingRepository,
   AccountingService,
   SimulationsService,
+  // Temporary, until AppModule imports the feature modules: the providers those modules added.
+  IdempotencyRepository,
+  TenantsRepository,
+  ApiKeysRepository,
+  TenantsService,
+  ClustersRepository,
+  ForecastsRepository,
+  BatchesRepository,
+  ExecutionsRepository,
+  HealthRepository,
+  HealthService,
 ];
