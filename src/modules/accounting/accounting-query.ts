@@ -1,6 +1,6 @@
 import { Issue } from '../../engine/model/types';
 import { Principal } from '../auth/principal';
-import { Role } from '../auth/api-key.entity';
+import type { Role } from '../auth/api-key.entity';
 import { invalid, notFound } from '../common/problem';
 import { Period, PERIODS, TimeRange } from './periods';
 
