@@ -72,19 +72,22 @@ module.exports = {
       comment:
         "A Nest module owns its tables: another module's entities and repositories are reached through its " +
         'exported services, so that a schema change stays inside one module. src/modules/database/ (the ' +
-        'TypeORM data source and the migrations) lists every entity and is exempt.',
+        'TypeORM data source and the migrations) lists every entity and is exempt. A type-only import of ' +
+        "another module's entity (the shape of a row its service returns) is allowed: tsc erases it, and it " +
+        'can neither inject the table nor query it.',
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/', pathNot: '^src/modules/database/' },
-      to: { path: '^src/modules/[^/]+/.+\\.(entity|repository)\\.ts$', pathNot: '^src/modules/$1/' },
+      to: { path: '^src/modules/[^/]+/.+\\.(entity|repository)\\.ts$', pathNot: '^src/modules/$1/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'worker-uses-modules-through-exports',
       comment:
         "The worker is a client of the modules: it uses their exported services, never their entities or " +
-        'repositories, so that the modules stay free to change how they store things.',
+        'repositories, so that the modules stay free to change how they store things (type-only imports of ' +
+        'the rows a handler receives are allowed, as above).',
       severity: 'error',
       from: { path: '^src/worker/' },
-      to: { path: '^src/modules/.+\\.(entity|repository)\\.ts$' },
+      to: { path: '^src/modules/.+\\.(entity|repository)\\.ts$', dependencyTypesNot: ['type-only'] },
     },
   ],
   options: {
