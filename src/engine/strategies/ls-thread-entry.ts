@@ -5,14 +5,14 @@
  * It sits above the strategy families, next to the registry it takes ls (and, for ls's revenue mode,
  * the strategies that seed it) from: no family imports the registry, and auto names this file by path only.
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import { compile } from '../model/model';
 import { Random } from '../random';
 import { StrategyResult } from './strategy';
 import { getStrategy, lookupStrategy } from './index';
-import { LsThreadInput, LsThreadMessage } from './auto/ls-thread-protocol';
+import { serveThread, ThreadTools } from '../threads/thread-entry';
+import { LsThreadInput, LsThreadResult } from './auto/ls-thread-protocol';
 
-async function main(input: LsThreadInput): Promise<LsThreadMessage> {
+async function main(input: LsThreadInput, tools: ThreadTools<never>): Promise<LsThreadResult> {
   const model = compile(input.doc);
   const result: StrategyResult = await getStrategy('ls').run({
     model,
@@ -24,14 +24,12 @@ async function main(input: LsThreadInput): Promise<LsThreadMessage> {
     maxIterations: input.maxIterations,
     lowerBound: input.lowerBound,
     strategy: lookupStrategy,
-    stopFlags: input.stopFlags.map((b) => new Int32Array(b)),
+    stopFlags: [tools.stop, ...input.stopFlags.map((b) => new Int32Array(b))],
     report: () => {},
   });
   const s = result.schedule;
-  return { type: 'done', node: s.node, start: s.start, accepted: s.accepted, iterations: result.iterations, stats: result.stats ?? {} };
+  return { node: s.node, start: s.start, accepted: s.accepted, iterations: result.iterations, stats: result.stats ?? {} };
 }
 
-main(workerData as LsThreadInput).then(
-  (m) => parentPort!.postMessage(m),
-  (e: Error) => parentPort!.postMessage({ type: 'error', message: e.stack ?? e.message } satisfies LsThreadMessage),
-);
+// An error's message is its whole stack (the caller keeps the first line).
+serveThread<LsThreadInput, never, LsThreadResult>(main, { describe: (e) => (e instanceof Error ? (e.stack ?? e.message) : String(e)) });

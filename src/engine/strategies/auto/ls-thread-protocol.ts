@@ -1,7 +1,7 @@
 import { InstanceDoc } from '../../model/types';
 import { Objective } from '../strategy';
 
-/** What the second ls stream's thread receives (workerData). */
+/** What the second ls stream's thread receives (its input through runInThread). */
 export interface LsThreadInput {
   /** The validated instance the caller's model was compiled from (compiled again in the thread). */
   doc: InstanceDoc;
@@ -13,11 +13,15 @@ export interface LsThreadInput {
   deadline: number;
   maxIterations: number;
   lowerBound: number;
-  /** Int32[0] != 0 in any of them stops the search (the caller's stop flags, and its own abort flag). */
+  /** Int32[0] != 0 in any of them stops the search (the caller's stop flags; runInThread's own stop flag comes with them). */
   stopFlags: SharedArrayBuffer[];
 }
 
-/** What the thread posts back once, when ls returns. */
-export type LsThreadMessage =
-  | { type: 'done'; node: Int32Array; start: Int32Array; accepted: Uint8Array; iterations: number; stats: Record<string, unknown> }
-  | { type: 'error'; message: string };
+/** The thread's answer, once ls returns: the schedule's arrays. */
+export interface LsThreadResult {
+  node: Int32Array;
+  start: Int32Array;
+  accepted: Uint8Array;
+  iterations: number;
+  stats: Record<string, unknown>;
+}

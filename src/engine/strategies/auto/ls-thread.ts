@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { Schedule } from '../../schedule/schedule';
-import { flagBuffer, newStopFlag, StrategyContext, StrategyResult } from '../strategy';
-import { LsThreadInput, LsThreadMessage } from './ls-thread-protocol';
+import { runInThread, ThreadError, ThreadRun } from '../../threads/run-in-thread';
+import { flagBuffer, StrategyContext, StrategyResult } from '../strategy';
+import { LsThreadInput, LsThreadResult } from './ls-thread-protocol';
 
 /**
  * The thread entry, compiled one folder up (dist/src/engine/strategies/ls-thread-entry.js): it takes ls
@@ -32,10 +31,8 @@ export interface LsThread {
  * while that search keeps this one busy, and its answer is read when that search returns.
  */
 export function startLsThread(ctx: StrategyContext, seed: number): LsThread {
-  const abort = newStopFlag();
-  const stop = () => Atomics.store(abort, 0, 1);
-  if (!existsSync(LS_WORKER_FILE)) return { result: Promise.resolve(`thread script missing (${LS_WORKER_FILE})`), stop };
-  const stopFlags = [abort, ...(ctx.stopFlags ?? [])].map(flagBuffer).filter((b): b is SharedArrayBuffer => b !== undefined);
+  // The caller's flags; the thread's own stop flag (stop() below, ctx.signal) comes with runInThread.
+  const stopFlags = (ctx.stopFlags ?? []).map(flagBuffer).filter((b): b is SharedArrayBuffer => b !== undefined);
   const input: LsThreadInput = {
     doc: ctx.model.doc,
     seed,
@@ -46,31 +43,31 @@ export function startLsThread(ctx: StrategyContext, seed: number): LsThread {
     lowerBound: ctx.lowerBound,
     stopFlags,
   };
-  const result = new Promise<StrategyResult | string>((resolve) => {
-    let settled = false;
-    const worker = new Worker(LS_WORKER_FILE, { workerData: input });
-    const finish = (r: StrategyResult | string) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(hard);
-      ctx.signal?.removeEventListener('abort', stop);
-      void worker.terminate();
-      resolve(r);
-    };
-    // Under an iteration limit the thread ends by iterations, not by the clock: no hard stop then.
-    const hard = Number.isFinite(ctx.maxIterations) ? undefined : setTimeout(() => finish('no answer by the deadline'), Math.max(0, ctx.deadline - Date.now()) + GRACE_MS);
-    ctx.signal?.addEventListener('abort', stop);
-    if (ctx.signal?.aborted) stop();
-    worker.on('message', (m: LsThreadMessage) => {
-      if (m.type === 'error') return finish(`error: ${m.message.split('\n')[0]}`);
+  let run: ThreadRun<LsThreadResult>;
+  try {
+    run = runInThread<LsThreadInput, never, LsThreadResult>(LS_WORKER_FILE, input, {
+      // Under an iteration limit the thread ends by iterations, not by the clock: no hard stop then.
+      hardStopAt: Number.isFinite(ctx.maxIterations) ? undefined : ctx.deadline + GRACE_MS,
+      // An abort only raises the stop flag: the thread answers with its best so far.
+      signal: ctx.signal,
+    });
+  } catch (e) {
+    return { result: Promise.resolve(`error: ${(e as Error).message}`), stop: () => undefined };
+  }
+  const result = run.result.then(
+    (m): StrategyResult | string => {
       const s = new Schedule(ctx.model);
       s.node.set(m.node);
       s.start.set(m.start);
       s.accepted.set(m.accepted);
-      finish({ schedule: s, iterations: m.iterations, stats: m.stats });
-    });
-    worker.on('error', (e) => finish(`error: ${e.message}`));
-    worker.on('exit', (code) => finish(`thread exited with code ${code}`));
-  });
-  return { result, stop };
+      return { schedule: s, iterations: m.iterations, stats: m.stats };
+    },
+    (e: unknown): string => {
+      if (!(e instanceof ThreadError)) return `error: ${String(e)}`;
+      if (e.reason === 'missing') return `thread script missing (${LS_WORKER_FILE})`;
+      if (e.reason === 'killed') return 'no answer by the deadline';
+      return `error: ${e.message.split('\n')[0]}`;
+    },
+  );
+  return { result, stop: run.stop };
 }

@@ -1,16 +1,13 @@
-import { parentPort, workerData } from 'node:worker_threads';
 import loadHighs from 'highs';
-import { HighsOutcome, OPTIMAL, STATUS_NAMES, WorkerInput, WorkerMessage } from './protocol';
+import { serveThread, ThreadTools } from '../../threads/thread-entry';
+import { HighsOutcome, OPTIMAL, STATUS_NAMES, WorkerEvent, WorkerInput } from './protocol';
 
 /**
  * Solver thread: HiGHS (WebAssembly) blocks its thread for the whole solve, so it runs here and the
  * strategy's event loop stays free. The WASM instance lives and dies with this thread: the parent
  * terminates the worker after every solve, which returns all of its memory.
  */
-async function main(): Promise<void> {
-  const input = workerData as WorkerInput;
-  const post = (m: WorkerMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
-  const stop = new Int32Array(input.stopFlag);
+async function main(input: WorkerInput, { emit: post, stop }: ThreadTools<WorkerEvent>): Promise<HighsOutcome> {
   const highs = await loadHighs();
   const p = input.problem;
   const model = highs.createModel({
@@ -72,10 +69,14 @@ async function main(): Promise<void> {
       nodes: info('mip_node_count') ?? 0,
       solverSeconds: model.getRunTime(),
     };
-    post({ type: 'done', result }, colValue ? [colValue.buffer as ArrayBuffer] : []);
+    return result;
   } finally {
     model.dispose();
   }
 }
 
-main().catch((e: unknown) => parentPort!.postMessage({ type: 'error', message: e instanceof Error ? (e.stack ?? e.message) : String(e) }));
+// The answer's column vector is moved, not copied; an error's message is its whole stack (the runner keeps the first line).
+serveThread<WorkerInput, WorkerEvent, HighsOutcome>(main, {
+  transferOf: (r) => (r.colValue ? [r.colValue.buffer as ArrayBuffer] : []),
+  describe: (e) => (e instanceof Error ? (e.stack ?? e.message) : String(e)),
+});

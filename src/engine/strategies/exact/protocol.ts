@@ -1,26 +1,22 @@
 import { MilpProblem } from './model-builder';
 
-/** What the solver thread receives (workerData). */
+/** What the solver thread receives (its input through runInThread, which also gives it the stop flag). */
 export interface WorkerInput {
   problem: MilpProblem;
   /** HiGHS options (snake_case names), applied before the solve. */
   options: Record<string, number | string | boolean>;
   /** A complete column vector to start from (the incumbent), or null. */
   start: Float64Array | null;
-  /** Int32[0] != 0 asks the solver to stop at its next checkpoint (abort or deadline). */
-  stopFlag: SharedArrayBuffer;
   /** When given, Int32[0] is set to 1 as soon as HiGHS has proved its solution optimal (read by auto's partner). */
   provenFlag?: SharedArrayBuffer;
 }
 
-/** What the solver thread posts back. */
-export type WorkerMessage =
+/** What the solver thread reports during the search (run-in-thread events); its answer is a HighsOutcome. */
+export type WorkerEvent =
   /** A new best solution found during the search, so a hard stop still leaves something to decode. */
   | { type: 'incumbent'; colValue: Float64Array; objective: number; dualBound: number | null }
   /** The proven bound rose (also what a terminated run keeps). */
-  | { type: 'bound'; dualBound: number; nodes: number }
-  | { type: 'done'; result: HighsOutcome }
-  | { type: 'error'; message: string };
+  | { type: 'bound'; dualBound: number; nodes: number };
 
 export interface HighsOutcome {
   /** highs.constants.modelStatus code (7 optimal, 8 infeasible, 13 time limit, 17 interrupted ...). */

@@ -1,6 +1,6 @@
 import { SatProblem } from './encoding';
 
-/** What the SAT thread receives (workerData; it then works alone until it is done or terminated). */
+/** What the SAT thread receives (its input through runInThread; it then works alone until it is done or terminated). */
 export interface SatRequest {
   problem: SatProblem;
   /** Absolute ms (Date.now()) after which no query is started and the running one times out. */
@@ -13,13 +13,16 @@ export interface SatRequest {
   provenFlag?: SharedArrayBuffer;
 }
 
-export type SatMessage =
+/** What the SAT thread reports while it searches (run-in-thread events). */
+export type SatEvent =
   /** Z3 is loaded and the formula for the starting horizon is built. */
   | { type: 'ready'; ms: number; variables: number; rows: number }
   /** A schedule with makespan `makespan` <= the horizon asked for; the search goes on below it. */
-  | { type: 'sat'; starts: number[]; makespan: number; ms: number }
+  | { type: 'sat'; starts: number[]; makespan: number; ms: number };
+
+/** How the SAT search ended (the thread's answer; an error is the helper's). */
+export type SatAnswer =
   /** No schedule ends by `horizon`: the makespan is at least horizon + 1. The search is done. */
   | { type: 'unsat'; horizon: number; ms: number }
   /** The query hit its time or memory limit. The search is done. */
-  | { type: 'unknown'; reason: string; ms: number }
-  | { type: 'error'; message: string };
+  | { type: 'unknown'; reason: string; ms: number };

@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { runInThread, ThreadError, ThreadRun } from '../../../threads/run-in-thread';
 import { flagBuffer } from '../../strategy';
 import { SatProblem } from './encoding';
-import { SatMessage, SatRequest } from './protocol';
+import { SatAnswer, SatEvent, SatRequest } from './protocol';
 
 export interface SatRunOptions {
   /** Absolute ms: the solver starts no query after it and its running query times out there. */
@@ -41,48 +40,57 @@ export const SAT_WORKER_FILE = path.join(__dirname, 'z3-worker.js');
 const DEFAULT_MEMORY_MB = 1200;
 
 /**
- * Runs the SAT search (z3-worker.ts) on a fresh worker thread and always resolves: a crash, a
- * termination at the hard stop or an abort comes back as a status, keeping every schedule reported
- * before it. The thread is terminated at the end in every case, which frees Z3's memory.
+ * Runs the SAT search (z3-worker.ts) on a fresh worker thread (runInThread) and always resolves: a
+ * missing script, a crash, a termination at the hard stop or an abort comes back as a status, keeping
+ * every schedule reported before it. The thread is terminated at the end in every case, which frees
+ * Z3's memory.
  */
 export function runSat(problem: SatProblem, opt: SatRunOptions): Promise<SatOutcome> {
   const began = Date.now();
   const out: SatOutcome = { status: 'error', detail: '', best: null, refuted: null, readyMs: null, variables: 0, rows: 0, wallMs: 0 };
-  if (!existsSync(SAT_WORKER_FILE)) return Promise.resolve({ ...out, detail: `SAT thread script missing (${SAT_WORKER_FILE})` });
-  return new Promise<SatOutcome>((resolve) => {
-    const req: SatRequest = {
-      problem,
-      until: opt.until,
-      memoryMb: opt.memoryMb ?? DEFAULT_MEMORY_MB,
-      knownMakespan: opt.knownMakespan,
-      provenFlag: flagBuffer(opt.provenFlag),
-    };
-    const thread = new Worker(SAT_WORKER_FILE, { workerData: req });
-    let settled = false;
-    const finish = (status: SatOutcome['status'], detail: string) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(hard);
-      opt.signal?.removeEventListener('abort', onAbort);
-      void thread.terminate();
-      resolve({ ...out, status, detail, wallMs: Date.now() - began });
-    };
-    const hard = setTimeout(() => finish('killed', 'hard time limit'), Math.max(0, opt.hardStopAt - Date.now()));
-    const onAbort = () => finish('killed', 'aborted');
-    opt.signal?.addEventListener('abort', onAbort);
-    if (opt.signal?.aborted) return onAbort();
-    thread.on('message', (m: SatMessage) => {
-      if (m.type === 'ready') Object.assign(out, { readyMs: m.ms, variables: m.variables, rows: m.rows });
-      else if (m.type === 'sat') {
-        out.best = { starts: m.starts, makespan: m.makespan };
-        opt.onSchedule?.(m.starts, m.makespan);
-      } else if (m.type === 'unsat') {
-        out.refuted = m.horizon;
-        finish('unsat', `no schedule ends by ${m.horizon}`);
-      } else if (m.type === 'unknown') finish('unknown', m.reason);
-      else finish('error', m.message.split('\n')[0]);
+  const req: SatRequest = {
+    problem,
+    until: opt.until,
+    memoryMb: opt.memoryMb ?? DEFAULT_MEMORY_MB,
+    knownMakespan: opt.knownMakespan,
+    provenFlag: flagBuffer(opt.provenFlag),
+  };
+  const finish = (status: SatOutcome['status'], detail: string): SatOutcome => ({ ...out, status, detail, wallMs: Date.now() - began });
+  // Why the thread was terminated: the hard stop, unless an abort came first.
+  let killedBy = 'hard time limit';
+  let run: ThreadRun<SatAnswer>;
+  try {
+    run = runInThread<SatRequest, SatEvent, SatAnswer>(SAT_WORKER_FILE, req, {
+      hardStopAt: opt.hardStopAt,
+      onEvent: (m) => {
+        if (m.type === 'ready') Object.assign(out, { readyMs: m.ms, variables: m.variables, rows: m.rows });
+        else {
+          out.best = { starts: m.starts, makespan: m.makespan };
+          opt.onSchedule?.(m.starts, m.makespan);
+        }
+      },
     });
-    thread.on('error', (e) => finish('error', e.message));
-    thread.on('exit', (code) => finish('error', `SAT thread exited (${code})`));
-  });
+  } catch (e) {
+    return Promise.resolve(finish('error', (e as Error).message));
+  }
+  // An abort ends the search at once (no grace: Z3 does not read a stop flag), keeping what it found.
+  const onAbort = () => {
+    killedBy = 'aborted';
+    run.kill();
+  };
+  opt.signal?.addEventListener('abort', onAbort);
+  if (opt.signal?.aborted) onAbort();
+  return run.result.then(
+    (answer) => {
+      if (answer.type === 'unknown') return finish('unknown', answer.reason);
+      out.refuted = answer.horizon;
+      return finish('unsat', `no schedule ends by ${answer.horizon}`);
+    },
+    (e: unknown) => {
+      if (!(e instanceof ThreadError)) return finish('error', String(e));
+      if (e.reason === 'missing') return finish('error', `SAT thread script missing (${SAT_WORKER_FILE})`);
+      if (e.reason === 'killed') return finish('killed', killedBy);
+      return finish('error', e.message.split('\n')[0]);
+    },
+  ).finally(() => opt.signal?.removeEventListener('abort', onAbort));
 }

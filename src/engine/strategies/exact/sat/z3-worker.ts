@@ -1,7 +1,7 @@
 import { Bool, Context, Model as Z3Model, Solver, init } from 'z3-solver';
-import { parentPort, workerData } from 'node:worker_threads';
+import { serveThread, ThreadTools } from '../../../threads/thread-entry';
 import { SatProblem } from './encoding';
-import { SatMessage, SatRequest } from './protocol';
+import { SatAnswer, SatEvent, SatRequest } from './protocol';
 
 /**
  * The SAT thread (started by sat-runner.ts). Z3's check() is asynchronous but its WebAssembly work
@@ -21,13 +21,10 @@ type Z3Ctx = Context<'main'>;
 type BoolExpr = Bool<'main'>;
 type Z3Solver = Solver<'main'>;
 
-run(workerData as SatRequest).catch((e: unknown) => send({ type: 'error', message: e instanceof Error ? (e.stack ?? e.message) : String(e) }));
+// The whole stack is the error's message (the runner keeps its first line, as for every solver thread).
+serveThread<SatRequest, SatEvent, SatAnswer>(run, { describe: (e) => (e instanceof Error ? (e.stack ?? e.message) : String(e)) });
 
-function send(m: SatMessage): void {
-  parentPort!.postMessage(m);
-}
-
-async function run(req: SatRequest): Promise<void> {
+async function run(req: SatRequest, { emit: send }: ThreadTools<SatEvent>): Promise<SatAnswer> {
   const began = Date.now();
   const api = await init();
   api.setParam('memory_max_size', req.memoryMb);
@@ -42,12 +39,12 @@ async function run(req: SatRequest): Promise<void> {
   let best = req.knownMakespan;
   for (;;) {
     const left = req.until - Date.now();
-    if (left <= 0) return send({ type: 'unknown', reason: 'time limit', ms: Date.now() - began });
+    if (left <= 0) return { type: 'unknown', reason: 'time limit', ms: Date.now() - began };
     if (!f.requireMakespan(solver, C)) return refuted(req, C, best, began);
     solver.set('timeout', Math.max(1, Math.floor(left)));
     const verdict = await solver.check();
     if (verdict === 'unsat') return refuted(req, C, best, began);
-    if (verdict === 'unknown') return send({ type: 'unknown', reason: solver.reasonUnknown(), ms: Date.now() - began });
+    if (verdict === 'unknown') return { type: 'unknown', reason: solver.reasonUnknown(), ms: Date.now() - began };
     const starts = f.startsOf(solver.model());
     const makespan = Math.max(...starts.map((s, i) => s + req.problem.dur[i]));
     best = Math.min(best, makespan);
@@ -61,9 +58,9 @@ async function run(req: SatRequest): Promise<void> {
  * here), that schedule is optimal: raised at once in shared memory, because a strategy racing this
  * one (auto's partner) may be in a synchronous loop that no message reaches.
  */
-function refuted(req: SatRequest, C: number, best: number, began: number): void {
+function refuted(req: SatRequest, C: number, best: number, began: number): SatAnswer {
   if (req.provenFlag && C + 1 >= best) Atomics.store(new Int32Array(req.provenFlag), 0, 1);
-  send({ type: 'unsat', horizon: C, ms: Date.now() - began });
+  return { type: 'unsat', horizon: C, ms: Date.now() - began };
 }
 
 class Formula {
