@@ -178,7 +178,7 @@ class GaRun {
 
   /**
    * When not every job fits: one more member from the bound-guided search over accepted job sets
-   * (ls/subset-search.ts, most tasks first), started from the best member, so that crossover can spread
+   * (job-sets/subset-search.ts, most tasks first), started from the best member, so that crossover can spread
    * a set the random job orders above did not reach.
    */
   private seedFromSubsets(): void {
@@ -191,7 +191,7 @@ class GaRun {
 
   /**
    * Later in the run (GREEDY_MEMBER_SHARE of it), one member from the greedy bound set's subsets
-   * (ls/bound-set.ts). Not at the start: the greedy set's member is often the best there, and the
+   * (job-sets/bound-set.ts). Not at the start: the greedy set's member is often the best there, and the
    * population then gathers around its set, which on some instances is a trap (pc1-1200-overload: 765
    * tasks with it from the start, 769-772 without); added later it only wins where the job orders
    * have not found better by then (pc1-2500 at load 1.3: about 1,660 tasks, the member about 1,700).

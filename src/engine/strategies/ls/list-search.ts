@@ -34,8 +34,8 @@ export interface ListPhaseLimits {
 /**
  * Late acceptance search over the activity-list view of the schedule, the strongest known neighbourhood
  * for makespan on RCPSP-like instances (Kolisch and Hartmann 2006): a schedule is a task priority list
- * decoded by the serial SGS of the GA (ga/decoder.ts, feasible for any list, rejects a job that does
- * not fit), every candidate gets one forward-backward improvement (ga/justify.ts), and moves are list
+ * decoded by the serial SGS of the GA (lists/decoder.ts, feasible for any list, rejects a job that does
+ * not fit), every candidate gets one forward-backward improvement (lists/justify.ts), and moves are list
  * insertions, advances of tasks ending at the makespan and the GA's acceptance mutation, so jobs are
  * still accepted and rejected as part of the search. The local search runs it as an intensification
  * phase between its own phases; its current list persists across phases, and bests found by the
