@@ -1,7 +1,7 @@
 /**
  * Service benchmark: the parts of Fallow around the engine, against the real Postgres and Redis.
  *
- *   1. store    PlansRepository.store of a 10,000-assignment plan (plan + assignment rows + solve status in one
+ *   1. store    the worker's end of a solve (LongWorkRepository.finish with PlansRepository.insert) for a 10,000-assignment plan (plan + assignment rows + solve status in one
  *               transaction), repeated on fresh solve rows;
  *   2. budget   end to end through the API and a worker process: finishedAt - startedAt - timeBudgetMs per solve
  *               (the service's target: the plan is stored within timeBudgetMs + 1 s of the solve starting), and
@@ -51,7 +51,7 @@ const TARGET_OVERRUN_MS = 1000;
 const USAGE = `usage: node dist/bench/service.js [options]       (after npm run build)
 
   --parts P[,P]        store | budget | api | usage   (default all four)
-  --store-reps N       measured PlansRepository.store runs (default 20, after 2 warm-ups)
+  --store-reps N       measured plan stores (default 20, after 2 warm-ups)
   --store-tasks N      tasks of the generated instance whose plan is stored (default 10000)
   --budgets A,B        timeBudgetMs of the end-to-end solves (default 1000,3000)
   --strategies A,B     strategies of the end-to-end solves (default ls,auto,ga)
@@ -188,7 +188,7 @@ function storedDocument(instance: InstanceDoc, plan: PlanDoc): { document: PlanD
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// 1. PlansRepository.store
+// 1. Storing a plan: LongWorkRepository.finish + PlansRepository.insert
 
 async function benchStore(svc: Service, tenantId: string, reps: number, tasks: number, log: (m: string) => void): Promise<StoreResult> {
   const instance = largeInstance(tasks, 100, 1000, 1);
@@ -244,8 +244,8 @@ async function benchStore(svc: Service, tenantId: string, reps: number, tasks: n
       summary: summarize(samples),
       targetMs: TARGET_STORE_MS,
       note:
-        `PlansRepository.store on a DataSource from dataSourceOptions(url); each run on a fresh solves row (status running, ` +
-        `holding the ${(instanceJson.length / 1e6).toFixed(1)} MB instance); wall time of store() including JSON serialisation of ` +
+        `LongWorkRepository.finish(SOLVE_WORK) with PlansRepository.insert inside, on a DataSource from dataSourceOptions(url); each run on a fresh solves row (status running, ` +
+        `holding the ${(instanceJson.length / 1e6).toFixed(1)} MB instance); wall time of the transaction including JSON serialisation of ` +
         `the document by the driver; ${warmups.length} warm-up runs excluded; rows verified after each run (outside the timing)`,
     };
   } finally {
@@ -434,7 +434,7 @@ export function renderSection(r: ServiceResults, file: string): string {
   if (r.store) {
     const s = r.store;
     const ok = s.summary.max !== null && s.summary.max < s.targetMs;
-    w('### Storing a plan (PlansRepository.store, one transaction)');
+    w('### Storing a plan (LongWorkRepository.finish + PlansRepository.insert, one transaction)');
     w();
     w('| plan | assignments | document | runs | median ms | p90 ms | min ms | max ms | target | status |');
     w('|---|---|---|---|---|---|---|---|---|---|');
