@@ -1,11 +1,11 @@
+import { WorkerHost } from '@nestjs/bullmq';
 import { NestFactory } from '@nestjs/core';
-import { Worker } from 'bullmq';
 import { Config } from '../config';
 import { createLogger, PinoNestLogger } from '../modules/common/logger';
 import { redisConnection } from '../modules/queue/queue.module';
-import { cancelChannel, WorkJobData } from '../modules/work/work-kind';
-import { LongWorkProcessor, WorkJobResult } from '../modules/work/work.processor';
-import { WorkerModule } from './worker.module';
+import { cancelChannel } from '../modules/work/work-kind';
+import { LongWorkProcessor } from '../modules/work/work.processor';
+import { WORK_LOOPS, WorkerModule } from './worker.module';
 
 export interface RunningWorker {
   /** Stops taking new work, lets the running work finish, then closes every connection. */
@@ -13,27 +13,15 @@ export interface RunningWorker {
 }
 
 /**
- * The worker process: one BullMQ worker per kind of long work, each with `workerConcurrency` jobs at
- * once (each in its own thread) and its own connection. A worker that dies loses its locks after
- * `lockMs`; another worker then retries its work.
+ * The worker process: one BullMQ worker per kind of long work (@nestjs/bullmq, see work-loops.ts), each
+ * with `workerConcurrency` jobs at once, each job in its own thread. A worker that dies loses its locks
+ * after `lockMs`; another worker then retries its work.
  */
 export async function startWorker(config: Config): Promise<RunningWorker> {
   const log = createLogger(config.logLevel, 'fallow-worker');
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: new PinoNestLogger(log) });
   const processor = app.get(LongWorkProcessor);
-  const loops = processor.kinds.map((kind) => {
-    const connection = redisConnection(config.redisUrl);
-    const worker = new Worker<WorkJobData, WorkJobResult>(kind.queue, (job) => processor.process(kind, job), {
-      connection,
-      prefix: config.queuePrefix,
-      concurrency: config.workerConcurrency,
-      lockDuration: config.lockMs,
-      stalledInterval: config.stalledIntervalMs,
-      maxStalledCount: 2,
-    });
-    worker.on('error', (e) => log.error({ err: e }, `${kind.noun} queue error`));
-    return { worker, connection };
-  });
+  const loops = app.get<WorkerHost[]>(WORK_LOOPS);
   const subscriber = redisConnection(config.redisUrl);
   const channels = new Map(processor.kinds.filter((k) => k.cancellable).map((k) => [cancelChannel(config.queuePrefix, k), k]));
   if (channels.size) await subscriber.subscribe(...channels.keys());
@@ -41,12 +29,12 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     const kind = channels.get(channel);
     if (kind) processor.cancel(kind, id);
   });
-  log.info({ concurrency: config.workerConcurrency, prefix: config.queuePrefix, kinds: processor.kinds.map((k) => k.queue) }, 'worker ready');
+  log.info({ concurrency: config.workerConcurrency, prefix: config.queuePrefix, queues: loops.map((l) => l.worker.name) }, 'worker ready');
   return {
     async close() {
       log.info({ running: processor.activeCount }, 'worker stopping: finishing running work');
+      // The queue loops first: running work still needs the database to store its result.
       await Promise.all(loops.map((l) => l.worker.close()));
-      for (const l of loops) l.connection.disconnect(); // BullMQ leaves connections it was given open
       await subscriber.quit().catch(() => undefined);
       await app.close();
     },

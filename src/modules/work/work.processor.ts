@@ -39,7 +39,8 @@ export class LongWorkProcessor {
   }
 
   async process(kind: WorkKind<any>, job: Job<WorkJobData>): Promise<WorkJobResult> {
-    const handler = this.handlers.get(kind)!;
+    const handler = this.handlers.get(kind);
+    if (!handler) throw new Error(`this worker has no handler for ${kind.noun} (list it in WorkerModule's HANDLERS)`);
     const id = job.data.id;
     const startedAt = Date.now();
     const result = (status: string, extra: Record<string, unknown> = {}): WorkJobResult => ({ id, status, elapsedMs: Date.now() - startedAt, ...extra });
