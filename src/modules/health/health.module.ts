@@ -1,16 +1,18 @@
 import { Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
-import { HealthRepository } from './health.repository';
 import { HealthService } from './health.service';
 import { MetricsService } from './metrics.service';
+import { RedisHealthIndicator } from './redis.health';
 
 /**
- * /health and the Prometheus metrics (MetricsService, exported: the HTTP bootstrap mounts its middleware).
- * No entity; REDIS and SOLVE_QUEUE come from the global QueueModule.
+ * /health (Terminus's indicators, Fallow's own answer: HealthDto or a 503 problem) and the Prometheus
+ * metrics (MetricsService, exported: the HTTP bootstrap mounts its middleware).
  */
 @Module({
+  imports: [TerminusModule.forRoot({ logger: false })],
   controllers: [HealthController],
-  providers: [HealthRepository, HealthService, MetricsService],
+  providers: [HealthService, RedisHealthIndicator, MetricsService],
   exports: [MetricsService],
 })
 export class HealthModule {}

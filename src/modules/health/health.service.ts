@@ -1,22 +1,21 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { Redis } from 'ioredis';
-import { REDIS } from '../queue/queue.module';
-import { HealthRepository } from './health.repository';
+import { Injectable } from '@nestjs/common';
+import { HealthIndicatorResult, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { RedisHealthIndicator } from './redis.health';
 
-/** Probes the database and Redis together; Redis gets one second to answer. */
+/** How long either dependency may take to answer before it counts as down. */
+const PROBE_TIMEOUT_MS = 1000;
+
+/** Probes the database and Redis together with Terminus's indicators, each within PROBE_TIMEOUT_MS. */
 @Injectable()
 export class HealthService {
   constructor(
-    private readonly repo: HealthRepository,
-    @Inject(REDIS) private readonly redis: Redis,
+    private readonly database: TypeOrmHealthIndicator,
+    private readonly redis: RedisHealthIndicator,
   ) {}
 
   async probe(): Promise<{ database: boolean; redis: boolean }> {
-    const [database, redis] = await Promise.all([this.repo.ping(), withTimeout(this.redis.ping(), 1000).then((r) => r === 'PONG', () => false)]);
+    const up = (r: Promise<HealthIndicatorResult>) => r.then((x) => Object.values(x).every((v) => v.status === 'up'), () => false);
+    const [database, redis] = await Promise.all([up(this.database.pingCheck('database', { timeout: PROBE_TIMEOUT_MS })), up(this.redis.pingCheck('redis', PROBE_TIMEOUT_MS))]);
     return { database, redis };
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
 }
