@@ -1,4 +1,5 @@
 import { cpus } from 'node:os';
+import { AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from './engine/model/admission';
 
 /** Everything the processes read from the environment, in one place (see the README's table). */
 export interface Config {
@@ -23,6 +24,8 @@ export interface Config {
   stalledIntervalMs: number;
   /** ISO 4217 code of every amount; amounts are integer minor units of it (cents for EUR). */
   currency: string;
+  /** The largest instance a solve (and the largest batch) may ask for: checked before anything is built. */
+  admission: AdmissionLimits;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -40,6 +43,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lockMs: int(env, 'FALLOW_LOCK_MS', 30000),
     stalledIntervalMs: int(env, 'FALLOW_STALLED_INTERVAL_MS', 30000),
     currency: currency(env.FALLOW_CURRENCY),
+    admission: {
+      maxSlots: int(env, 'FALLOW_MAX_SLOTS', DEFAULT_ADMISSION_LIMITS.maxSlots),
+      maxTasksPerStage: int(env, 'FALLOW_MAX_STAGE_TASKS', DEFAULT_ADMISSION_LIMITS.maxTasksPerStage),
+      maxTotalTasks: int(env, 'FALLOW_MAX_TASKS', DEFAULT_ADMISSION_LIMITS.maxTotalTasks),
+      maxNodes: int(env, 'FALLOW_MAX_NODES', DEFAULT_ADMISSION_LIMITS.maxNodes),
+      maxMetrics: int(env, 'FALLOW_MAX_METRICS', DEFAULT_ADMISSION_LIMITS.maxMetrics),
+      maxJobs: int(env, 'FALLOW_MAX_JOBS', DEFAULT_ADMISSION_LIMITS.maxJobs),
+      maxInstanceMb: int(env, 'FALLOW_MAX_INSTANCE_MB', DEFAULT_ADMISSION_LIMITS.maxInstanceMb),
+    },
   };
 }
 

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Config, CONFIG } from '../../config';
+import { jobsAdmissionIssues } from '../../engine/model/admission';
 import { Issue, JobSpec } from '../../engine/model/types';
 import { isObject } from '../../engine/model/validate';
 import { Principal, tenantScope } from '../auth/principal';
@@ -12,10 +14,14 @@ import { BatchesRepository } from './batches.repository';
 /** A customer's job batches. */
 @Injectable()
 export class BatchesService {
-  constructor(private readonly repo: BatchesRepository) {}
+  constructor(
+    private readonly repo: BatchesRepository,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
 
   async create(p: Principal, dto: CreateBatchDto): Promise<BatchEntity> {
-    const issues = batchIssues(dto.jobs);
+    // The size limits with the other problems: a batch too large to ever solve is refused when posted.
+    const issues = [...batchIssues(dto.jobs), ...jobsAdmissionIssues(dto.jobs, this.config.admission)];
     if (issues.length) throw invalid(issues);
     return this.repo.insert({ tenantId: p.tenantId, name: dto.name, jobs: dto.jobs as unknown as JobSpec[] });
   }

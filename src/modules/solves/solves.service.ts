@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Config, CONFIG } from '../../config';
+import { admissionIssues } from '../../engine/model/admission';
 import { ValidationError } from '../../engine/model/errors';
 import { loadInstance } from '../../engine/model/model';
 import { InstanceDoc, Issue } from '../../engine/model/types';
@@ -32,11 +34,15 @@ export class SolvesService {
     private readonly clusters: ClustersService,
     private readonly forecasts: ForecastsService,
     private readonly batches: BatchesService,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   /** Validates everything first (a rejected request writes nothing), then stores the solve and queues it. */
   async create(p: Principal, dto: CreateSolveDto): Promise<SolveEntity> {
     const { instance, refs } = dto.instance ? this.inline(dto) : await this.fromReferences(p, dto);
+    // Size first, on the document: an instance over the limits is refused before the engine builds anything.
+    const tooLarge = admissionIssues(instance, this.config.admission);
+    if (tooLarge.length) throw invalid(dto.instance ? prefixIssues('instance', tooLarge) : tooLarge.map((i) => ({ ...i, path: sourcePath(i.path) })));
     try {
       loadInstance(instance); // the engine's semantic checks: stage graph, usage lengths, demands, ...
     } catch (e) {
