@@ -24,6 +24,12 @@ export interface Config {
   stalledIntervalMs: number;
   /** ISO 4217 code of every amount; amounts are integer minor units of it (cents for EUR). */
   currency: string;
+  /** How often one worker of the deployment looks for long work nothing will run (the reconciler). */
+  reconcileIntervalMs: number;
+  /** Claims of one resource after which it fails instead of being handed to another worker (a poison pill). */
+  maxAttempts: number;
+  /** How long a worker keeps retrying to store a finished result while Postgres is away. */
+  storeRetryMs: number;
   /** The largest instance a solve (and the largest batch) may ask for: checked before anything is built. */
   admission: AdmissionLimits;
 }
@@ -43,6 +49,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lockMs: int(env, 'FALLOW_LOCK_MS', 30000),
     stalledIntervalMs: int(env, 'FALLOW_STALLED_INTERVAL_MS', 30000),
     currency: currency(env.FALLOW_CURRENCY),
+    reconcileIntervalMs: int(env, 'FALLOW_RECONCILE_MS', 30000),
+    maxAttempts: int(env, 'FALLOW_MAX_ATTEMPTS', 5),
+    storeRetryMs: int(env, 'FALLOW_STORE_RETRY_MS', 600000),
     admission: {
       maxSlots: int(env, 'FALLOW_MAX_SLOTS', DEFAULT_ADMISSION_LIMITS.maxSlots),
       maxTasksPerStage: int(env, 'FALLOW_MAX_STAGE_TASKS', DEFAULT_ADMISSION_LIMITS.maxTasksPerStage),

@@ -16,6 +16,7 @@ import { WorkModule } from '../modules/work/work.module';
 import { ForecastBuildHandler } from './kinds/forecast-build.handler';
 import { SimulationHandler } from './kinds/simulation.handler';
 import { SolveHandler } from './kinds/solve.handler';
+import { MaintenanceLoop } from './maintenance-loop';
 import { workLoop } from './work-loops';
 
 /** Adding a kind of long work: its handler here, its descriptor in WORK_KINDS (which gives it a queue loop). */
@@ -24,7 +25,7 @@ const HANDLERS = [SolveHandler, ForecastBuildHandler, SimulationHandler];
 /** The queue loops of this process (WorkerHost instances: `.worker` is the BullMQ worker). */
 export const WORK_LOOPS = Symbol('WORK_LOOPS');
 
-/** The worker process's context: the kernel's processor, one handler and one queue loop per kind of long work. No HTTP. */
+/** The worker process's context: the kernel's processor, one handler and one queue loop per kind of long work, and the reconciler's loop. No HTTP. */
 @Module({})
 export class WorkerModule {
   static forRoot(config: Config): DynamicModule {
@@ -33,8 +34,11 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [ConfigModule.forRoot(config), DatabaseModule, QueueModule, WorkModule, PlansModule, SolvesModule, ClustersModule, ForecastsModule, UsageModule],
       providers: [
-        ...HANDLERS, { provide: WORK_HANDLERS, inject: HANDLERS, useFactory: (...handlers: unknown[]) => handlers }, LongWorkProcessor,
+        ...HANDLERS,
+        { provide: WORK_HANDLERS, inject: HANDLERS, useFactory: (...handlers: unknown[]) => handlers },
+        LongWorkProcessor,
         ...loops,
+        MaintenanceLoop,
         { provide: WORK_LOOPS, inject: loops, useFactory: (...hosts: WorkerHost[]) => hosts },
       ],
     };

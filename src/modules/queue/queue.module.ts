@@ -5,7 +5,7 @@ import { ConnectionOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Config, CONFIG } from '../../config';
 import { WORK_KINDS } from '../work-kinds';
-import { WorkKind } from '../work/work-kind';
+import { MAINTENANCE_QUEUE, WorkKind } from '../work/work-kind';
 import { redisConnection, redisOptions } from './redis-options';
 
 export { redisConnection } from './redis-options';
@@ -24,13 +24,17 @@ export class WorkQueues {
   all(): Queue[] {
     return WORK_KINDS.map((k) => this.of(k));
   }
+
+  maintenance(): Queue {
+    return this.refs.get<Queue>(getQueueToken(MAINTENANCE_QUEUE), { strict: false });
+  }
 }
 
 @Global()
 @Module({
   imports: [
     BullModule.forRootAsync({ inject: [CONFIG], useFactory: (c: Config) => ({ connection: redisOptions(c.redisUrl) as ConnectionOptions, prefix: c.queuePrefix }) }),
-    BullModule.registerQueue(...WORK_KINDS.map((k) => ({ name: k.queue }))),
+    BullModule.registerQueue(...WORK_KINDS.map((k) => ({ name: k.queue })), { name: MAINTENANCE_QUEUE }),
   ],
   providers: [
     { provide: REDIS, inject: [CONFIG], useFactory: (c: Config) => redisConnection(c.redisUrl) },

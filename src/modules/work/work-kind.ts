@@ -19,6 +19,7 @@ export interface WorkRow {
   status: WorkStatus | string;
   error: string | null;
   attempts: number;
+  createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
 }
@@ -57,3 +58,6 @@ export interface WorkJobData {
 export function cancelChannel(prefix: string, kind: WorkKind<any>): string {
   return `${prefix}:${kind.queue}:cancel`;
 }
+
+/** The queue of the deployment's housekeeping (the reconciler's repeatable job): one run per period, whatever the number of workers. */
+export const MAINTENANCE_QUEUE = 'maintenance';

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Config, CONFIG } from '../../config';
 import { Job } from 'bullmq';
 import { runInThread, ThreadError, ThreadRun } from '../../engine/threads/run-in-thread';
 import { WORK_HANDLERS, WorkHandler } from './work-handler';
@@ -30,6 +31,7 @@ export class LongWorkProcessor {
   constructor(
     private readonly rows: LongWorkRepository,
     @Inject(WORK_HANDLERS) handlers: WorkHandler<any, any, any, any>[],
+    @Inject(CONFIG) private readonly config: Config,
   ) {
     for (const h of handlers) this.handlers.set(h.kind, h);
   }
@@ -47,6 +49,9 @@ export class LongWorkProcessor {
     if (!(await this.rows.claim(kind, id))) return result('skipped'); // cancelled or already done
     try {
       const row = await this.rows.load(kind, id);
+      // A resource claimed this often has likely killed its workers (memory, a crash): not handed on again.
+      if (row.attempts > this.config.maxAttempts)
+        return result(await this.fail(kind, id, `the ${kind.noun} was started ${row.attempts - 1} times without finishing (a worker running it died each time); not tried again`));
       const prepared = await handler.prepare(row);
       if ('fail' in prepared) return result(await this.fail(kind, id, prepared.fail));
       let lastWrite = 0;
@@ -82,7 +87,8 @@ export class LongWorkProcessor {
       const completion = await handler.complete(row, answer, cancelled, lastProgress);
       if ('fail' in completion) return result(await this.fail(kind, id, completion.fail));
       const status = cancelled ? 'cancelled' : 'succeeded';
-      const stored = await this.rows.finish(kind, id, status, (tx) => completion.store(tx));
+      // The result is in memory: keep trying to store it while Postgres is away rather than lose it.
+      const stored = await this.retrying(`storing ${kind.noun} ${id}`, () => this.rows.finish(kind, id, status, (tx) => completion.store(tx)));
       this.log.log(`${kind.noun} ${id}: ${status}, ${completion.summary}${stored ? '' : ' (already ended: nothing stored)'}`);
       return result(status, completion.result);
     } catch (e) {
@@ -99,6 +105,20 @@ export class LongWorkProcessor {
 
   get activeCount(): number {
     return this.running.size;
+  }
+
+  /** Runs `f` until it succeeds, backing off from 0.5 s to 30 s, for at most storeRetryMs; each retry is logged. */
+  private async retrying<T>(what: string, f: () => Promise<T>): Promise<T> {
+    const giveUpAt = Date.now() + this.config.storeRetryMs;
+    for (let delay = 500; ; delay = Math.min(30_000, delay * 2)) {
+      try {
+        return await f();
+      } catch (e) {
+        if (Date.now() + delay > giveUpAt) throw e;
+        this.log.warn(`${what} failed (${(e as Error).message}); retrying in ${delay} ms`);
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
   }
 
   private async fail(kind: WorkKind<any>, id: string, error: string): Promise<string> {

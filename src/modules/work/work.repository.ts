@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, Not } from 'typeorm';
+import { DataSource, EntityManager, In, LessThan, Not } from 'typeorm';
 import { TERMINAL_WORK_STATUSES, WorkKind, WorkRow } from './work-kind';
 
 type Fields = Record<string, unknown>;
@@ -78,5 +78,21 @@ export class LongWorkRepository {
   async cancelRequested(kind: WorkKind<any>, id: string): Promise<boolean> {
     const row = (await this.rows(kind).findOneBy({ id })) as (WorkRow & { cancelRequestedAt?: Date | null }) | null;
     return !!row?.cancelRequestedAt;
+  }
+
+  /** Unfinished work (queued or running) created before `before`: what the reconciler looks at. */
+  async unfinished(kind: WorkKind<any>, before: Date, limit = 500): Promise<WorkRow[]> {
+    return this.rows(kind).find({ where: { status: In(['queued', 'running']), createdAt: LessThan(before) } as never, order: { createdAt: 'ASC' } as never, take: limit });
+  }
+
+  /** Back to `queued` for another run (the reconciler re-queues work whose job was lost or gave up). */
+  async requeue(kind: WorkKind<any>, id: string): Promise<boolean> {
+    const r = await this.rows(kind).update({ id, status: In(['queued', 'running']) }, { status: 'queued' });
+    return (r.affected ?? 0) > 0;
+  }
+
+  /** Ends unfinished work as failed (the reconciler's last word, or a poison pill at its claim). */
+  async failUnfinished(kind: WorkKind<any>, id: string, error: string): Promise<void> {
+    await this.rows(kind).update({ id, status: In(['queued', 'running']) }, { status: 'failed', error, finishedAt: new Date() });
   }
 }
