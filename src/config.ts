@@ -28,6 +28,8 @@ export interface Config {
   reconcileIntervalMs: number;
   /** Claims of one resource after which it fails instead of being handed to another worker (a poison pill). */
   maxAttempts: number;
+  /** Heap of one piece of long work's thread, in MB: past it the work fails, the worker lives on. */
+  threadMemoryMb: number;
   /** How long a worker keeps retrying to store a finished result while Postgres is away. */
   storeRetryMs: number;
   /** The largest instance a solve (and the largest batch) may ask for: checked before anything is built. */
@@ -51,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     currency: currency(env.FALLOW_CURRENCY),
     reconcileIntervalMs: int(env, 'FALLOW_RECONCILE_MS', 30000),
     maxAttempts: int(env, 'FALLOW_MAX_ATTEMPTS', 5),
+    threadMemoryMb: int(env, 'FALLOW_THREAD_MEMORY_MB', 4096),
     storeRetryMs: int(env, 'FALLOW_STORE_RETRY_MS', 600000),
     admission: {
       maxSlots: int(env, 'FALLOW_MAX_SLOTS', DEFAULT_ADMISSION_LIMITS.maxSlots),

@@ -99,7 +99,12 @@ export function runInThread<I, E, R>(file: string, input: I, opts: RunInThreadOp
       else if (m.type === 'done') settle({ ok: true, result: m.result });
       else settle({ ok: false, error: new ThreadError(m.input ? 'input' : 'error', m.message, m.stack) });
     });
-    worker.on('error', (e) => settle({ ok: false, error: new ThreadError('crashed', e.message, e.stack) }));
+    worker.on('error', (e: Error & { code?: string }) => {
+      // The thread's heap limit (resourceLimits) was reached: the work, not the process, ran out of memory.
+      const oom = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      const limit = opts.resourceLimits?.maxOldGenerationSizeMb;
+      settle({ ok: false, error: new ThreadError('crashed', oom ? `ran out of memory (its share is ${limit ?? 'the default'} MB of heap)` : e.message, e.stack) });
+    });
     worker.on('exit', (code) => settle({ ok: false, error: new ThreadError('crashed', `thread exited with code ${code} before answering`) }));
   });
   const kill = () => settle({ ok: false, error: new ThreadError('killed', 'thread terminated before answering') });

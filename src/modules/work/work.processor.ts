@@ -58,6 +58,7 @@ export class LongWorkProcessor {
       let lastProgress: unknown = undefined;
       const run = runInThread<unknown, unknown, unknown>(handler.threadFile, prepared.input, {
         transferList: prepared.transferList,
+        resourceLimits: { maxOldGenerationSizeMb: this.config.threadMemoryMb },
         softStopAt: prepared.softStopAfterMs === undefined ? undefined : Date.now() + prepared.softStopAfterMs,
         onEvent: (event) => {
           const progress = handler.progress?.(event);

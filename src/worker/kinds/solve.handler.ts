@@ -28,7 +28,7 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveThreadInput, 
 
   /** Engine errors are deterministic (a retry would fail the same way): the solve fails with the reason. */
   failure(_s: SolveEntity, e: ThreadError): string {
-    return e.message;
+    return e.reason === 'error' ? e.message : `the solve failed: ${e.message}`;
   }
 
   async complete(s: SolveEntity, out: SolveOutcome, _cancelled: boolean, last: SolveProgress | undefined): Promise<Completion> {
