@@ -30,6 +30,8 @@ export interface Config {
   maxAttempts: number;
   /** Heap of one piece of long work's thread, in MB: past it the work fails, the worker lives on. */
   threadMemoryMb: number;
+  /** How long a stored Idempotency-Key response is replayed before it is forgotten. */
+  idempotencyTtlHours: number;
   /** How long a worker keeps retrying to store a finished result while Postgres is away. */
   storeRetryMs: number;
   /** The largest instance a solve (and the largest batch) may ask for: checked before anything is built. */
@@ -54,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reconcileIntervalMs: int(env, 'FALLOW_RECONCILE_MS', 30000),
     maxAttempts: int(env, 'FALLOW_MAX_ATTEMPTS', 5),
     threadMemoryMb: int(env, 'FALLOW_THREAD_MEMORY_MB', 4096),
+    idempotencyTtlHours: int(env, 'FALLOW_IDEMPOTENCY_TTL_HOURS', 24),
     storeRetryMs: int(env, 'FALLOW_STORE_RETRY_MS', 600000),
     admission: {
       maxSlots: int(env, 'FALLOW_MAX_SLOTS', DEFAULT_ADMISSION_LIMITS.maxSlots),

@@ -79,7 +79,10 @@ export interface paths {
         };
         get: operations["listKeys"];
         put?: never;
-        /** Issue an API key with one role; the key is in this response only */
+        /**
+         * Issue an API key with one role; the key is in this response only
+         * @description The key is never stored. A retry with the same Idempotency-Key is therefore not replayed: it answers 409 naming the id of the key the first request issued (revoke it and issue a new one if the response was lost).
+         */
         post: operations["createKey"];
         delete?: never;
         options?: never;
@@ -2145,6 +2148,15 @@ export interface operations {
             };
             /** @description does not exist or belongs to another tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../common/api-problems';
-import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
+import { IdempotencyInterceptor, SecretInResponse } from '../common/idempotency.interceptor';
 import { ApiKeyEntity } from './api-key.entity';
 import { Roles } from './principal';
 import { CreatedKeyDto, CreateKeyDto, CreateTenantDto, KeyDto, RevenueShareDto, TenantDto } from './tenant.dto';
@@ -56,9 +56,14 @@ export class TenantsController {
   @Post(':id/keys')
   @HttpCode(201)
   @UseInterceptors(IdempotencyInterceptor)
-  @ApiOperation({ operationId: 'createKey', summary: 'Issue an API key with one role; the key is in this response only' })
+  @SecretInResponse('key')
+  @ApiOperation({
+    operationId: 'createKey',
+    summary: 'Issue an API key with one role; the key is in this response only',
+    description: 'The key is never stored. A retry with the same Idempotency-Key is therefore not replayed: it answers 409 naming the id of the key the first request issued (revoke it and issue a new one if the response was lost).',
+  })
   @ApiCreatedResponse({ type: CreatedKeyDto })
-  @ApiProblems(401, 403, 404, 422)
+  @ApiProblems(401, 403, 404, 409, 422)
   async createKey(@Param('id', new ParseUUIDPipe()) id: string, @Body() dto: CreateKeyDto): Promise<CreatedKeyDto> {
     const { row, key } = await this.tenants.issueKey(id, dto.role, dto.label ?? '');
     return { ...toKey(row), key };

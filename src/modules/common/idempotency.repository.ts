@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { LessThan, Repository } from 'typeorm';
 import { IdempotencyEntity, PENDING_STATUS } from './idempotency.entity';
 
 /** The stored first responses of creating POSTs (idempotency_keys), one row per API key and Idempotency-Key. */
@@ -32,5 +32,10 @@ export class IdempotencyRepository {
   /** Gives a reservation back (only while pending); `createdAt` limits it to one abandoned reservation. */
   async release(keyId: string, key: string, createdAt?: Date): Promise<void> {
     await this.rows.delete({ keyId, key, statusCode: PENDING_STATUS, ...(createdAt ? { createdAt } : {}) });
+  }
+
+  /** Forgets every stored response created before `before` (they expire: a replay is for retries, not an archive). */
+  async purgeOlderThan(before: Date): Promise<void> {
+    await this.rows.delete({ createdAt: LessThan(before) });
   }
 }
