@@ -20,7 +20,13 @@ export class RateLimiter {
     if (limit === 0) return;
     const window = Math.floor(Date.now() / 60000);
     const counter = `${this.config.queuePrefix}:ratelimit:${keyId}:${window}`;
-    const [[, count]] = (await this.redis.multi().incr(counter).expire(counter, 120).exec()) as [[Error | null, number]];
+    let count: number;
+    try {
+      [[, count]] = (await this.redis.multi().incr(counter).expire(counter, 120).exec()) as [[Error | null, number]];
+    } catch (e) {
+      // Redis away: refuse now (nothing is created) rather than hang and run the request later.
+      throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'Service unavailable', `the rate limiter could not reach Redis (${(e as Error).message}); nothing was changed, try again shortly`, [], { 'Retry-After': '5' });
+    }
     if (count > limit) {
       const retryAfter = String(60 - (Math.floor(Date.now() / 1000) % 60));
       throw new ProblemException(HttpStatus.TOO_MANY_REQUESTS, 'Too many requests', `at most ${limit} requests a minute per API key`, [], { 'Retry-After': retryAfter });

@@ -28,6 +28,7 @@ export class ProblemFilter implements ExceptionFilter {
     body.requestId = req.id;
     if (body.status >= 500) this.log.error(error instanceof Error ? error.stack : String(error));
     if (error instanceof ProblemException) for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
+    if (body.status === 503 && !res.getHeader('Retry-After')) res.setHeader('Retry-After', String(RETRY_AFTER_S));
     res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
   }
 }
@@ -45,5 +46,22 @@ export function toProblem(error: unknown): ProblemBody {
     const detail = typeof r === 'string' ? r : Array.isArray((r as any).message) ? (r as any).message.join('; ') : (r as any).message;
     return problemBody(status, HttpStatus[status]?.replace(/_/g, ' ').toLowerCase() ?? 'Error', detail);
   }
+  if (isDependencyDown(error)) return problemBody(503, 'Service unavailable', 'the database or Redis did not answer; nothing was changed, try again shortly');
   return problemBody(500, 'Internal server error', 'an unexpected error occurred; quote the request id');
+}
+
+/** Seconds a client should wait before retrying a 503. */
+const RETRY_AFTER_S = 5;
+
+/** Connection-level codes of node, pg (SQLSTATE class 08, 57P0x) and ioredis: the dependency is away, not the request wrong. */
+const DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+
+/** Whether an error means Postgres or Redis is unreachable (so the answer is a 503 with Retry-After). */
+export function isDependencyDown(error: unknown): boolean {
+  for (let e = error as { code?: string; message?: string; driverError?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (e.code && DOWN_CODES.has(e.code)) return true;
+    if (typeof e.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Stream isn't writeable|Connection is closed|Command timed out/.test(e.message)) return true;
+    e = (e.driverError ?? e.cause) as typeof e;
+  }
+  return false;
 }

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { Config, CONFIG } from '../../config';
 import { WORK_KINDS } from '../work-kinds';
 import { MAINTENANCE_QUEUE, WorkKind } from '../work/work-kind';
-import { redisConnection, redisOptions } from './redis-options';
+import { failFastRedis, redisOptions } from './redis-options';
 
 export { redisConnection } from './redis-options';
 
@@ -30,6 +30,18 @@ export class WorkQueues {
   }
 }
 
+/** Waits (up to 5 s) for the first connection, so the first requests do not fail while it is being made. */
+function readyOrNot(redis: Redis): Promise<Redis> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      resolve(redis);
+    };
+    const timer = setTimeout(done, 5000);
+    redis.once('ready', done);
+  });
+}
+
 @Global()
 @Module({
   imports: [
@@ -37,7 +49,7 @@ export class WorkQueues {
     BullModule.registerQueue(...WORK_KINDS.map((k) => ({ name: k.queue })), { name: MAINTENANCE_QUEUE }),
   ],
   providers: [
-    { provide: REDIS, inject: [CONFIG], useFactory: (c: Config) => redisConnection(c.redisUrl) },
+    { provide: REDIS, inject: [CONFIG], useFactory: (c: Config) => readyOrNot(failFastRedis(c.redisUrl)) },
     { provide: WorkQueues, inject: [ModuleRef], useFactory: (refs: ModuleRef) => new WorkQueues(refs) },
   ],
   exports: [REDIS, WorkQueues, BullModule],

@@ -19,3 +19,13 @@ export function redisOptions(url: string): RedisOptions {
 export function redisConnection(url: string): Redis {
   return new IORedis(url, { maxRetriesPerRequest: null, lazyConnect: false });
 }
+
+/**
+ * The API's own connection (rate limits, cancellations, health): requests must not wait for Redis, so a
+ * command fails at once while it is disconnected and after 1 s without an answer (the caller answers 503).
+ */
+export function failFastRedis(url: string): Redis {
+  const redis = new IORedis(url, { maxRetriesPerRequest: 0, enableOfflineQueue: false, commandTimeout: 1000, lazyConnect: false });
+  redis.on('error', () => undefined); // an outage shows in each command's error (a 503), not as an unhandled event
+  return redis;
+}

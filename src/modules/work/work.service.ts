@@ -22,11 +22,12 @@ export class LongWorkService {
   async enqueue<Row extends WorkRow>(kind: WorkKind<Row>, fields: Partial<Row>): Promise<Row> {
     const row = await this.rows.insertQueued(kind, fields);
     try {
-      await this.queues.of(kind).add(kind.jobName, { id: row.id } satisfies WorkJobData, workJobOptions(row.id));
+      // Redis away: answer now. Should the add still land later, the worker skips the job (the row is failed).
+      await withTimeout(this.queues.of(kind).add(kind.jobName, { id: row.id } satisfies WorkJobData, workJobOptions(row.id)), QUEUE_ADD_TIMEOUT_MS);
     } catch (e) {
       await this.rows.failUnqueued(kind, row.id);
       this.log.error(`queueing ${kind.noun} ${row.id} failed: ${(e as Error).message}`);
-      throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'Queue unavailable', `the ${kind.noun} could not be queued; try again`);
+      throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'Queue unavailable', `the ${kind.noun} could not be queued; try again`, [], { 'Retry-After': '5' });
     }
     return row;
   }
@@ -44,4 +45,11 @@ export class LongWorkService {
     await this.rows.requestCancel(kind, row.id);
     await this.redis.publish(cancelChannel(this.config.queuePrefix, kind), row.id);
   }
+}
+
+/** How long a request waits for Redis to accept a job before it answers 503. */
+const QUEUE_ADD_TIMEOUT_MS = 3000;
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer from Redis in ${ms} ms`)), ms).unref())]);
 }
