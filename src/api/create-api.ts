@@ -9,6 +9,7 @@ import { Config } from '../config';
 import { queueBoard, QUEUE_BOARD_PATH } from '../modules/admin/queue-board';
 import { AuthService } from '../modules/auth/auth.service';
 import { createLogger, PinoNestLogger } from '../modules/common/logger';
+import { bodyShapeGuard } from '../modules/common/body-shape';
 import { problemBody } from '../modules/common/problem.filter';
 import { validationPipe } from '../modules/common/validation';
 import { MetricsService } from '../modules/health/metrics.service';
@@ -40,6 +41,7 @@ export async function createApi(config: Config): Promise<NestExpressApplication>
   app.use(metrics.middleware());
   app.use(usageBodyParsers(config)); // first: bulk usage history may be larger than FALLOW_BODY_LIMIT
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  app.use(bodyShapeGuard); // before anything recursive (validation) sees the body
   app.use(bodyErrors);
   app.useGlobalPipes(validationPipe());
   app.enableShutdownHooks();

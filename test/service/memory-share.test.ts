@@ -43,7 +43,7 @@ describe('memory share of a solve', () => {
 
   it('fails the solve over its share with the reason, then runs a small one on the same worker', async () => {
     const worker = svc.startWorker({ FALLOW_THREAD_MEMORY_MB: '16', FALLOW_WORKER_CONCURRENCY: '1' });
-    const big = await ended(await submit(20_000));
+    const big = await ended(await submit(100_000));
     assert.equal(big.status, 'failed');
     assert.match(big.error ?? '', /the solve failed: ran out of memory \(its share is 16 MB of heap\)/);
     const small = await ended(await submit(100));
