@@ -68,6 +68,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Ser
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const db = new Client({ connectionString: dbUrl });
   await db.connect();
+  db.on('error', () => undefined); // a lost connection (a fault test stopping Postgres) shows in the next query instead
   const workers = new Set<ChildProcess>();
 
   const service: Service = {

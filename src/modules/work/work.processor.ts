@@ -84,14 +84,17 @@ export class LongWorkProcessor {
       } finally {
         this.running.delete(key);
       }
-      const cancelled = kind.cancellable && (await this.rows.cancelRequested(kind, id));
-      const completion = await handler.complete(row, answer, cancelled, lastProgress);
-      if ('fail' in completion) return result(await this.fail(kind, id, completion.fail));
-      const status = cancelled ? 'cancelled' : 'succeeded';
-      // The result is in memory: keep trying to store it while Postgres is away rather than lose it.
-      const stored = await this.retrying(`storing ${kind.noun} ${id}`, () => this.rows.finish(kind, id, status, (tx) => completion.store(tx)));
-      this.log.log(`${kind.noun} ${id}: ${status}, ${completion.summary}${stored ? '' : ' (already ended: nothing stored)'}`);
-      return result(status, completion.result);
+      // The result is in memory: everything from here on reads or writes Postgres, so it is retried while
+      // Postgres is away rather than lose the result.
+      return await this.retrying(`storing ${kind.noun} ${id}`, async () => {
+        const cancelled = kind.cancellable && (await this.rows.cancelRequested(kind, id));
+        const completion = await handler.complete(row, answer, cancelled, lastProgress);
+        if ('fail' in completion) return result(await this.fail(kind, id, completion.fail));
+        const status = cancelled ? 'cancelled' : 'succeeded';
+        const stored = await this.rows.finish(kind, id, status, (tx) => completion.store(tx));
+        this.log.log(`${kind.noun} ${id}: ${status}, ${completion.summary}${stored ? '' : ' (already ended: nothing stored)'}`);
+        return result(status, completion.result);
+      });
     } catch (e) {
       // Database or Redis trouble: BullMQ retries; after the last attempt the resource must not stay running.
       if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await this.fail(kind, id, `the ${kind.noun} failed: ${(e as Error).message}`).catch(() => undefined);
@@ -108,10 +111,10 @@ export class LongWorkProcessor {
     return this.running.size;
   }
 
-  /** Runs `f` until it succeeds, backing off from 0.5 s to 30 s, for at most storeRetryMs; each retry is logged. */
+  /** Runs `f` until it succeeds, backing off from 0.5 s to 5 s (a store is one small transaction: retrying often costs nothing and ends the work soon after Postgres returns), for at most storeRetryMs; each retry is logged. */
   private async retrying<T>(what: string, f: () => Promise<T>): Promise<T> {
     const giveUpAt = Date.now() + this.config.storeRetryMs;
-    for (let delay = 500; ; delay = Math.min(30_000, delay * 2)) {
+    for (let delay = 500; ; delay = Math.min(5_000, delay * 2)) {
       try {
         return await f();
       } catch (e) {

@@ -48,10 +48,14 @@ export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, Bu
   }
 
   async complete(build: ForecastBuildEntity, out: BuildOutput): Promise<Completion | { fail: string }> {
-    const loaded = this.take(build.id)!;
+    // Read, not taken: a retried store (Postgres away) calls complete again.
+    const loaded = this.loaded.get(build.id)!;
     const version = (await this.clusters.findVersion(build.clusterId, build.clusterVersion))!;
     const issues = forecastIssues({ slotSeconds: build.slotSeconds, slots: build.horizonSlots, quantile: build.quantile, usage: out.usage }, version);
-    if (issues.length) return { fail: `the built forecast does not fit cluster version ${version.version}: ${issues[0].path}: ${issues[0].message}` };
+    if (issues.length) {
+      this.loaded.delete(build.id);
+      return { fail: `the built forecast does not fit cluster version ${version.version}: ${issues[0].path}: ${issues[0].message}` };
+    }
     const provenance: ForecastProvenance = {
       buildId: build.id,
       model: build.model,
@@ -76,6 +80,7 @@ export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, Bu
           provenance,
         });
         forecastId = forecast.id;
+        this.loaded.delete(build.id);
         return { forecastId };
       },
       summary: `forecast trained in ${Math.round(out.trainMs)} ms`,
