@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Config, CONFIG } from '../../config';
 import { Job } from 'bullmq';
+import { hostname } from 'node:os';
 import { runInThread, ThreadError, ThreadRun } from '../../engine/threads/run-in-thread';
 import { WORK_HANDLERS, WorkHandler } from './work-handler';
 import { WorkJobData, WorkKind } from './work-kind';
@@ -45,7 +46,7 @@ export class LongWorkProcessor {
     if (!handler) throw new Error(`this worker has no handler for ${kind.noun} (list it in WorkerModule's HANDLERS)`);
     const id = job.data.id;
     const startedAt = Date.now();
-    const result = (status: string, extra: Record<string, unknown> = {}): WorkJobResult => ({ id, status, elapsedMs: Date.now() - startedAt, ...extra });
+    const result = (status: string, extra: Record<string, unknown> = {}): WorkJobResult => ({ id, status, elapsedMs: Date.now() - startedAt, worker: WORKER_NAME, ...extra });
     if (!(await this.rows.claim(kind, id))) return result('skipped'); // cancelled or already done
     try {
       const row = await this.rows.load(kind, id);
@@ -131,5 +132,8 @@ export class LongWorkProcessor {
     return 'failed';
   }
 }
+
+/** Which worker process ran a job (in its BullMQ return value: the queue board and tests show the spread). */
+const WORKER_NAME = `${hostname()}:${process.pid}`;
 
 const runKey = (kind: WorkKind<any>, id: string) => `${kind.queue}:${id}`;
