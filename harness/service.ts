@@ -56,6 +56,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Ser
     logLevel: process.env.FALLOW_TEST_LOG_LEVEL || 'silent',
     queuePrefix: `fallow_t_${randomBytes(4).toString('hex')}`,
     rateLimitPerMinute: 100000,
+    authFailuresPerMinute: 100000,
     lockMs: 2000,
     stalledIntervalMs: 1000,
     workerConcurrency: 1,

@@ -16,6 +16,8 @@ export interface Config {
   usageBodyLimit: string;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
+  /** Requests a minute per source address that carry no valid API key (429 above; 0 = no limit). */
+  authFailuresPerMinute: number;
   /** Prefix of every BullMQ key in Redis, so several deployments (or test runs) can share a server. */
   queuePrefix: string;
   /** How long a worker's lock on a solve lasts before another worker may take it over. */
@@ -50,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usageBodyLimit: env.FALLOW_USAGE_BODY_LIMIT || '100mb',
     rateLimitPerMinute: int(env, 'FALLOW_RATE_LIMIT_PER_MINUTE', 600),
     queuePrefix: env.FALLOW_QUEUE_PREFIX || 'fallow',
+    authFailuresPerMinute: int(env, 'FALLOW_AUTH_FAILURES_PER_MINUTE', 60),
     lockMs: int(env, 'FALLOW_LOCK_MS', 30000),
     stalledIntervalMs: int(env, 'FALLOW_STALLED_INTERVAL_MS', 30000),
     currency: currency(env.FALLOW_CURRENCY),

@@ -14,7 +14,9 @@ import { problemBody } from '../modules/common/problem.filter';
 import { validationPipe } from '../modules/common/validation';
 import { MetricsService } from '../modules/health/metrics.service';
 import { WorkQueues } from '../modules/queue/queue.module';
-import { usageBodyParsers } from '../modules/usage/usage-body';
+import { USAGE_ROUTE, usageBodyParsers } from '../modules/usage/usage-body';
+import { authenticateFirst } from '../modules/auth/authenticate-first';
+import { RateLimiter } from '../modules/auth/rate-limiter';
 import { buildOpenApiDocument } from './openapi';
 
 /** Builds the HTTP API (not listening yet): middleware, validation, docs, metrics and the queue board. */
@@ -39,6 +41,7 @@ export async function createApi(config: Config): Promise<NestExpressApplication>
   );
   const metrics = app.get(MetricsService);
   app.use(metrics.middleware());
+  app.use(authenticateFirst(USAGE_ROUTE, app.get(AuthService), app.get(RateLimiter))); // before its 100 MB body is read
   app.use(usageBodyParsers(config)); // first: bulk usage history may be larger than FALLOW_BODY_LIMIT
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
   app.use(bodyShapeGuard); // before anything recursive (validation) sees the body

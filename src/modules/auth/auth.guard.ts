@@ -20,10 +20,18 @@ export class AuthGuard implements CanActivate {
     const targets = [ctx.getHandler(), ctx.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
     const req = ctx.switchToHttp().getRequest();
+    const address = String(req.ip ?? req.socket?.remoteAddress ?? 'unknown');
+    await this.limiter.checkFailures(address);
     const key = keyFromAuthorization(req.headers.authorization);
-    if (!key) throw unauthorized('send an API key as "Authorization: Bearer <key>"');
+    if (!key) {
+      await this.limiter.recordFailure(address);
+      throw unauthorized('send an API key as "Authorization: Bearer <key>"');
+    }
     const principal = await this.auth.resolve(key);
-    if (!principal) throw unauthorized('the API key is unknown or revoked');
+    if (!principal) {
+      await this.limiter.recordFailure(address);
+      throw unauthorized('the API key is unknown or revoked');
+    }
     req.principal = principal;
     await this.limiter.check(principal.keyId);
     const roles = this.reflector.getAllAndOverride<Role[]>(ROLES_KEY, targets);

@@ -32,4 +32,28 @@ export class RateLimiter {
       throw new ProblemException(HttpStatus.TOO_MANY_REQUESTS, 'Too many requests', `at most ${limit} requests a minute per API key`, [], { 'Retry-After': retryAfter });
     }
   }
+
+  /**
+   * Requests without a valid key, per source address: past `authFailuresPerMinute` in the current minute the
+   * address gets 429 before its key is even looked up (so guessing keys costs no database lookups).
+   */
+  async checkFailures(address: string): Promise<void> {
+    const limit = this.config.authFailuresPerMinute;
+    if (limit === 0) return;
+    const count = Number((await this.redis.get(this.failureCounter(address)).catch(() => null)) ?? 0);
+    if (count >= limit) {
+      const retryAfter = String(60 - (Math.floor(Date.now() / 1000) % 60));
+      throw new ProblemException(HttpStatus.TOO_MANY_REQUESTS, 'Too many requests', `at most ${limit} requests a minute without a valid API key per address`, [], { 'Retry-After': retryAfter });
+    }
+  }
+
+  async recordFailure(address: string): Promise<void> {
+    if (this.config.authFailuresPerMinute === 0) return;
+    const counter = this.failureCounter(address);
+    await this.redis.multi().incr(counter).expire(counter, 120).exec().catch(() => undefined);
+  }
+
+  private failureCounter(address: string): string {
+    return `${this.config.queuePrefix}:authfail:${address}:${Math.floor(Date.now() / 60000)}`;
+  }
 }

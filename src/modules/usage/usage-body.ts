@@ -2,7 +2,7 @@ import express, { NextFunction, Request, RequestHandler, Response } from 'expres
 import { Config } from '../../config';
 
 /** POST /v1/clusters/{id}/usage: the one route whose bodies may exceed FALLOW_BODY_LIMIT. */
-const USAGE_ROUTE = /^\/v1\/clusters\/[^/]+\/usage\/?$/;
+export const USAGE_ROUTE = /^\/v1\/clusters\/[^/]+\/usage\/?$/;
 
 /**
  * Body parsers of the usage route, mounted before the global JSON parser (which then sees the body already
