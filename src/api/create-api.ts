@@ -13,7 +13,8 @@ import { bodyShapeGuard } from '../modules/common/body-shape';
 import { problemBody } from '../modules/common/problem.filter';
 import { validationPipe } from '../modules/common/validation';
 import { MetricsService } from '../modules/health/metrics.service';
-import { WorkQueues } from '../modules/queue/queue.module';
+import type { Redis } from 'ioredis';
+import { REDIS, WorkQueues } from '../modules/queue/queue.module';
 import { USAGE_ROUTE, usageBodyParsers } from '../modules/usage/usage-body';
 import { authenticateFirst } from '../modules/auth/authenticate-first';
 import { RateLimiter } from '../modules/auth/rate-limiter';
@@ -57,7 +58,7 @@ export async function createApi(config: Config): Promise<NestExpressApplication>
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   const board = queueBoard(app.get(WorkQueues).all(), app.get(AuthService));
-  app.use(QUEUE_BOARD_PATH, board.guard, board.router);
+  app.use(QUEUE_BOARD_PATH, board.guard, redisAnswers(app.get<Redis>(REDIS)), board.router);
   metrics.listen();
   return app;
 }
@@ -78,4 +79,17 @@ function bodyErrors(err: Error & { type?: string; status?: number }, req: Reques
     requestId: (req as Request & { id?: string }).id,
   };
   res.status(status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+/** The queue board reads Redis on every page: with Redis away it answers 503 at once instead of hanging. */
+function redisAnswers(redis: Redis) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    redis.ping().then(
+      () => next(),
+      () => {
+        const body = { ...problemBody(503, 'Service unavailable', 'the queue board needs Redis, which does not answer; try again shortly'), instance: req.originalUrl };
+        res.status(503).set('Retry-After', '5').type('application/problem+json').send(JSON.stringify(body));
+      },
+    );
+  };
 }

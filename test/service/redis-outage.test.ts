@@ -78,6 +78,14 @@ describe('Redis outage', () => {
       assert.ok(ms < 5000, `answered in ${ms} ms`);
     }
     assert.equal(await count(), 0);
+    // /metrics answers (without fresh queue counts) and the queue board says 503, both at once.
+    const t1 = Date.now();
+    const metrics = await fetch(`${svc.baseUrl}/metrics`, { signal: AbortSignal.timeout(10_000) });
+    assert.equal(metrics.status, 200);
+    const board = await fetch(`${svc.baseUrl}/admin/queues`, { headers: { authorization: `Bearer ${svc.operatorKey}` }, signal: AbortSignal.timeout(10_000) });
+    assert.equal(board.status, 503);
+    assert.ok(Number(board.headers.get('retry-after')) > 0);
+    assert.ok(Date.now() - t1 < 5000, `/metrics and /admin/queues took ${Date.now() - t1} ms`);
     redis = startRedis(dir);
     await waitFor('Redis to be back', async () => ((await redisAnswers()) ? true : undefined));
     // The API reconnects by itself; refused requests stay refused.
