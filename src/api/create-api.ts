@@ -10,7 +10,8 @@ import { queueBoard, QUEUE_BOARD_PATH } from '../modules/admin/queue-board';
 import { AuthService } from '../modules/auth/auth.service';
 import { createLogger, PinoNestLogger } from '../modules/common/logger';
 import { bodyShapeGuard } from '../modules/common/body-shape';
-import { problemBody } from '../modules/common/problem.filter';
+import { ProblemException } from '../modules/common/problem';
+import { sendProblem } from '../modules/common/problem.filter';
 import { validationPipe } from '../modules/common/validation';
 import { MetricsService } from '../modules/health/metrics.service';
 import type { Redis } from 'ioredis';
@@ -68,17 +69,16 @@ function bodyErrors(err: Error & { type?: string; status?: number }, req: Reques
   if (!err) return next();
   const tooLarge = err.type === 'entity.too.large';
   const status = tooLarge ? 413 : err.status && err.status < 500 ? err.status : 400;
-  const body = {
-    ...problemBody(
+  sendProblem(
+    req,
+    res,
+    new ProblemException(
       status,
       tooLarge ? 'Payload too large' : 'Malformed body',
       tooLarge ? 'the request body is larger than the configured limit (FALLOW_BODY_LIMIT; FALLOW_USAGE_BODY_LIMIT for usage history)' : `the body is not valid JSON: ${err.message}`,
       [{ path: '$', message: tooLarge ? 'body too large' : 'invalid JSON' }],
     ),
-    instance: req.originalUrl,
-    requestId: (req as Request & { id?: string }).id,
-  };
-  res.status(status).type('application/problem+json').send(JSON.stringify(body));
+  );
 }
 
 /** The queue board reads Redis on every page: with Redis away it answers 503 at once instead of hanging. */
@@ -86,10 +86,7 @@ function redisAnswers(redis: Redis) {
   return (req: Request, res: Response, next: NextFunction): void => {
     redis.ping().then(
       () => next(),
-      () => {
-        const body = { ...problemBody(503, 'Service unavailable', 'the queue board needs Redis, which does not answer; try again shortly'), instance: req.originalUrl };
-        res.status(503).set('Retry-After', '5').type('application/problem+json').send(JSON.stringify(body));
-      },
+      () => void sendProblem(req, res, new ProblemException(503, 'Service unavailable', 'the queue board needs Redis, which does not answer; try again shortly')),
     );
   };
 }

@@ -7,6 +7,9 @@ import { PUBLIC_KEY, ROLES_KEY } from './principal';
 import { ProblemException } from '../common/problem';
 import { RateLimiter } from './rate-limiter';
 
+export const NO_KEY = 'send an API key as "Authorization: Bearer <key>"';
+export const UNKNOWN_KEY = 'the API key is unknown or revoked';
+
 /** Every route needs an API key unless marked @Public(); @Roles() narrows who may call it. */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -25,12 +28,12 @@ export class AuthGuard implements CanActivate {
     const key = keyFromAuthorization(req.headers.authorization);
     if (!key) {
       await this.limiter.recordFailure(address);
-      throw unauthorized('send an API key as "Authorization: Bearer <key>"');
+      throw unauthorized(NO_KEY);
     }
     const principal = await this.auth.resolve(key);
     if (!principal) {
       await this.limiter.recordFailure(address);
-      throw unauthorized('the API key is unknown or revoked');
+      throw unauthorized(UNKNOWN_KEY);
     }
     req.principal = principal;
     await this.limiter.check(principal.keyId);
@@ -41,6 +44,7 @@ export class AuthGuard implements CanActivate {
   }
 }
 
-function unauthorized(detail: string): ProblemException {
+/** The 401 of a request without a valid key (also sent before the body is read: authenticate-first.ts). */
+export function unauthorized(detail: string): ProblemException {
   return new ProblemException(HttpStatus.UNAUTHORIZED, 'Unauthorized', detail, [], { 'WWW-Authenticate': 'Bearer' });
 }

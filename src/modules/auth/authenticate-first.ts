@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { problemBody } from '../common/problem.filter';
+import { sendProblem } from '../common/problem.filter';
+import { NO_KEY, unauthorized, UNKNOWN_KEY } from './auth.guard';
 import { AuthService } from './auth.service';
 import { keyFromAuthorization } from './keys';
 import { RateLimiter } from './rate-limiter';
@@ -13,22 +14,20 @@ export function authenticateFirst(route: RegExp, auth: AuthService, limiter: Rat
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.method !== 'POST' || !route.test(req.path)) return next();
     const address = String(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-    const refuse = (status: number, title: string, detail: string, headers: Record<string, string>) => {
-      // The unread body is not wanted: close the connection instead of draining it.
-      res.status(status).set({ ...headers, Connection: 'close' }).type('application/problem+json');
-      res.send(JSON.stringify({ ...problemBody(status, title, detail), instance: req.originalUrl, requestId: (req as Request & { id?: string }).id }));
+    const refuse = (e: unknown) => {
+      res.setHeader('Connection', 'close'); // the unread body is not wanted: close instead of draining it
+      sendProblem(req, res, e);
     };
     (async () => {
       try {
         await limiter.checkFailures(address);
       } catch (e) {
-        const p = e as { getStatus(): number; title: string; detail: string; headers: Record<string, string> };
-        return refuse(p.getStatus(), p.title, p.detail, p.headers);
+        return refuse(e);
       }
       const key = keyFromAuthorization(req.headers.authorization);
       if (key && (await auth.resolve(key))) return next();
       await limiter.recordFailure(address);
-      refuse(401, 'Unauthorized', key ? 'the API key is unknown or revoked' : 'send an API key as "Authorization: Bearer <key>"', { 'WWW-Authenticate': 'Bearer' });
+      refuse(unauthorized(key ? UNKNOWN_KEY : NO_KEY));
     })().catch(next);
   };
 }

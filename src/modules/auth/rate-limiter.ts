@@ -18,8 +18,7 @@ export class RateLimiter {
   async check(keyId: string): Promise<void> {
     const limit = this.config.rateLimitPerMinute;
     if (limit === 0) return;
-    const window = Math.floor(Date.now() / 60000);
-    const counter = `${this.config.queuePrefix}:ratelimit:${keyId}:${window}`;
+    const counter = `${this.config.queuePrefix}:ratelimit:${keyId}:${currentMinute()}`;
     let count: number;
     try {
       [[, count]] = (await this.redis.multi().incr(counter).expire(counter, 120).exec()) as [[Error | null, number]];
@@ -27,10 +26,7 @@ export class RateLimiter {
       // Redis away: refuse now (nothing is created) rather than hang and run the request later.
       throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'Service unavailable', `the rate limiter could not reach Redis (${(e as Error).message}); nothing was changed, try again shortly`, [], { 'Retry-After': '5' });
     }
-    if (count > limit) {
-      const retryAfter = String(60 - (Math.floor(Date.now() / 1000) % 60));
-      throw new ProblemException(HttpStatus.TOO_MANY_REQUESTS, 'Too many requests', `at most ${limit} requests a minute per API key`, [], { 'Retry-After': retryAfter });
-    }
+    if (count > limit) throw tooMany(`at most ${limit} requests a minute per API key`);
   }
 
   /**
@@ -41,10 +37,7 @@ export class RateLimiter {
     const limit = this.config.authFailuresPerMinute;
     if (limit === 0) return;
     const count = Number((await this.redis.get(this.failureCounter(address)).catch(() => null)) ?? 0);
-    if (count >= limit) {
-      const retryAfter = String(60 - (Math.floor(Date.now() / 1000) % 60));
-      throw new ProblemException(HttpStatus.TOO_MANY_REQUESTS, 'Too many requests', `at most ${limit} requests a minute without a valid API key per address`, [], { 'Retry-After': retryAfter });
-    }
+    if (count >= limit) throw tooMany(`at most ${limit} requests a minute without a valid API key per address`);
   }
 
   async recordFailure(address: string): Promise<void> {
@@ -54,6 +47,15 @@ export class RateLimiter {
   }
 
   private failureCounter(address: string): string {
-    return `${this.config.queuePrefix}:authfail:${address}:${Math.floor(Date.now() / 60000)}`;
+    return `${this.config.queuePrefix}:authfail:${address}:${currentMinute()}`;
   }
+}
+
+/** The fixed one-minute window the counters count in. */
+const currentMinute = () => Math.floor(Date.now() / 60000);
+
+/** A 429 that says when the current window ends. */
+function tooMany(detail: string): ProblemException {
+  const retryAfter = String(60 - (Math.floor(Date.now() / 1000) % 60));
+  return new ProblemException(HttpStatus.TOO_MANY_REQUESTS, 'Too many requests', detail, [], { 'Retry-After': retryAfter });
 }

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { problemBody } from './problem.filter';
+import { ProblemException } from './problem';
+import { sendProblem } from './problem.filter';
 
 /** Deeper than any document Fallow takes (an instance is 6 levels deep); validation recurses, so it must not see more. */
 export const MAX_BODY_DEPTH = 64;
@@ -15,8 +16,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 export function bodyShapeGuard(req: Request, res: Response, next: NextFunction): void {
   const problems = shapeProblems(req.body);
   if (!problems.length) return next();
-  const body = { ...problemBody(422, 'Invalid request', 'the body has a shape no request of this API has', problems), instance: req.originalUrl, requestId: (req as Request & { id?: string }).id };
-  res.status(422).type('application/problem+json').send(JSON.stringify(body));
+  sendProblem(req, res, new ProblemException(422, 'Invalid request', 'the body has a shape no request of this API has', problems));
 }
 
 export function shapeProblems(root: unknown): { path: string; message: string }[] {

@@ -21,16 +21,24 @@ export class ProblemFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const req = http.getRequest<Request & { id?: string }>();
-    const res = http.getResponse<Response>();
-    const body = toProblem(error);
-    body.instance = req.originalUrl;
-    body.requestId = req.id;
-    if (body.status >= 500) this.log.error(error instanceof Error ? error.stack : String(error));
-    if (error instanceof ProblemException) for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
-    if (body.status === 503 && !res.getHeader('Retry-After')) res.setHeader('Retry-After', String(RETRY_AFTER_S));
-    res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
+    const status = sendProblem(http.getRequest<Request>(), http.getResponse<Response>(), error);
+    if (status >= 500) this.log.error(error instanceof Error ? error.stack : String(error));
   }
+}
+
+/**
+ * Answers `error` as problem+json with the request's URL and id: what ProblemFilter does for Nest, for
+ * plain Express middleware too (body parsing, the queue board, checks before the body is read). A
+ * ProblemException's headers are sent; a 503 always says when to retry. Returns the status sent.
+ */
+export function sendProblem(req: Request, res: Response, error: unknown): number {
+  const body = toProblem(error);
+  body.instance = req.originalUrl;
+  body.requestId = (req as Request & { id?: string }).id;
+  if (error instanceof ProblemException) for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
+  if (body.status === 503 && !res.getHeader('Retry-After')) res.setHeader('Retry-After', String(RETRY_AFTER_S));
+  res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
+  return body.status;
 }
 
 export function problemBody(status: number, title: string, detail?: string, problems: Issue[] = []): ProblemBody {

@@ -4,6 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { Config, CONFIG } from '../../config';
+import { withTimeout } from '../common/with-timeout';
 import { redisConnection, WorkQueues } from '../queue/queue.module';
 import { SOLVE_WORK } from '../solves/solve.kind';
 
@@ -32,10 +33,7 @@ export class MetricsService implements OnModuleDestroy {
       registers: [this.registry],
       async collect() {
         // Redis away: /metrics still answers at once (the gauge keeps its last values) instead of waiting.
-        const counts = await Promise.race([
-          queues.of(SOLVE_WORK).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'),
-          new Promise<null>((resolve) => setTimeout(() => resolve(null), 1000).unref()),
-        ]).catch(() => null);
+        const counts = await withTimeout(queues.of(SOLVE_WORK).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'), 1000).catch(() => null);
         for (const [state, n] of Object.entries(counts ?? {})) this.set({ state }, n);
       },
     });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import type { Redis } from 'ioredis';
+import { withTimeout } from '../common/with-timeout';
 import { REDIS } from '../queue/queue.module';
 
 /** Terminus has no Redis indicator: a PING on the API's own connection, with a time limit. */
@@ -16,8 +17,4 @@ export class RedisHealthIndicator {
     const pong = await withTimeout(this.redis.ping(), timeoutMs).then((r) => r === 'PONG', () => false);
     return pong ? check.up() : check.down({ message: 'no PONG in time' });
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
 }

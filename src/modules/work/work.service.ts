@@ -2,6 +2,7 @@ import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { Config, CONFIG } from '../../config';
 import { ProblemException } from '../common/problem';
+import { withTimeout } from '../common/with-timeout';
 import { REDIS, WorkQueues } from '../queue/queue.module';
 import { LongWorkRepository } from './work.repository';
 import { cancelChannel, TERMINAL_WORK_STATUSES, WorkJobData, workJobOptions, WorkKind, WorkRow } from './work-kind';
@@ -23,7 +24,7 @@ export class LongWorkService {
     const row = await this.rows.insertQueued(kind, fields);
     try {
       // Redis away: answer now. Should the add still land later, the worker skips the job (the row is failed).
-      await withTimeout(this.queues.of(kind).add(kind.jobName, { id: row.id } satisfies WorkJobData, workJobOptions(row.id)), QUEUE_ADD_TIMEOUT_MS);
+      await withTimeout(this.queues.of(kind).add(kind.jobName, { id: row.id } satisfies WorkJobData, workJobOptions(row.id)), QUEUE_ADD_TIMEOUT_MS, `no answer from Redis in ${QUEUE_ADD_TIMEOUT_MS} ms`);
     } catch (e) {
       await this.rows.failUnqueued(kind, row.id);
       this.log.error(`queueing ${kind.noun} ${row.id} failed: ${(e as Error).message}`);
@@ -49,7 +50,3 @@ export class LongWorkService {
 
 /** How long a request waits for Redis to accept a job before it answers 503. */
 const QUEUE_ADD_TIMEOUT_MS = 3000;
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer from Redis in ${ms} ms`)), ms).unref())]);
-}

@@ -11,6 +11,8 @@ import { TrainingHistory, UsageService } from '../../modules/usage/usage.service
 import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
 import { BuildInput, BuildOutput } from './forecast-build.compute';
 
+type ClusterVersion = NonNullable<Awaited<ReturnType<ClustersService['findVersion']>>>;
+
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 
 /**
@@ -21,8 +23,8 @@ const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, BuildInput, never, BuildOutput> {
   readonly kind = FORECAST_BUILD_WORK;
   readonly threadFile = join(__dirname, 'forecast-build.thread.js');
-  /** The loaded history of each running build, for the failure message and the provenance. */
-  private readonly loaded = new Map<string, TrainingHistory>();
+  /** What prepare loaded for each running build (history and cluster version), for the failure message, the check and the provenance. */
+  private readonly loaded = new Map<string, { history: TrainingHistory; version: ClusterVersion }>();
 
   constructor(
     private readonly clusters: ClustersService,
@@ -35,13 +37,13 @@ export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, Bu
     if (!version) return { fail: `cluster ${build.clusterId} has no version ${build.clusterVersion}` };
     const loaded = await this.usage.history(build.clusterId, version.nodes.map((n) => n.id), version.metrics, build.trainingDays);
     if (!loaded) return { fail: `no usage history: cluster ${build.clusterId} has no samples of the nodes and metrics of its version ${version.version}; POST /v1/clusters/${build.clusterId}/usage first` };
-    this.loaded.set(build.id, loaded);
+    this.loaded.set(build.id, { history: loaded, version });
     return { input: { history: loaded.history, model: build.model, quantile: build.quantile, slotSeconds: build.slotSeconds, horizonSlots: build.horizonSlots, headroom: build.headroom } };
   }
 
   /** Both kinds are deterministic (a retry would fail the same way): the build fails now, with the reason. */
   failure(build: ForecastBuildEntity, e: ThreadError): string {
-    const loaded = this.take(build.id);
+    const loaded = this.take(build.id)?.history;
     if (e.reason !== 'input' || !loaded) return `the build failed: ${e.message}`;
     const days = ((loaded.to - loaded.from) / 86_400).toFixed(1);
     return `too little usage history for model ${build.model} (${days} days, ${iso(loaded.from)} to ${iso(loaded.to)}): ${e.message}`;
@@ -49,8 +51,7 @@ export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, Bu
 
   async complete(build: ForecastBuildEntity, out: BuildOutput): Promise<Completion | { fail: string }> {
     // Read, not taken: a retried store (Postgres away) calls complete again.
-    const loaded = this.loaded.get(build.id)!;
-    const version = (await this.clusters.findVersion(build.clusterId, build.clusterVersion))!;
+    const { history: loaded, version } = this.loaded.get(build.id)!;
     const issues = forecastIssues({ slotSeconds: build.slotSeconds, slots: build.horizonSlots, quantile: build.quantile, usage: out.usage }, version);
     if (issues.length) {
       this.loaded.delete(build.id);
@@ -90,7 +91,7 @@ export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, Bu
     };
   }
 
-  private take(id: string): TrainingHistory | undefined {
+  private take(id: string) {
     const loaded = this.loaded.get(id);
     this.loaded.delete(id);
     return loaded;
