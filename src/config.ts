@@ -8,6 +8,10 @@ export interface Config {
   redisUrl: string;
   /** Operator key ensured on start; when unset and no operator exists, one is generated and printed once. */
   bootstrapKey?: string;
+  /** HMAC secret of stored API key digests (FALLOW_KEY_SECRET; changing it invalidates every key). The API requires it in production. */
+  keySecret?: string;
+  /** NODE_ENV=production: the API refuses to start without FALLOW_KEY_SECRET. */
+  production: boolean;
   workerConcurrency: number;
   logLevel: string;
   /** Largest accepted request body (express/body-parser syntax). */
@@ -46,6 +50,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/fallow',
     redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
     bootstrapKey: env.FALLOW_BOOTSTRAP_KEY || undefined,
+    keySecret: keySecret(env.FALLOW_KEY_SECRET),
+    production: env.NODE_ENV === 'production',
     workerConcurrency: int(env, 'FALLOW_WORKER_CONCURRENCY', Math.max(1, cpus().length)),
     logLevel: env.FALLOW_LOG_LEVEL || 'info',
     bodyLimit: env.FALLOW_BODY_LIMIT || '20mb',
@@ -71,6 +77,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxInstanceMb: int(env, 'FALLOW_MAX_INSTANCE_MB', DEFAULT_ADMISSION_LIMITS.maxInstanceMb),
     },
   };
+}
+
+function keySecret(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (raw.length < 32) throw new Error(`FALLOW_KEY_SECRET: at least 32 characters (e.g. openssl rand -hex 32), got ${raw.length}`);
+  return raw;
 }
 
 function currency(raw: string | undefined): string {

@@ -262,7 +262,11 @@ export interface paths {
         get: operations["getForecastBuild"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Stop a forecast build: it ends cancelled and stores no forecast
+         * @description A queued build is cancelled at once; a running one is terminated on its worker within a moment (poll it). A build that had already ended is returned unchanged.
+         */
+        delete: operations["cancelForecastBuild"];
         options?: never;
         head?: never;
         patch?: never;
@@ -423,7 +427,11 @@ export interface paths {
         get: operations["getSimulation"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Stop a simulation: it ends cancelled and stores no report
+         * @description A queued simulation is cancelled at once; a running one is terminated on its worker within a moment (poll it). One that had already ended is returned unchanged.
+         */
+        delete: operations["cancelSimulation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -547,7 +555,7 @@ export interface components {
             /** @enum {string} */
             role: "operator" | "farmer" | "customer";
             label: string;
-            /** @description first characters of the key */
+            /** @description what is kept of the key in clear, to tell keys apart: `flw_` and the first 4 characters of a generated key (24 of its 192 random bits); empty for a chosen key such as the bootstrap key */
             prefix: string;
             createdAt: string;
             revokedAt?: string | null;
@@ -562,7 +570,7 @@ export interface components {
             /** @enum {string} */
             role: "operator" | "farmer" | "customer";
             label: string;
-            /** @description first characters of the key */
+            /** @description what is kept of the key in clear, to tell keys apart: `flw_` and the first 4 characters of a generated key (24 of its 192 random bits); empty for a chosen key such as the bootstrap key */
             prefix: string;
             createdAt: string;
             revokedAt?: string | null;
@@ -958,7 +966,7 @@ export interface components {
             /** @description the cluster version whose nodes and metrics are forecast */
             clusterVersion: number;
             /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed";
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             /** @enum {string} */
             model: "gbt" | "last-day" | "slot-quantile" | "max";
             quantile: number;
@@ -1578,7 +1586,7 @@ export interface components {
             /** Format: uuid */
             planId: string;
             /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed";
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             /** @enum {string} */
             qos: "salamander" | "cuckoo" | "none";
             seed: number;
@@ -3133,6 +3141,72 @@ export interface operations {
             };
         };
     };
+    cancelForecastBuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForecastBuildDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
     listBatches: {
         parameters: {
             query?: {
@@ -3807,6 +3881,63 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    cancelSimulation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { Config } from '../config';
 import { createLogger, PinoNestLogger } from '../modules/common/logger';
 import { redisConnection } from '../modules/queue/queue.module';
+import { withTimeout } from '../modules/common/with-timeout';
 import { cancelChannel } from '../modules/work/work-kind';
 import { LongWorkProcessor } from '../modules/work/work.processor';
 import { WORK_LOOPS, WorkerModule } from './worker.module';
@@ -23,7 +24,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   const processor = app.get(LongWorkProcessor);
   const loops = app.get<WorkerHost[]>(WORK_LOOPS);
   const subscriber = redisConnection(config.redisUrl);
-  const channels = new Map(processor.kinds.filter((k) => k.cancellable).map((k) => [cancelChannel(config.queuePrefix, k), k]));
+  const channels = new Map(processor.kinds.map((k) => [cancelChannel(config.queuePrefix, k), k]));
   if (channels.size) await subscriber.subscribe(...channels.keys());
   subscriber.on('message', (channel: string, id: string) => {
     const kind = channels.get(channel);
@@ -33,10 +34,17 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   return {
     async close() {
       log.info({ running: processor.activeCount }, 'worker stopping: finishing running work');
-      // The queue loops first: running work still needs the database to store its result.
-      await Promise.all(loops.map((l) => l.worker.close()));
-      await subscriber.quit().catch(() => undefined);
-      await app.close();
+      // The queue loops first (no new work), then the running work ends (it still needs the database to
+      // store its result). BullMQ's close never resolves while its Redis client is reconnecting
+      // (taskforcesh/bullmq#4656, open): once our own work is done, the connections get a bounded wait.
+      const loopsClosed = Promise.all(loops.map((l) => l.worker.close()));
+      await processor.whenIdle();
+      await withTimeout(loopsClosed, CLOSE_WAIT_MS).catch((e) => log.warn(`queue connections did not close (${(e as Error).message}): exiting anyway`));
+      await withTimeout(subscriber.quit(), CLOSE_WAIT_MS).catch(() => subscriber.disconnect());
+      await withTimeout(app.close(), CLOSE_WAIT_MS).catch((e) => log.warn(`closing the application: ${(e as Error).message}`));
     },
   };
 }
+
+/** How long a stopping worker waits for each of its connections to close once its work is done. */
+const CLOSE_WAIT_MS = 5_000;

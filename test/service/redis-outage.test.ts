@@ -2,7 +2,8 @@
  * Fault test (issue 21, item 3) on a private Redis this test starts on its own port (never the shared one):
  * while Redis is away, authenticated requests answer 503 with Retry-After at once instead of hanging, and
  * nothing is created for them, then or when Redis comes back. Before: they hung at the rate limiter and
- * every one of them ran once Redis returned.
+ * every one of them ran once Redis returned. Then (item 5) Redis restarts without its data: the queued
+ * solve whose job it lost is queued again by the reconciler and runs. Before: it stayed queued forever.
  */
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -95,5 +96,54 @@ describe('Redis outage', () => {
     });
     assert.equal(back.status, 202);
     assert.equal(await count(), 1);
+  });
+
+  it('a queued solve whose job was lost when Redis restarted without its data is queued again and runs', async (t) => {
+    const [queued] = await svc.sql<{ id: string; status: string }>("SELECT id, status FROM solves");
+    assert.equal(queued.status, 'queued');
+    redis.kill('SIGKILL'); // no persistence: the restarted Redis is empty
+    await waitFor('Redis to be gone', async () => ((await redisAnswers()) ? undefined : true));
+    redis = startRedis(dir);
+    await waitFor('Redis to be back', async () => ((await redisAnswers()) ? true : undefined));
+    const probe = new IORedis({ port: PORT, host: '127.0.0.1' });
+    assert.equal(await probe.dbsize(), 0, 'the restarted Redis holds nothing');
+    await probe.quit();
+    const t0 = Date.now();
+    svc.startWorker({ FALLOW_RECONCILE_MS: '1000' });
+    const done = await waitFor('the lost solve to end', async () => {
+      const [r] = await svc.sql<{ status: string; error: string | null }>('SELECT status, error FROM solves WHERE id = $1', [queued.id]);
+      return ['succeeded', 'failed', 'cancelled'].includes(r.status) ? r : undefined;
+    }, 60_000);
+    assert.equal(done.status, 'succeeded', done.error ?? '');
+    const [plans] = await svc.sql<{ n: number }>('SELECT count(*)::int AS n FROM plans WHERE solve_id = $1', [queued.id]);
+    assert.equal(plans.n, 1);
+    t.diagnostic(`the lost solve ended ${Date.now() - t0} ms after a worker started (reconciler period 1 s)`);
+  });
+
+  it('a worker told to stop while its Redis connections reconnect exits within seconds', async () => {
+    const clients = async () => {
+      const probe = new IORedis({ port: PORT, host: '127.0.0.1' });
+      return String(await probe.client('LIST').finally(() => probe.quit())).trim().split('\n').length;
+    };
+    const before = await clients();
+    const worker = svc.startWorker();
+    await waitFor('the worker to connect', async () => ((await clients()) >= before + 5 ? true : undefined));
+    redis.kill('SIGKILL');
+    await waitFor('Redis to be gone', async () => ((await redisAnswers()) ? undefined : true));
+    redis = startRedis(dir);
+    await waitFor('Redis to be back', async () => ((await redisAnswers()) ? true : undefined));
+    // BullMQ's own close never resolves while a client is reconnecting (taskforcesh/bullmq#4656).
+    const t0 = Date.now();
+    const code = await new Promise<number | null | 'still running'>((resolve) => {
+      const timer = setTimeout(() => resolve('still running'), 30_000);
+      worker.once('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+      worker.kill('SIGTERM');
+    });
+    const ms = Date.now() - t0;
+    assert.equal(code, 0);
+    assert.ok(ms < 20_000, `the worker took ${ms} ms to exit`);
   });
 });

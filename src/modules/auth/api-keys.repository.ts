@@ -13,6 +13,11 @@ export class ApiKeysRepository {
     return this.keys.findOne({ where: { keyHash, revokedAt: IsNull() } });
   }
 
+  /** Replaces a key's digest and clear prefix (a legacy digest upgraded on use). */
+  async rehash(id: string, keyHash: string, prefix: string): Promise<void> {
+    await this.keys.update({ id }, { keyHash, prefix });
+  }
+
   existsByHash(keyHash: string): Promise<boolean> {
     return this.keys.exists({ where: { keyHash } });
   }

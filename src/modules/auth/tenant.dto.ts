@@ -40,7 +40,7 @@ export class KeyDto {
   @ApiProperty({ format: 'uuid' }) tenantId!: string;
   @ApiProperty({ enum: ROLES }) role!: Role;
   @ApiProperty() label!: string;
-  @ApiProperty({ description: 'first characters of the key' }) prefix!: string;
+  @ApiProperty({ description: 'what is kept of the key in clear, to tell keys apart: `flw_` and the first 4 characters of a generated key (24 of its 192 random bits); empty for a chosen key such as the bootstrap key' }) prefix!: string;
   @ApiProperty() createdAt!: string;
   @ApiPropertyOptional({ type: String, nullable: true }) revokedAt!: string | null;
 }

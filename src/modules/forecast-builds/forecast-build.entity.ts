@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BuildModel } from '../forecasts/forecast-provenance';
 
-export const BUILD_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export const BUILD_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export type BuildStatus = (typeof BUILD_STATUSES)[number];
 
 /** A forecast build is a resource like a solve: created queued, run by a worker, ending with a forecast or an error. */
@@ -27,4 +27,5 @@ export class ForecastBuildEntity {
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
   @Column({ type: 'timestamptz', name: 'started_at', nullable: true }) startedAt!: Date | null;
   @Column({ type: 'timestamptz', name: 'finished_at', nullable: true }) finishedAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'cancel_requested_at', nullable: true }) cancelRequestedAt!: Date | null;
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Res, UseInterceptors } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
@@ -48,5 +48,18 @@ export class ForecastBuildsController {
   @ApiProblems(400, 401, 403, 404, 429)
   async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ForecastBuildDto> {
     return toForecastBuildDto(await this.builds.get(p, id));
+  }
+
+  @Delete('forecast-builds/:id')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'cancelForecastBuild',
+    summary: 'Stop a forecast build: it ends cancelled and stores no forecast',
+    description: 'A queued build is cancelled at once; a running one is terminated on its worker within a moment (poll it). A build that had already ended is returned unchanged.',
+  })
+  @ApiAcceptedResponse({ type: ForecastBuildDto })
+  @ApiProblems(400, 401, 403, 404, 429)
+  async cancel(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ForecastBuildDto> {
+    return toForecastBuildDto(await this.builds.cancel(p, id));
   }
 }

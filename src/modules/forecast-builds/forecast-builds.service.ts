@@ -42,6 +42,12 @@ export class ForecastBuildsService {
     if (!build) throw notFound('forecast build', id);
     return build;
   }
+
+  /** Stops a build: a queued one is cancelled at once, a running one is terminated; either way no forecast is stored. */
+  async cancel(p: Principal, id: string): Promise<ForecastBuildEntity> {
+    await this.work.cancel(FORECAST_BUILD_WORK, await this.get(p, id));
+    return this.get(p, id);
+  }
 }
 
 export function toForecastBuildDto(b: ForecastBuildEntity): ForecastBuildDto {

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { SimReport, UsageDoc } from '../../engine/simulate';
 
-export const SIMULATION_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export const SIMULATION_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export type SimulationStatus = (typeof SIMULATION_STATUSES)[number];
 
 /**
@@ -36,4 +36,5 @@ export class SimulationEntity {
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
   @Column({ type: 'timestamptz', name: 'started_at', nullable: true }) startedAt!: Date | null;
   @Column({ type: 'timestamptz', name: 'finished_at', nullable: true }) finishedAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'cancel_requested_at', nullable: true }) cancelRequestedAt!: Date | null;
 }

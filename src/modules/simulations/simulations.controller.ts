@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal } from '../auth/principal';
@@ -63,5 +63,18 @@ export class SimulationsController {
   @ApiProblems(400, 401, 404, 429)
   async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<SimulationDto> {
     return toSimulationDto(await this.simulations.get(p, id));
+  }
+
+  @Delete('simulations/:id')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'cancelSimulation',
+    summary: 'Stop a simulation: it ends cancelled and stores no report',
+    description: 'A queued simulation is cancelled at once; a running one is terminated on its worker within a moment (poll it). One that had already ended is returned unchanged.',
+  })
+  @ApiAcceptedResponse({ type: SimulationDto })
+  @ApiProblems(400, 401, 404, 429)
+  async cancel(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<SimulationDto> {
+    return toSimulationDto(await this.simulations.cancel(p, id));
   }
 }

@@ -83,6 +83,12 @@ export class SimulationsService {
     return simulation;
   }
 
+  /** Stops a simulation: a queued one is cancelled at once, a running one is terminated; either way no report is stored. */
+  async cancel(p: Principal, id: string): Promise<SimulationEntity> {
+    await this.work.cancel(SIMULATION_WORK, await this.get(p, id));
+    return this.get(p, id);
+  }
+
   /** A plan's simulations, newest first (the plan's visibility decides: 404 when the caller cannot see it). */
   async list(p: Principal, planId: string, limit: number, cursor?: string): Promise<{ items: SimulationEntity[]; nextCursor: string | null }> {
     const plan: PlanEntity = await this.plans.get(p, planId);

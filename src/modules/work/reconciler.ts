@@ -12,13 +12,15 @@ export interface SweepResult {
   checked: number;
   requeued: number;
   failed: number;
+  cancelled: number;
 }
 
 /**
  * Makes every long-running resource reach a terminal state whatever failed: it finds queued or running
  * rows that nothing will run any more (their job is missing from Redis, e.g. after Redis lost its data or a
  * crash between the insert and `queue.add`; or BullMQ gave up on it after an infrastructure error) and
- * queues them again, or fails them with a reason once they have been claimed `maxAttempts` times. Run by
+ * queues them again, or fails them with a reason once they have been claimed `maxAttempts` times, or
+ * cancels them when a DELETE asked for it. Run by
  * one worker of the deployment per period (a BullMQ job scheduler on the maintenance queue).
  */
 @Injectable()
@@ -32,7 +34,7 @@ export class Reconciler {
   ) {}
 
   async sweep(now = Date.now()): Promise<SweepResult> {
-    const out: SweepResult = { checked: 0, requeued: 0, failed: 0 };
+    const out: SweepResult = { checked: 0, requeued: 0, failed: 0, cancelled: 0 };
     // Younger rows may be between their insert and queue.add: give them a period.
     const before = new Date(now - this.config.reconcileIntervalMs);
     for (const kind of WORK_KINDS) {
@@ -42,14 +44,16 @@ export class Reconciler {
         if (outcome) out[outcome]++;
       }
     }
-    if (out.requeued || out.failed) this.log.log(`swept ${out.checked} unfinished: ${out.requeued} queued again, ${out.failed} failed`);
+    if (out.requeued || out.failed || out.cancelled) this.log.log(`swept ${out.checked} unfinished: ${out.requeued} queued again, ${out.failed} failed, ${out.cancelled} cancelled`);
     return out;
   }
 
-  private async reconcile(kind: WorkKind<any>, row: WorkRow): Promise<'requeued' | 'failed' | null> {
+  private async reconcile(kind: WorkKind<any>, row: WorkRow): Promise<'requeued' | 'failed' | 'cancelled' | null> {
     const queue = this.queues.of(kind);
     const state = await queue.getJobState(row.id);
     if (LIVE_STATES.has(state)) return null;
+    // A DELETE whose worker died before it could stop: nothing will run it, so it ends as asked.
+    if (row.cancelRequestedAt) return (await this.rows.endCancelled(kind, row.id)) ? 'cancelled' : null;
     const why = state === 'unknown' ? 'its job was missing from the queue' : `its job was ${state}${await this.failedReason(kind, row.id)}`;
     if (row.attempts >= this.config.maxAttempts) {
       await this.rows.failUnfinished(kind, row.id, `the ${kind.noun} could not be run: ${why}, after ${row.attempts} attempts`);

@@ -2,8 +2,12 @@ import type { EntityManager } from 'typeorm';
 import type { ThreadError } from '../../engine/threads/run-in-thread';
 import { WorkKind, WorkRow } from './work-kind';
 
-/** What to run in the thread, or why the work cannot run (it then fails with that reason, no retry). */
-export type Prepared<Input> = { input: Input; transferList?: ArrayBuffer[]; softStopAfterMs?: number } | { fail: string };
+/**
+ * What to run in the thread, or why the work cannot run (it then fails with that reason, no retry).
+ * softStopAfterMs: the stop flag is raised then (answer the best so far); hardStopAfterMs: the thread is
+ * terminated then and the work fails (a thread that stopped answering must not hold its worker forever).
+ */
+export type Prepared<Input> = { input: Input; transferList?: ArrayBuffer[]; softStopAfterMs?: number; hardStopAfterMs?: number } | { fail: string };
 
 /** What a thread's answer makes of the resource. */
 export interface Completion {
@@ -30,6 +34,8 @@ export interface WorkHandler<Row extends WorkRow = WorkRow, Input = unknown, Eve
   failure(row: Row, error: ThreadError): string;
   /** Turns the thread's answer into stored outputs; `cancelled` when the caller stopped it early; the last progress reported. */
   complete(row: Row, result: Result, cancelled: boolean, lastProgress: unknown): Promise<Completion | { fail: string }>;
+  /** Called once the attempt is over, however it ended (stored, failed, cancelled, thrown): drop what prepare kept. */
+  release?(row: Row): void;
 }
 
 export const WORK_HANDLERS = Symbol('WORK_HANDLERS');

@@ -22,6 +22,8 @@ export interface WorkRow {
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
+  /** When a DELETE asked a running one to stop (a queued one is cancelled at once). */
+  cancelRequestedAt: Date | null;
 }
 
 export interface WorkKind<Row extends WorkRow = WorkRow> {
@@ -35,8 +37,12 @@ export interface WorkKind<Row extends WorkRow = WorkRow> {
   entity: EntityTarget<Row>;
   /** Columns not loaded by default that the worker needs (select: false columns). */
   heavyColumns?: (keyof Row & string)[];
-  /** Whether a running one can be stopped (it then answers with its best so far, ending `cancelled`). */
-  cancellable: boolean;
+  /**
+   * What DELETE of a running one does (every kind can be cancelled): true, the thread is asked to stop and
+   * answers its best so far, which is stored (a solve keeps its best plan); false, the thread is terminated
+   * and nothing is stored (a half-built forecast or half-run simulation is worth nothing).
+   */
+  stopKeepsBest: boolean;
 }
 
 /** The same for every kind: the job id is the resource id, so enqueueing twice never runs twice. */

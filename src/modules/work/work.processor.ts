@@ -4,7 +4,7 @@ import { Job } from 'bullmq';
 import { hostname } from 'node:os';
 import { runInThread, ThreadError, ThreadRun } from '../../engine/threads/run-in-thread';
 import { WORK_HANDLERS, WorkHandler } from './work-handler';
-import { WorkJobData, WorkKind } from './work-kind';
+import { WorkJobData, WorkKind, WorkRow } from './work-kind';
 import { LongWorkRepository } from './work.repository';
 
 /** How often a running resource's progress is written (the thread may report far more often). */
@@ -27,6 +27,9 @@ export interface WorkJobResult {
 export class LongWorkProcessor {
   private readonly log = new Logger('long-work');
   private readonly running = new Map<string, ThreadRun<unknown>>();
+  /** Jobs inside process(), thread or store phase: what a stopping worker waits for. */
+  private inFlight = 0;
+  private readonly idleWaiters: (() => void)[] = [];
   private readonly handlers = new Map<WorkKind<any>, WorkHandler<any, any, any, any>>();
 
   constructor(
@@ -42,17 +45,35 @@ export class LongWorkProcessor {
   }
 
   async process(kind: WorkKind<any>, job: Job<WorkJobData>): Promise<WorkJobResult> {
+    this.inFlight++;
+    try {
+      return await this.processJob(kind, job);
+    } finally {
+      if (--this.inFlight === 0) this.idleWaiters.splice(0).forEach((wake) => wake());
+    }
+  }
+
+  /** Resolves once no job is being processed (a stopping worker's wait, independent of Redis). */
+  whenIdle(): Promise<void> {
+    return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private async processJob(kind: WorkKind<any>, job: Job<WorkJobData>): Promise<WorkJobResult> {
     const handler = this.handlers.get(kind);
     if (!handler) throw new Error(`this worker has no handler for ${kind.noun} (list it in WorkerModule's HANDLERS)`);
     const id = job.data.id;
     const startedAt = Date.now();
     const result = (status: string, extra: Record<string, unknown> = {}): WorkJobResult => ({ id, status, elapsedMs: Date.now() - startedAt, worker: WORKER_NAME, ...extra });
     if (!(await this.rows.claim(kind, id))) return result('skipped'); // cancelled or already done
+    let loaded: WorkRow | undefined; // for release(), whatever happens
     try {
       const row = await this.rows.load(kind, id);
+      loaded = row;
       // A resource claimed this often has likely killed its workers (memory, a crash): not handed on again.
       if (row.attempts > this.config.maxAttempts)
         return result(await this.fail(kind, id, `the ${kind.noun} was started ${row.attempts - 1} times without finishing (a worker running it died each time); not tried again`));
+      // DELETE between the claim and here: work that keeps nothing when stopped need not start at all.
+      if (row.cancelRequestedAt && !kind.stopKeepsBest) return result(await this.endCancelled(kind, id));
       const prepared = await handler.prepare(row);
       if ('fail' in prepared) return result(await this.fail(kind, id, prepared.fail));
       let lastWrite = 0;
@@ -61,6 +82,7 @@ export class LongWorkProcessor {
         transferList: prepared.transferList,
         resourceLimits: { maxOldGenerationSizeMb: this.config.threadMemoryMb },
         softStopAt: prepared.softStopAfterMs === undefined ? undefined : Date.now() + prepared.softStopAfterMs,
+        hardStopAt: prepared.hardStopAfterMs === undefined ? undefined : Date.now() + prepared.hardStopAfterMs,
         onEvent: (event) => {
           const progress = handler.progress?.(event);
           if (progress === undefined) return;
@@ -76,10 +98,13 @@ export class LongWorkProcessor {
       this.running.set(key, run);
       let answer: unknown;
       try {
-        if (kind.cancellable && (row as { cancelRequestedAt?: Date | null }).cancelRequestedAt) run.stop();
+        // A DELETE published while the handler prepared found no run to stop: the row says so.
+        if (row.cancelRequestedAt || (await this.rows.cancelRequested(kind, id).catch(() => false))) this.cancel(kind, id);
         answer = await run.result;
       } catch (e) {
         if (!(e instanceof ThreadError)) throw e;
+        if (e.reason === 'killed' && !kind.stopKeepsBest && (await this.retrying(`reading ${kind.noun} ${id}`, () => this.rows.cancelRequested(kind, id))))
+          return result(await this.endCancelled(kind, id));
         if (e.reason !== 'input') this.log.error(`${kind.noun} ${id}: ${e.stack ?? e.message}`);
         return result(await this.fail(kind, id, handler.failure(row, e)));
       } finally {
@@ -88,7 +113,8 @@ export class LongWorkProcessor {
       // The result is in memory: everything from here on reads or writes Postgres, so it is retried while
       // Postgres is away rather than lose the result.
       return await this.retrying(`storing ${kind.noun} ${id}`, async () => {
-        const cancelled = kind.cancellable && (await this.rows.cancelRequested(kind, id));
+        // A whole answer of work that keeps nothing when stopped is stored as succeeded even if a DELETE came as it finished.
+        const cancelled = kind.stopKeepsBest && (await this.rows.cancelRequested(kind, id));
         const completion = await handler.complete(row, answer, cancelled, lastProgress);
         if ('fail' in completion) return result(await this.fail(kind, id, completion.fail));
         const status = cancelled ? 'cancelled' : 'succeeded';
@@ -100,16 +126,20 @@ export class LongWorkProcessor {
       // Database or Redis trouble: BullMQ retries; after the last attempt the resource must not stay running.
       if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await this.fail(kind, id, `the ${kind.noun} failed: ${(e as Error).message}`).catch(() => undefined);
       throw e;
+    } finally {
+      if (loaded) handler.release?.(loaded);
     }
   }
 
-  /** A DELETE of running work this process runs: stop it; its best so far is stored. */
+  /** A DELETE of running work this process runs: a solve stops and its best so far is stored; other work is terminated. */
   cancel(kind: WorkKind<any>, id: string): void {
-    this.running.get(runKey(kind, id))?.stop();
+    const run = this.running.get(runKey(kind, id));
+    if (kind.stopKeepsBest) run?.stop();
+    else run?.kill();
   }
 
   get activeCount(): number {
-    return this.running.size;
+    return this.inFlight;
   }
 
   /** Runs `f` until it succeeds, backing off from 0.5 s to 5 s (a store is one small transaction: retrying often costs nothing and ends the work soon after Postgres returns), for at most storeRetryMs; each retry is logged. */
@@ -124,6 +154,12 @@ export class LongWorkProcessor {
         await new Promise((r) => setTimeout(r, delay));
       }
     }
+  }
+
+  private async endCancelled(kind: WorkKind<any>, id: string): Promise<string> {
+    await this.retrying(`cancelling ${kind.noun} ${id}`, () => this.rows.endCancelled(kind, id));
+    this.log.log(`${kind.noun} ${id}: cancelled, nothing stored`);
+    return 'cancelled';
   }
 
   private async fail(kind: WorkKind<any>, id: string, error: string): Promise<string> {

@@ -76,8 +76,14 @@ export class LongWorkRepository {
   }
 
   async cancelRequested(kind: WorkKind<any>, id: string): Promise<boolean> {
-    const row = (await this.rows(kind).findOneBy({ id })) as (WorkRow & { cancelRequestedAt?: Date | null }) | null;
+    const row = (await this.rows(kind).findOneBy({ id })) as WorkRow | null;
     return !!row?.cancelRequestedAt;
+  }
+
+  /** Ends unfinished work `cancelled` with nothing stored (a stopped build or simulation; a cancel whose worker died). */
+  async endCancelled(kind: WorkKind<any>, id: string): Promise<boolean> {
+    const r = await this.rows(kind).update({ id, status: In(['queued', 'running']) }, { status: 'cancelled', finishedAt: new Date() });
+    return (r.affected ?? 0) > 0;
   }
 
   /** Unfinished work (queued or running) created before `before`: what the reconciler looks at. */

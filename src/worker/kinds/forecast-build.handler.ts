@@ -43,7 +43,7 @@ export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, Bu
 
   /** Both kinds are deterministic (a retry would fail the same way): the build fails now, with the reason. */
   failure(build: ForecastBuildEntity, e: ThreadError): string {
-    const loaded = this.take(build.id)?.history;
+    const loaded = this.loaded.get(build.id)?.history;
     if (e.reason !== 'input' || !loaded) return `the build failed: ${e.message}`;
     const days = ((loaded.to - loaded.from) / 86_400).toFixed(1);
     return `too little usage history for model ${build.model} (${days} days, ${iso(loaded.from)} to ${iso(loaded.to)}): ${e.message}`;
@@ -54,7 +54,6 @@ export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, Bu
     const { history: loaded, version } = this.loaded.get(build.id)!;
     const issues = forecastIssues({ slotSeconds: build.slotSeconds, slots: build.horizonSlots, quantile: build.quantile, usage: out.usage }, version);
     if (issues.length) {
-      this.loaded.delete(build.id);
       return { fail: `the built forecast does not fit cluster version ${version.version}: ${issues[0].path}: ${issues[0].message}` };
     }
     const provenance: ForecastProvenance = {
@@ -81,7 +80,6 @@ export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, Bu
           provenance,
         });
         forecastId = forecast.id;
-        this.loaded.delete(build.id);
         return { forecastId };
       },
       summary: `forecast trained in ${Math.round(out.trainMs)} ms`,
@@ -91,9 +89,7 @@ export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, Bu
     };
   }
 
-  private take(id: string) {
-    const loaded = this.loaded.get(id);
-    this.loaded.delete(id);
-    return loaded;
+  release(build: ForecastBuildEntity): void {
+    this.loaded.delete(build.id);
   }
 }

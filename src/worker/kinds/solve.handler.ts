@@ -18,8 +18,13 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveThreadInput, 
   constructor(private readonly plans: PlansService) {}
 
   async prepare(s: SolveEntity): Promise<Prepared<SolveThreadInput>> {
-    // The engine stops itself at its deadline; the stop flag is raised at the budget in case a phase overran it.
-    return { input: { instance: s.instance, strategy: s.strategy, objective: s.objective, timeBudgetMs: s.timeBudgetMs, seed: s.seed }, softStopAfterMs: s.timeBudgetMs };
+    // The engine stops itself at its deadline; the stop flag is raised at the budget in case a phase overran
+    // it; a search that has still not answered long after is terminated (it would hold its worker forever).
+    return {
+      input: { instance: s.instance, strategy: s.strategy, objective: s.objective, timeBudgetMs: s.timeBudgetMs, seed: s.seed },
+      softStopAfterMs: s.timeBudgetMs,
+      hardStopAfterMs: hardStopAfterMs(s.timeBudgetMs),
+    };
   }
 
   progress(p: Progress): SolveProgress {
@@ -27,7 +32,8 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveThreadInput, 
   }
 
   /** Engine errors are deterministic (a retry would fail the same way): the solve fails with the reason. */
-  failure(_s: SolveEntity, e: ThreadError): string {
+  failure(s: SolveEntity, e: ThreadError): string {
+    if (e.reason === 'killed') return `the search did not answer within ${hardStopAfterMs(s.timeBudgetMs)} ms of its ${s.timeBudgetMs} ms budget and was stopped`;
     return e.reason === 'error' ? e.message : `the solve failed: ${e.message}`;
   }
 
@@ -52,4 +58,9 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveThreadInput, 
       },
     };
   }
+}
+
+/** How long after its start a solve's thread is terminated: its budget, then as long again (at least a minute) to answer. */
+export function hardStopAfterMs(budgetMs: number): number {
+  return budgetMs + Math.max(60_000, budgetMs);
 }
