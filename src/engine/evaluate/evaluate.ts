@@ -1,3 +1,4 @@
+import { LocalityCounts, localityOf } from './locality';
 import { Model, NO_TASK_LIMIT, stageKey } from '../model/model';
 import { PLAN_FORMAT } from '../model/types';
 import { jobRevenue } from '../schedule/revenue';
@@ -50,6 +51,8 @@ export interface Kpis {
   meanResourceUtilisation: number;
   /** Tasks whose node holds none of their chunk's replicas (only when the plan has a placement). */
   remoteTasks: number | null;
+  /** Where tasks with a known input block (stage `blocks`) ran: node-local, rack-local, remote; null when no stage gives blocks. */
+  locality: LocalityCounts | null;
   jobs: JobOutcome[];
 }
 
@@ -297,6 +300,7 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
       utilisation,
       meanResourceUtilisation: horizonForKpis > 0 ? ruSum / (K * horizonForKpis) : 0,
       remoteTasks,
+      locality: localityOf(model, node, counted),
       jobs,
     },
   };

@@ -1,5 +1,5 @@
 import { validateInstance } from './validate';
-import { InstanceDoc } from './types';
+import { InstanceDoc, NetworkSpec } from './types';
 
 /** Tolerance of capacity checks (FORMAT.md: demands sum to at most available + 1e-9). */
 export const CAPACITY_EPS = 1e-9;
@@ -18,6 +18,10 @@ export interface StageModel {
   preds: number[]; // global stage indices
   succs: number[];
   inputMB: number;
+  /** Output of each task in MB (0 when not given). */
+  outputMB: number;
+  /** Per task of the stage, the nodes holding a replica of its input block; null when the instance does not say (every node is local). */
+  blocks: Int32Array[] | null;
 }
 
 export interface JobModel {
@@ -57,6 +61,10 @@ export interface Model {
   speed: Float64Array;
   maxTasks: Int32Array; // NO_TASK_LIMIT where not given
   racks: string[];
+  /** Each node's flavour ('' when not given). */
+  flavors: string[];
+  /** Intra- and inter-rack bandwidth; null when the instance gives none. */
+  network: NetworkSpec | null;
   jobs: JobModel[];
   jobIndex: Map<string, number>;
   stages: StageModel[];
@@ -150,6 +158,8 @@ export function compile(doc: InstanceDoc): Model {
         preds: (s.after ?? []).map((a) => globalOf[local.get(a)!]),
         succs: [],
         inputMB: s.inputMB ?? 0,
+        outputMB: s.outputMB ?? 0,
+        blocks: s.blocks ? s.blocks.map((replicas) => Int32Array.from(replicas, (n) => nodeIndex.get(n)!)) : null,
       });
       nTasks += s.tasks;
     }
@@ -195,6 +205,8 @@ export function compile(doc: InstanceDoc): Model {
     speed,
     maxTasks,
     racks: doc.nodes.map((n) => n.rack ?? ''),
+    flavors: doc.nodes.map((n) => n.flavor ?? ''),
+    network: doc.network ?? null,
     jobs,
     jobIndex,
     stages,

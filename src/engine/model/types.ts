@@ -22,6 +22,15 @@ export interface StageSpec {
   work?: number;
   durationSeconds?: number;
   inputMB?: number;
+  /** Where each task's input block already lives: one list of node ids (its replicas) per task (docs/FORMAT.md). */
+  blocks?: string[][];
+  /** Output of each task in MB (a map's output, read by the reduces after it). */
+  outputMB?: number;
+}
+
+export interface NetworkSpec {
+  intraRackMbps: number;
+  interRackMbps: number;
 }
 
 export interface JobSpec {
@@ -43,6 +52,8 @@ export interface InstanceDoc {
   safetyMargin?: Record<string, number>;
   nodes: NodeSpec[];
   usage?: Record<string, Record<string, number[]>>;
+  /** Bandwidth between two nodes of one rack and of two racks, for remote reads and shuffles. */
+  network?: NetworkSpec;
   jobs: JobSpec[];
   reference?: unknown;
   provenance?: unknown;

@@ -95,9 +95,18 @@ export function validateInstance(raw: unknown): InstanceDoc {
       }
   }
 
+  if (doc.network !== undefined) {
+    if (!isObject(doc.network)) bad('network', 'must be an object { intraRackMbps, interRackMbps }');
+    else {
+      const net = doc.network as Record<string, unknown>;
+      for (const k of ['intraRackMbps', 'interRackMbps']) if (!isNum(net[k]) || (net[k] as number) <= 0) bad(`network.${k}`, `must be a number > 0, got ${show(net[k])}`);
+      for (const k of Object.keys(net)) if (k !== 'intraRackMbps' && k !== 'interRackMbps') bad(`network.${k}`, 'unknown field (expected intraRackMbps or interRackMbps)');
+    }
+  }
+
   const jobIds = new Set<string>();
   if (!Array.isArray(doc.jobs)) bad('jobs', 'must be an array');
-  else doc.jobs.forEach((j, i) => validateJob(j, `jobs[${i}]`, metrics, jobIds, T, bad));
+  else doc.jobs.forEach((j, i) => validateJob(j, `jobs[${i}]`, metrics, jobIds, nodeIds, bad));
 
   if (issues.length > 0) throw new ValidationError('instance', issues);
   return raw as InstanceDoc;
@@ -112,7 +121,7 @@ function validateJob(
   p: string,
   metrics: Set<string>,
   jobIds: Set<string>,
-  T: number,
+  nodeIds: Set<string>,
   bad: (path: string, message: string) => void,
 ) {
   if (!isObject(j)) return bad(p, 'must be an object');
@@ -165,6 +174,9 @@ function validateJob(
       bad(`${sp}.durationSeconds`, `must be a number > 0, got ${show(st.durationSeconds)}`);
     if (st.inputMB !== undefined && (!isNum(st.inputMB) || (st.inputMB as number) < 0))
       bad(`${sp}.inputMB`, `must be a number >= 0, got ${show(st.inputMB)}`);
+    if (st.outputMB !== undefined && (!isNum(st.outputMB) || (st.outputMB as number) < 0))
+      bad(`${sp}.outputMB`, `must be a number >= 0, got ${show(st.outputMB)}`);
+    if (st.blocks !== undefined) validateBlocks(st.blocks, st.tasks, `${sp}.blocks`, nodeIds, bad);
     if (st.after !== undefined) {
       if (!Array.isArray(st.after)) bad(`${sp}.after`, 'must be an array of stage ids');
       else
@@ -181,7 +193,30 @@ function validateJob(
     const names = cycle.map((i) => (job.stages as any[])[i]?.id);
     bad(`${p}.stages`, `the stage graph has a cycle: ${names.join(' -> ')}`);
   }
-  void T;
+}
+
+/** Most messages about one stage's blocks: a stage of 2,000 tasks with a wrong node everywhere needs one line, not 2,000. */
+const BLOCK_MESSAGES = 20;
+
+/** `blocks`: one list of replica node ids per task, each known, distinct, at least one and at most the cluster's nodes. */
+function validateBlocks(raw: unknown, tasks: unknown, p: string, nodeIds: Set<string>, bad: (path: string, message: string) => void) {
+  if (!Array.isArray(raw)) return bad(p, 'must be an array with one list of replica node ids per task');
+  if (isInt(tasks) && raw.length !== tasks) bad(p, `has ${raw.length} entries but the stage has ${tasks} tasks (one list of replica nodes per task)`);
+  let messages = 0;
+  let more = 0;
+  const say = (path: string, message: string) => (messages++ < BLOCK_MESSAGES ? bad(path, message) : more++);
+  raw.forEach((replicas, t) => {
+    const tp = `${p}[${t}]`;
+    if (!Array.isArray(replicas) || replicas.length === 0) return say(tp, `must be a non-empty array of node ids, got ${show(replicas)}`);
+    if (replicas.length > nodeIds.size) say(tp, `has ${replicas.length} replicas but the cluster has ${nodeIds.size} nodes`);
+    const seen = new Set<unknown>();
+    replicas.forEach((n, r) => {
+      if (typeof n !== 'string' || !nodeIds.has(n)) say(`${tp}[${r}]`, `unknown node ${show(n)}`);
+      else if (seen.has(n)) say(`${tp}[${r}]`, `node "${n}" holds this block twice`);
+      seen.add(n);
+    });
+  });
+  if (more > 0) bad(p, `and ${more} more problems in this stage's blocks`);
 }
 
 /** Returns the stage indices of one cycle in `preds` (edges i -> pred), or null when it is a DAG. */

@@ -6,7 +6,8 @@ import { Schedule } from '../schedule/schedule';
  * Scheduler-driven data placement (Salamander III-C): each scheduled task's chunk goes to the node that
  * runs it, so every task is local; `replication - 1` further replicas go to the nodes next best for that
  * task should it have to be relaunched: fastest for the task first, then the same rack as the primary
- * (cheap transfers), then the most free capacity when the task starts.
+ * (cheap transfers), then the most free capacity when the task starts. A stage whose blocks already live
+ * somewhere (`blocks` in the instance) keeps them there: its placement is the given replicas.
  */
 export function placeChunks(model: Model, schedule: Schedule): PlacementDoc[] {
   const out: PlacementDoc[] = [];
@@ -19,6 +20,10 @@ export function placeChunks(model: Model, schedule: Schedule): PlacementDoc[] {
     const g = model.taskStage[i];
     const s = model.stages[g];
     const job = model.jobs[s.job];
+    if (s.blocks) {
+      out.push({ job: job.id, stage: s.id, task: model.taskOrdinal[i], nodes: Array.from(s.blocks[model.taskOrdinal[i]], (k) => model.nodeIds[k]) });
+      continue;
+    }
     const replicas = Math.min(job.replication, K);
     const nodes = [model.nodeIds[k0]];
     if (replicas > 1) {

@@ -3,13 +3,13 @@ import { INSTANCE_FORMAT, Issue } from '../../engine/model/types';
 import { isObject, validateInstance } from '../../engine/model/validate';
 
 /** The top-level fields of fallow.instance/v1 (FORMAT.md), with the informational `reference` and `provenance`. */
-export const INSTANCE_FIELDS = ['format', 'name', 'horizon', 'metrics', 'safetyMargin', 'nodes', 'usage', 'jobs', 'reference', 'provenance'];
+export const INSTANCE_FIELDS = ['format', 'name', 'horizon', 'metrics', 'safetyMargin', 'nodes', 'usage', 'network', 'jobs', 'reference', 'provenance'];
 export const HORIZON_FIELDS = ['slots', 'slotSeconds'];
 /** The fields fallow.instance/v1 gives a node (FORMAT.md). */
 export const NODE_FIELDS = ['id', 'rack', 'flavor', 'capacity', 'speed', 'maxTasks', 'bandwidthMbps', 'costPerHour'];
 /** The fields fallow.instance/v1 gives a job and a stage (FORMAT.md). */
 export const JOB_FIELDS = ['id', 'customer', 'class', 'releaseSlot', 'deadlineSlot', 'revenue', 'replication', 'stages'];
-export const STAGE_FIELDS = ['id', 'tasks', 'after', 'demand', 'work', 'durationSeconds', 'inputMB'];
+export const STAGE_FIELDS = ['id', 'tasks', 'after', 'demand', 'work', 'durationSeconds', 'inputMB', 'outputMB', 'blocks'];
 
 /**
  * Runs the engine's instance validator on a document built from parts of a request and keeps the issues on

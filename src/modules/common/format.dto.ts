@@ -24,7 +24,15 @@ export class StageDto {
   @ApiProperty({ ...numberMap, description: 'Rq(i,m) of each task', example: { cpu: 1, ram: 3 } }) demand!: Record<string, number>;
   @ApiPropertyOptional({ description: 'GFLOP per task (exactly one of work, durationSeconds)' }) work?: number;
   @ApiPropertyOptional({ description: 'fixed duration on every node (exactly one of work, durationSeconds)' }) durationSeconds?: number;
-  @ApiPropertyOptional() inputMB?: number;
+  @ApiPropertyOptional({ description: 'MB each task reads (its input block)' }) inputMB?: number;
+  @ApiPropertyOptional({ description: 'MB each task writes (a map\'s output, read by the reduces after it)' }) outputMB?: number;
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'array', items: { type: 'string' } },
+    description: 'where each task\'s input block already lives: one list of replica node ids per task (docs/FORMAT.md); without it every node is local',
+    example: [['h01', 'h04', 'h09']],
+  })
+  blocks?: string[][];
 }
 
 export class RevenueDto {
@@ -41,6 +49,11 @@ export class JobDto {
   @ApiPropertyOptional({ type: RevenueDto }) revenue?: RevenueDto;
   @ApiPropertyOptional({ description: 'chunk replicas; default 3' }) replication?: number;
   @ApiProperty({ type: [StageDto] }) stages!: StageDto[];
+}
+
+export class NetworkDto {
+  @ApiProperty({ example: 10000, description: 'Mbit/s between two nodes of one rack' }) intraRackMbps!: number;
+  @ApiProperty({ example: 1000, description: 'Mbit/s between nodes of two racks' }) interRackMbps!: number;
 }
 
 export class HorizonDto {
@@ -61,6 +74,7 @@ export class InstanceDto {
     additionalProperties: { type: 'object', additionalProperties: { type: 'array', items: { type: 'number' } } },
   })
   usage?: Record<string, Record<string, number[]>>;
+  @ApiPropertyOptional({ type: NetworkDto, description: 'bandwidth inside a rack and between racks (remote reads, shuffles)' }) network?: NetworkDto;
   @ApiProperty({ type: [JobDto] }) jobs!: JobDto[];
 }
 
