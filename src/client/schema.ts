@@ -1013,7 +1013,21 @@ export interface components {
             work?: number;
             /** @description fixed duration on every node (exactly one of work, durationSeconds) */
             durationSeconds?: number;
+            /** @description MB each task reads (its input block) */
             inputMB?: number;
+            /** @description MB each task writes (a map's output, read by the reduces after it) */
+            outputMB?: number;
+            /**
+             * @description where each task's input block already lives: one list of replica node ids per task (docs/FORMAT.md); without it every node is local
+             * @example [
+             *       [
+             *         "h01",
+             *         "h04",
+             *         "h09"
+             *       ]
+             *     ]
+             */
+            blocks?: string[][];
         };
         JobDto: {
             /** @example j1 */
@@ -1623,6 +1637,18 @@ export interface components {
             /** @example 180 */
             slotSeconds: number;
         };
+        NetworkDto: {
+            /**
+             * @description Mbit/s between two nodes of one rack
+             * @example 10000
+             */
+            intraRackMbps: number;
+            /**
+             * @description Mbit/s between nodes of two racks
+             * @example 1000
+             */
+            interRackMbps: number;
+        };
         InstanceDto: {
             /** @enum {string} */
             format: "fallow.instance/v1";
@@ -1646,6 +1672,8 @@ export interface components {
                     [key: string]: number[];
                 };
             };
+            /** @description bandwidth inside a rack and between racks (remote reads, shuffles) */
+            network?: components["schemas"]["NetworkDto"];
             jobs: components["schemas"]["JobDto"][];
         };
         CreateSolveDto: {
