@@ -1,4 +1,5 @@
 import { ValidationError } from '../model/errors';
+import { acoBp } from './aco-bp/aco-bp';
 import { auto } from './auto/auto';
 import { cuckoo } from './cuckoo/cuckoo';
 import { edf } from './edf/edf';
@@ -11,7 +12,7 @@ import { Strategy } from './strategy';
 import { tps } from './tps/tps';
 
 const registry = new Map<string, Strategy>();
-for (const s of [rffd, ls, exact, ga, tps, fifo, edf, cuckoo, auto]) registry.set(s.name, s);
+for (const s of [rffd, ls, exact, ga, tps, fifo, edf, cuckoo, acoBp, auto]) registry.set(s.name, s);
 
 export function registerStrategy(s: Strategy): void {
   registry.set(s.name, s);
