@@ -1,6 +1,7 @@
 import { Model } from '../model/model';
 import type { Simulator } from '../simulate/simulator';
 import { HADOOP_SLOTS_PER_NODE, LocalityDispatch } from './locality-dispatch';
+import { randomNodes } from './replicas';
 
 /**
  * The Hadoop default baseline (Cuckoo II-B and IV): every job is accepted; each chunk gets `replication`
@@ -21,17 +22,4 @@ export class HadoopPolicy extends LocalityDispatch {
       sim.replicas[i] = randomNodes(sim, Math.min(model.jobs[model.taskJob[i]].replication, model.K));
     }
   }
-}
-
-/** n distinct nodes uniformly at random (partial Fisher-Yates on the simulation's seeded generator). */
-function randomNodes(sim: Simulator, n: number): number[] {
-  const K = sim.model.K;
-  const pool = Array.from({ length: K }, (_, k) => k);
-  for (let r = 0; r < n; r++) {
-    const j = r + sim.rng.int(K - r);
-    const t = pool[r];
-    pool[r] = pool[j];
-    pool[j] = t;
-  }
-  return pool.slice(0, n);
 }

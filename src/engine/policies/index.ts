@@ -1,18 +1,22 @@
 import { ValidationError } from '../model/errors';
 import { Model } from '../model/model';
 import { Driver } from '../simulate/driver';
+import { AcoBpPolicy } from './aco-bp';
 import { CuckooPolicy } from './cuckoo';
+import { FairPolicy } from './fair';
 import { HadoopPolicy } from './hadoop';
 
-export const POLICY_NAMES = ['hadoop', 'cuckoo'] as const;
+export const POLICY_NAMES = ['hadoop', 'cuckoo', 'fair', 'aco-bp'] as const;
 export type PolicyName = (typeof POLICY_NAMES)[number];
 
 export function makePolicy(name: string, model: Model): Driver {
   if (name === 'hadoop') return new HadoopPolicy(model);
   if (name === 'cuckoo') return new CuckooPolicy(model);
+  if (name === 'fair') return new FairPolicy(model);
+  if (name === 'aco-bp') return new AcoBpPolicy(model);
   throw new ValidationError('options', [{ path: 'policy', message: `unknown policy "${name}" (one of ${POLICY_NAMES.join(', ')})` }]);
 }
 
-export { CuckooPolicy, HadoopPolicy };
+export { AcoBpPolicy, CuckooPolicy, FairPolicy, HadoopPolicy };
 export { hostWeights } from './host-weights';
 export { wrrPlacement } from './wrr-placement';

@@ -260,17 +260,57 @@ export class Simulator {
     return this.baseSeconds(i, k);
   }
 
-  /** Seconds from now until task i's chunk would be on node k if launched there now (0 when local). */
+  /** Seconds from now until task i's inputs (its chunk, a reduce's share of the map output) would be on node k if launched there now. */
   fetchSeconds(i: number, k: number): number {
-    if (this.isLocal(i, k)) return 0;
-    const link = this.links[k];
-    return Math.max(0, link.freeAt - this.now) + transferSeconds(this.model.stages[this.model.taskStage[i]].inputMB, link.bandwidthMbps);
+    const own = this.inputSeconds(i, k);
+    return own > 0 ? Math.max(0, this.links[k].freeAt - this.now) + own : 0;
+  }
+
+  /**
+   * Seconds task i's inputs take to reach node k on their own: its chunk when no replica is there (from the
+   * nearest replica: at the network's intra-rack rate when one is in k's rack, else inter-rack; the node's
+   * own link without a network), plus, for a stage after others whose tasks write output (`outputMB`), its
+   * share of that output (each producer node's part at the rate of its distance: nothing on k itself).
+   */
+  inputSeconds(i: number, k: number): number {
+    const { model } = this;
+    const s = model.stages[model.taskStage[i]];
+    let secs = this.isLocal(i, k) ? 0 : this.pathSeconds(s.inputMB, this.nearest(this.replicas[i]!, k), k);
+    for (const q of s.preds) {
+      const pred = model.stages[q];
+      if (!(pred.outputMB > 0)) continue;
+      const share = pred.outputMB / s.tasks; // every task of the stage reads 1/tasks of each producer's output
+      for (let p = pred.firstTask; p < pred.firstTask + pred.tasks; p++) if (this.node[p] >= 0 && this.node[p] !== k) secs += this.pathSeconds(share, this.node[p], k);
+    }
+    return secs;
+  }
+
+  /** The replica closest to node k: in its rack when one is. */
+  private nearest(replicas: number[], k: number): number {
+    const rack = this.model.racks[k];
+    return replicas.find((r) => rack !== '' && this.model.racks[r] === rack) ?? replicas[0];
+  }
+
+  /** Seconds to move `mb` from node `from` to node `to`: the network's rate for their distance, else `to`'s link. */
+  private pathSeconds(mb: number, from: number, to: number): number {
+    const net = this.model.network;
+    if (!net) return transferSeconds(mb, this.links[to].bandwidthMbps);
+    const sameRack = this.model.racks[to] !== '' && this.model.racks[from] === this.model.racks[to];
+    return transferSeconds(mb, sameRack ? net.intraRackMbps : net.interRackMbps);
   }
 
   /** The node holds a replica of the task's chunk (or the task reads none). */
   isLocal(i: number, k: number): boolean {
     const r = this.replicas[i];
     return r === null || r.includes(k);
+  }
+
+  /** Per metric, what node k has left now for more tasks: C(1-U-S) under the actual load, minus its tasks' reservations. */
+  freeCapacity(k: number): Float64Array {
+    const out = new Float64Array(this.model.M);
+    for (let m = 0; m < this.model.M; m++)
+      out[m] = Math.max(0, this.model.capacity[k][m] * Math.max(0, 1 - this.usage.at(k, m, this.slot) - this.margin[m]) - this.nodes[k].used[m]);
+    return out;
   }
 
   /**
@@ -305,10 +345,11 @@ export class Simulator {
     this.startedAt[i] = this.now;
     this.nodes[k].add(i, s.demand);
     this.remote[i] = this.isLocal(i, k) ? 0 : 1;
-    if (this.remote[i]) {
+    const fetch = this.inputSeconds(i, k);
+    if (this.remote[i]) this.remoteBytes += s.inputMB * 1e6;
+    if (this.remote[i] || fetch > 0) {
       this.state[i] = TaskState.Transfer;
-      this.remoteBytes += s.inputMB * 1e6;
-      this.queue.push(this.links[k].reserve(this.now, s.inputMB), PRIORITY[FETCHED], FETCHED, i, this.version[i]);
+      this.queue.push(this.links[k].reserveSeconds(this.now, fetch), PRIORITY[FETCHED], FETCHED, i, this.version[i]);
     } else this.startRunning(i);
     this.control(k);
   }
@@ -325,7 +366,7 @@ export class Simulator {
       mb.fill(0);
       for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
         const r = this.replicas[i];
-        if (r === null) continue;
+        if (r === null || model.stages[model.taskStage[i]].blocks) continue; // given blocks are already there
         const size = model.stages[model.taskStage[i]].inputMB;
         for (const k of r) mb[k] += size;
       }

@@ -18,8 +18,13 @@ export class Link {
 
   /** Queues a transfer of `mb` requested at `now`; returns the time it ends. */
   reserve(now: number, mb: number): number {
+    return this.reserveSeconds(now, transferSeconds(mb, this.bandwidthMbps));
+  }
+
+  /** Queues a transfer that takes `seconds` on its own (its rate set by the network path, not this link). */
+  reserveSeconds(now: number, seconds: number): number {
     const start = Math.max(now, this.freeAt);
-    this.freeAt = start + transferSeconds(mb, this.bandwidthMbps);
+    this.freeAt = start + seconds;
     return this.freeAt;
   }
 }

@@ -1,0 +1,168 @@
+import type { Model } from '../model/model';
+import { Driver, TaskState } from '../simulate/driver';
+import type { Simulator } from '../simulate/simulator';
+import { givenOrRandomReplicas } from './replicas';
+
+/** No fixed slots: a container policy launches what fits in the node's free resources (YARN, not Hadoop 1). */
+const UNLIMITED_SLOTS = 1 << 20;
+
+/**
+ * The base of the resource-aware online policies the ACO-BP paper compares (fair, aco-bp): every job is
+ * accepted, chunks live where the instance puts them, and a task is launched on a node only where it fits
+ * in what the regular customers' actual load, the safety margin and the running tasks leave
+ * (`sim.headroom >= 0`), so the QoS controller has nothing to kill unless the load rises later. Ready
+ * tasks are kept per stage in launch order; subclasses choose which stage's task goes where.
+ */
+export abstract class ContainerDispatch implements Driver {
+  abstract readonly name: string;
+  readonly mode = 'policy' as const;
+  /** Ready, unlaunched tasks of each stage, in order (lazy: launched ones are skipped when met). */
+  protected readonly ready: number[][];
+  private readonly head: Int32Array;
+  /** The same per stage and node holding the task's chunk, and per stage and rack: locality without scans. */
+  private readonly byNode: Map<number, Queue>[];
+  private readonly byRack: Map<string, Queue>[];
+  private seenEpoch = -1;
+  protected dirty = true;
+
+  constructor(protected readonly model: Model) {
+    this.ready = model.stages.map(() => []);
+    this.head = new Int32Array(model.stages.length);
+    this.byNode = model.stages.map(() => new Map());
+    this.byRack = model.stages.map(() => new Map());
+  }
+
+  prepare(sim: Simulator): void {
+    sim.accepted.fill(1);
+    sim.slots.fill(UNLIMITED_SLOTS);
+    givenOrRandomReplicas(sim);
+  }
+
+  onReady(sim: Simulator, i: number): void {
+    this.enqueue(sim, i);
+  }
+
+  onKilled(sim: Simulator, i: number): void {
+    this.enqueue(sim, i);
+  }
+
+  private enqueue(sim: Simulator, i: number): void {
+    const g = this.model.taskStage[i];
+    this.ready[g].push(i);
+    const r = sim.replicas[i];
+    if (r)
+      for (const k of r) {
+        queueOf(this.byNode[g], k).push(i);
+        if (this.model.racks[k] !== '') queueOf(this.byRack[g], this.model.racks[k]).push(i);
+      }
+    this.dirty = true;
+  }
+
+  onTimer(sim: Simulator, payload: number): void {
+    this.dirty = true;
+    this.timer(sim, payload);
+  }
+
+  /** A timer the subclass set went off (before the dispatch that follows it). */
+  protected timer(_sim: Simulator, _payload: number): void {}
+
+  dispatch(sim: Simulator): void {
+    if (!this.dirty && sim.capacityEpoch === this.seenEpoch) return;
+    this.dirty = false;
+    this.seenEpoch = sim.capacityEpoch;
+    this.assign(sim);
+  }
+
+  /** Launch what the policy wants now. */
+  protected abstract assign(sim: Simulator): void;
+
+  /** Whether task i is still waiting to be launched. */
+  protected waiting(sim: Simulator, i: number): boolean {
+    return sim.state[i] === TaskState.Ready && sim.node[i] < 0;
+  }
+
+  /** Stages with a task waiting. */
+  protected readyStages(sim: Simulator): number[] {
+    const out: number[] = [];
+    for (let g = 0; g < this.ready.length; g++) if (this.firstWaiting(sim, g) >= 0) out.push(g);
+    return out;
+  }
+
+  /** Whether stage g has a task waiting. */
+  protected hasWaiting(sim: Simulator, g: number): boolean {
+    return this.firstWaiting(sim, g) >= 0;
+  }
+
+  /** How many tasks of stage g wait, and how many of them have a chunk on each node (a task reading none is local everywhere). */
+  protected waitingCounts(sim: Simulator, g: number): { waiting: number; local: Int32Array } {
+    const local = new Int32Array(this.model.K);
+    let waiting = 0;
+    let chunkless = 0;
+    const seen = new Set<number>(); // a killed task is queued again: its old entry is met twice
+    const list = this.ready[g];
+    for (let n = this.head[g]; n < list.length; n++) {
+      const i = list[n];
+      if (seen.has(i) || !this.waiting(sim, i)) continue;
+      seen.add(i);
+      waiting++;
+      const r = sim.replicas[i];
+      if (r) for (const k of r) local[k]++;
+      else chunkless++;
+    }
+    if (chunkless > 0) for (let k = 0; k < local.length; k++) local[k] += chunkless;
+    return { waiting, local };
+  }
+
+  /**
+   * A waiting task of stage g for node k at the best locality allowed: node-local first, then (level >= 1)
+   * rack-local, then (level 2) any; -1 when none at an allowed level. A task reading no chunk is local anywhere.
+   */
+  protected pick(sim: Simulator, g: number, k: number, level: 0 | 1 | 2): number {
+    const waiting = (i: number) => this.waiting(sim, i);
+    const local = this.byNode[g].get(k)?.first(waiting) ?? -1;
+    if (local >= 0) return local;
+    const first = this.firstWaiting(sim, g);
+    if (first >= 0 && sim.replicas[first] === null) return first;
+    if (level >= 1 && this.model.racks[k] !== '') {
+      const rack = this.byRack[g].get(this.model.racks[k])?.first(waiting) ?? -1;
+      if (rack >= 0) return rack;
+    }
+    return level >= 2 ? first : -1;
+  }
+
+  private firstWaiting(sim: Simulator, g: number): number {
+    const list = this.ready[g];
+    while (this.head[g] < list.length && !this.waiting(sim, list[this.head[g]])) this.head[g]++;
+    if (this.head[g] > 1024 && this.head[g] * 2 > list.length) {
+      list.splice(0, this.head[g]);
+      this.head[g] = 0;
+    }
+    return this.head[g] < list.length ? list[this.head[g]] : -1;
+  }
+}
+
+/** A FIFO of task ids with lazy deletion: entries no longer waiting are dropped when met. */
+class Queue {
+  private readonly items: number[] = [];
+  private head = 0;
+
+  push(i: number): void {
+    this.items.push(i);
+  }
+
+  /** The first entry still `alive`, or -1. */
+  first(alive: (i: number) => boolean): number {
+    while (this.head < this.items.length && !alive(this.items[this.head])) this.head++;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items.splice(0, this.head);
+      this.head = 0;
+    }
+    return this.head < this.items.length ? this.items[this.head] : -1;
+  }
+}
+
+function queueOf<K>(map: Map<K, Queue>, key: K): Queue {
+  let q = map.get(key);
+  if (!q) map.set(key, (q = new Queue()));
+  return q;
+}
