@@ -6,13 +6,14 @@ import { CuckooPolicy } from './cuckoo';
 import { FairPolicy } from './fair';
 import { HadoopPolicy } from './hadoop';
 
-export const POLICY_NAMES = ['hadoop', 'cuckoo', 'fair', 'aco-bp'] as const;
+export const POLICY_NAMES = ['hadoop', 'cuckoo', 'fair', 'fair-nodelay', 'aco-bp'] as const;
 export type PolicyName = (typeof POLICY_NAMES)[number];
 
 export function makePolicy(name: string, model: Model): Driver {
   if (name === 'hadoop') return new HadoopPolicy(model);
   if (name === 'cuckoo') return new CuckooPolicy(model);
   if (name === 'fair') return new FairPolicy(model);
+  if (name === 'fair-nodelay') return new FairPolicy(model, 0);
   if (name === 'aco-bp') return new AcoBpPolicy(model);
   throw new ValidationError('options', [{ path: 'policy', message: `unknown policy "${name}" (one of ${POLICY_NAMES.join(', ')})` }]);
 }
