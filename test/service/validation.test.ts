@@ -104,6 +104,23 @@ describe('validation', () => {
       ]);
     });
 
+    it('rejects bad block locations (unknown node, more replicas than nodes) naming the path, storing nothing', async () => {
+      const instance = smallInstance() as any;
+      instance.jobs[0].stages[0].blocks = [['h01', 'nowhere'], ['h01', 'h02', 'h03']];
+      instance.network = { intraRackMbps: 10000, interRackMbps: 0 };
+      const r = await writesNothing(['solves'], () => solve({ instance, strategy: 'rffd', timeBudgetMs: 300 }));
+      expectProblems(problem(r, 422), [
+        ['instance.network.interRackMbps', 'must be a number > 0, got 0'],
+        ['instance.jobs[0].stages[0].blocks[0][1]', 'unknown node "nowhere"'],
+        ['instance.jobs[0].stages[0].blocks[1]', 'has 3 replicas but the cluster has 2 nodes'],
+        ['instance.jobs[0].stages[0].blocks[1][2]', 'unknown node "h03"'],
+      ]);
+      // The same instance with good blocks is accepted.
+      instance.jobs[0].stages[0].blocks = [['h01', 'h02'], ['h02']];
+      instance.network.interRackMbps = 1000;
+      assert.equal((await solve({ instance, strategy: 'aco-bp', timeBudgetMs: 300 })).response.status, 202);
+    });
+
     it('rejects an unknown top-level field', async () => {
       const r = await writesNothing(['solves'], () => solve({ instance: smallInstance(), strategy: 'rffd', timeBudgetMs: 300, priority: 'high' }));
       expectProblems(problem(r, 422), [['priority', 'should not exist']]);

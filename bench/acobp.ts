@@ -1,0 +1,168 @@
+/**
+ * The ACO-BP comparison (seeds/003, section IV) in Fallow's simulator, with its network model (remote
+ * reads and shuffles at the intra- or inter-rack rate): the online policies fair (Fair Scheduler with delay
+ * scheduling), fair-nodelay, hadoop and aco-bp, and the plans of the aco-bp and ls strategies replayed by
+ * the same simulator. On the paper's set-up (../shared/instances/acobp-paper.json extended with blocks when
+ * present, else the generated seed-1 instance of the same shape) and on `--seeds` generated instances of
+ * the same shape (harness/acobp-instance.ts: other block placements, task counts and latencies within 20%,
+ * `--scale` times the tasks). Also one ACO-BP decision's time at the start of the paper's batch (100 VMs,
+ * 6 jobs), median of 21. Writes bench/results/acobp-<date>.json and bench/ACOBP.md.
+ *
+ *   npm run bench:acobp -- [--seeds 20] [--scale 2] [--budget-ms 5000]
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { decide } from '../src/engine/aco-bp/decide';
+import { ACO_BP_DEFAULTS } from '../src/engine/aco-bp/params';
+import { loadInstance, Model } from '../src/engine/model/model';
+import { InstanceDoc } from '../src/engine/model/types';
+import { Random } from '../src/engine/random';
+import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulate';
+import { median } from '../src/engine/simulate/metrics';
+import { solve } from '../src/engine/solve';
+import { acoBpInstance } from '../harness/acobp-instance';
+import { machineInfo, repoRoot } from './common';
+
+const POLICIES = ['fair', 'fair-nodelay', 'hadoop', 'aco-bp'];
+const PLANS = ['aco-bp', 'ls'];
+
+interface Row {
+  instance: string;
+  approach: string;
+  makespanSeconds: number;
+  meanLatencySeconds: number;
+  remoteTaskPct: number;
+  unfinishedJobs: number;
+  elapsedMs: number;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { seeds: { type: 'string', default: '20' }, scale: { type: 'string', default: '2' }, 'budget-ms': { type: 'string', default: '5000' } } });
+  const seeds = Number(values.seeds);
+  const scale = Number(values.scale);
+  const budget = Number(values['budget-ms']);
+  const rows: Row[] = [];
+  const paper = paperInstance();
+  console.log(`paper set-up: ${paper.name}`);
+  for (const r of await compare(paper, budget)) rows.push(r);
+  for (let s = 0; s < seeds; s++) {
+    const doc = acoBpInstance({ seed: 100 + s, scale, jitter: 0.2, slots: 7200 });
+    console.log(`generated ${doc.name}`);
+    for (const r of await compare(doc, budget)) rows.push(r);
+  }
+  const decisionMs = decisionTimes(loadInstance(acoBpInstance({ seed: 1 })));
+  const result = { date: new Date().toISOString(), machine: machineInfo(), seeds, scale, budgetMs: budget, decisionMs, rows };
+  const dir = path.join(repoRoot(), 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const stamp = result.date.slice(0, 10);
+  writeFileSync(path.join(dir, `acobp-${stamp}.json`), JSON.stringify(result, null, 1));
+  writeFileSync(path.join(repoRoot(), 'bench', 'ACOBP.md'), report(result, paper.name));
+  console.log('wrote bench/ACOBP.md');
+}
+
+/** The paper's instance from ../shared with blocks placed by the generator's rule, or the generated one. */
+function paperInstance(): InstanceDoc {
+  const shared = path.join(repoRoot(), '..', 'shared', 'instances', 'acobp-paper.json');
+  const generated = acoBpInstance({ seed: 1, slots: 7200 });
+  if (!existsSync(shared)) return { ...generated, name: 'acobp-generated-seed1 (no ../shared)' };
+  const doc = JSON.parse(readFileSync(shared, 'utf8')) as InstanceDoc;
+  // Same VMs and jobs as the generator's seed 1; the shared file has no blocks, racks' network or outputs.
+  const byId = new Map(generated.jobs.map((j) => [j.id, j]));
+  for (const job of doc.jobs) {
+    const g = byId.get(job.id);
+    job.stages.forEach((st, i) => {
+      const gs = g?.stages[i];
+      if (gs?.blocks && gs.tasks === st.tasks) Object.assign(st, { blocks: gs.blocks, outputMB: gs.outputMB });
+    });
+  }
+  return { ...doc, horizon: { slots: 7200, slotSeconds: 1 }, network: generated.network };
+}
+
+async function compare(doc: InstanceDoc, budget: number): Promise<Row[]> {
+  const model = loadInstance(doc);
+  const out: Row[] = [];
+  const row = (approach: string, r: SimReport): Row => ({
+    instance: doc.name,
+    approach,
+    makespanSeconds: r.makespanSeconds,
+    meanLatencySeconds: mean(r.jobs.map((j) => j.computeSeconds ?? NaN)),
+    remoteTaskPct: r.remoteTaskPct,
+    unfinishedJobs: r.unfinishedJobs,
+    elapsedMs: r.elapsedMs,
+  });
+  for (const p of POLICIES) out.push(row(p, simulatePolicy(model, p, { qos: 'none', seed: 1 })));
+  for (const s of PLANS) {
+    const plan = await solve(model, { strategy: s, timeBudgetMs: budget, seed: 1 });
+    out.push(row(`plan:${s}`, simulatePlan(model, plan, { qos: 'none', seed: 1 })));
+  }
+  for (const r of out) console.log(`  ${r.approach.padEnd(14)} makespan ${r.makespanSeconds.toFixed(0).padStart(5)} s  latency ${r.meanLatencySeconds.toFixed(0).padStart(5)} s  remote ${r.remoteTaskPct.toFixed(1)}%`);
+  return out;
+}
+
+/** One decision at the start of the batch (every map ready, every node empty), 21 times. */
+function decisionTimes(m: Model): { median: number; min: number; max: number } {
+  const maps = m.stages.filter((s) => s.preds.length === 0);
+  const times: number[] = [];
+  for (let r = 0; r < 21; r++) {
+    const bins = m.nodeIds.map((_, k) => ({ capacity: Float64Array.from(m.capacity[k]), used: new Float64Array(m.M), slotsLeft: Infinity }));
+    const localCaps = bins.map(() => new Int32Array(maps.length));
+    maps.forEach((s, j) => s.blocks?.forEach((reps) => reps.forEach((k) => localCaps[k][j]++)));
+    const anyCaps = bins.map(() => Int32Array.from(maps, (s) => s.tasks));
+    const total = new Float64Array(m.M);
+    m.capacity.forEach((c) => c.forEach((v, i) => (total[i] += v)));
+    const t0 = process.hrtime.bigint();
+    decide({ bins, localCaps, anyCaps, pool: { demands: maps.map((s) => s.demand), remaining: Int32Array.from(maps, (s) => s.tasks), allocated: maps.map(() => new Float64Array(m.M)), total, activeJobs: maps.length } }, ACO_BP_DEFAULTS, new Random(r));
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return { median: median(times), min: Math.min(...times), max: Math.max(...times) };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+function report(result: { date: string; machine: ReturnType<typeof machineInfo>; seeds: number; scale: number; budgetMs: number; decisionMs: { median: number; min: number; max: number }; rows: Row[] }, paperName: string): string {
+  const approaches = [...POLICIES, ...PLANS.map((s) => `plan:${s}`)];
+  const paperRows = result.rows.filter((r) => r.instance === paperName);
+  const gen = result.rows.filter((r) => r.instance !== paperName);
+  const q = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    const at = (f: number) => s[Math.min(s.length - 1, Math.floor(f * (s.length - 1)))];
+    return `${at(0).toFixed(0)} / ${at(0.25).toFixed(0)} / ${at(0.5).toFixed(0)} / ${at(0.75).toFixed(0)} / ${at(1).toFixed(0)}`;
+  };
+  const lines = [
+    '# ACO-BP comparison',
+    '',
+    `Run ${result.date.slice(0, 16)} on ${result.machine.cpu} (${result.machine.cores} cores) with \`npm run bench:acobp -- --seeds ${result.seeds} --scale ${result.scale} --budget-ms ${result.budgetMs}\`.`,
+    'Every approach runs in the same simulator with the same network model (10 Gbit/s in a rack, 1 Gbit/s between racks; 128 MB blocks, 3 replicas placed HDFS-style; map output 128 MB per map),',
+    'no regular-customer load and no QoS controller, so the figures compare scheduling alone. Latency: mean over jobs of end minus release.',
+    '',
+    `## The paper's set-up (${paperName})`,
+    '',
+    '| approach | makespan (s) | mean job latency (s) | remote maps (%) | unfinished jobs |',
+    '|---|---|---|---|---|',
+    ...approaches.map((a) => {
+      const r = paperRows.find((x) => x.approach === a)!;
+      return `| ${a} | ${r.makespanSeconds.toFixed(0)} | ${r.meanLatencySeconds.toFixed(0)} | ${r.remoteTaskPct.toFixed(1)} | ${r.unfinishedJobs} |`;
+    }),
+    '',
+    `## ${result.seeds} generated instances (${result.scale}x the tasks, counts and latencies within 20%): min / q1 / median / q3 / max`,
+    '',
+    '| approach | makespan (s) | mean job latency (s) | remote maps (%) |',
+    '|---|---|---|---|',
+    ...approaches.map((a) => {
+      const rs = gen.filter((x) => x.approach === a);
+      return `| ${a} | ${q(rs.map((r) => r.makespanSeconds))} | ${q(rs.map((r) => r.meanLatencySeconds))} | ${q(rs.map((r) => r.remoteTaskPct))} |`;
+    }),
+    '',
+    '## One ACO-BP decision',
+    '',
+    `All windows of 10 bins for 100 VMs and 6 jobs at the start of the batch: median ${result.decisionMs.median.toFixed(1)} ms (min ${result.decisionMs.min.toFixed(1)}, max ${result.decisionMs.max.toFixed(1)}, 21 runs; the first includes JIT warm-up).`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
