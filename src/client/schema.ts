@@ -1562,6 +1562,19 @@ export interface components {
             /** @description revenue.onTime when on time, revenue.late otherwise, 0 when rejected (the job's own units) */
             revenue: number;
         };
+        UtilisationSeriesDto: {
+            /** @description sample times, seconds from slot 0 */
+            seconds: number[];
+            /** @description metric -> used share at each sample */
+            used: {
+                [key: string]: number[];
+            };
+        };
+        LocalityDto: {
+            nodeLocal: number;
+            rackLocal: number;
+            remote: number;
+        };
         SimReportDto: {
             /** @enum {string} */
             mode: "plan" | "policy";
@@ -1593,6 +1606,16 @@ export interface components {
             events: number;
             elapsedMs: number;
             jobs: components["schemas"]["JobRunDto"][];
+            /** @description share of the cluster's capacity the batch held, per metric, every 10 s */
+            utilisation: components["schemas"]["UtilisationSeriesDto"];
+            /** @description ACO-BP Eq. 2 per node, averaged over the samples */
+            ruByNode: {
+                [key: string]: number;
+            };
+            /** @description Jain's fairness index over the finished jobs of (lower bound alone) / latency: 1 when every job is slowed alike */
+            jainFairness: number;
+            /** @description where tasks with given blocks ran; null without blocks */
+            locality: components["schemas"]["LocalityDto"] | null;
         };
         SimulationDto: {
             /** Format: uuid */

@@ -65,6 +65,15 @@ describe('network model', () => {
     assert.equal(remote.remoteBytes, 1000e6);
   });
 
+  test("Jain's index is 1 for a lone job, and the utilisation series holds what ran", () => {
+    const r = simulatePlan(loadInstance(network()), planOn('a1', 'a1', 10) as never, { qos: 'none' });
+    assert.equal(r.jainFairness, 1);
+    // One vCPU of three held from 0 to 15 s: samples at 0 and 10 s.
+    assert.deepEqual(r.utilisation.seconds, [0, 10]);
+    assert.deepEqual(r.utilisation.used.vcpu, [0.3333, 0.3333]);
+    assert.deepEqual(r.locality, { nodeLocal: 1, rackLocal: 0, remote: 0 });
+  });
+
   test('a reduce fetches the map output held elsewhere: nothing on its own node, more across racks', () => {
     const same = mapEnd('a1', 8000, 'a1').r.makespanSeconds;
     const rack = mapEnd('a1', 8000, 'a2').r.makespanSeconds;
@@ -103,6 +112,16 @@ describe('ACO-BP comparison policies', () => {
     assert.equal(a.unfinishedJobs, 0);
     assert.equal(a.relaunches, 0, 'launched only where the task fits: nothing to kill');
     assert.ok(a.remoteTaskPct < 50, `${a.remoteTaskPct}% remote`);
+    // The comparison's metrics (Fig. 5-10): latency per job, a utilisation series every 10 s, RU per node,
+    // Jain's index, and the locality of every map.
+    assert.ok(a.utilisation.seconds.length >= Math.floor(a.makespanSeconds / 10));
+    for (const m of ['vcpu', 'mem']) assert.ok(a.utilisation.used[m].every((x) => x >= 0 && x <= 1) && a.utilisation.used[m].some((x) => x > 0.3), m);
+    assert.equal(Object.keys(a.ruByNode).length, m.K);
+    assert.ok(Object.values(a.ruByNode).every((x) => x >= 0 && x <= 1));
+    assert.ok(a.jainFairness > 1 / m.jobs.length && a.jainFairness <= 1, `Jain ${a.jainFairness}`);
+    const maps = m.stages.filter((s) => s.blocks).reduce((n, s) => n + s.tasks, 0);
+    assert.equal(a.locality!.nodeLocal + a.locality!.rackLocal + a.locality!.remote, maps);
+    assert.equal(a.locality!.rackLocal + a.locality!.remote, a.remoteTasks);
     const b = simulatePolicy(m, 'aco-bp', { qos: 'none', seed: 2 });
     assert.equal(b.makespanSeconds, a.makespanSeconds);
     assert.deepEqual(b.jobs, a.jobs);

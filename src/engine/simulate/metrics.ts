@@ -1,3 +1,4 @@
+import type { BatchMetrics } from './batch-metrics';
 /**
  * The realised metrics of one simulated run (Salamander IV: job execution time, % relaunched and % remote
  * tasks; two-stage paper Eq. 2-3: revenue and deadline misses; the farmer's SLA: interference).
@@ -18,7 +19,7 @@ export interface JobRun {
   revenue: number;
 }
 
-export interface SimReport {
+export interface SimReport extends BatchMetrics {
   mode: 'plan' | 'policy';
   driver: string;
   qos: string;

@@ -1,6 +1,7 @@
 import { Model } from '../model/model';
 import { QosController, QosNodeView } from '../qos/types';
 import { Random } from '../random';
+import { BatchSampler, SAMPLE_SECONDS } from './batch-metrics';
 import { EventQueue, SimEvent } from './event-queue';
 import { jobRevenue, JobRun, pct, SimReport, summarise } from './metrics';
 import { NodeState, throttleFactor } from './node-state';
@@ -70,7 +71,9 @@ const TICK = 2;
 const RELEASE = 3;
 const TIMER = 4;
 const STALL = 5;
-const PRIORITY = [0, 0, 1, 2, 2, 1];
+const SAMPLE = 6;
+/** Same-time order: ends and fetches, then ticks and stalls, then releases and timers, last the sample (after every launch of that instant). */
+const PRIORITY = [0, 0, 1, 2, 2, 1, 3];
 
 /**
  * Discrete-event simulation of MapReduce tasks on ephemeral capacity (DESIGN.md; Salamander IV,
@@ -122,6 +125,7 @@ export class Simulator {
   /** Kills by the stall timeout (a subset of the relaunches). */
   private stalls = 0;
   private readonly staging: Float64Array;
+  private readonly sampler: BatchSampler;
   /**
    * Bumped whenever a node may have room it did not have (a task ended or was killed, a new period):
    * drivers skip their dispatch scan when it has not moved and nothing else happened.
@@ -160,6 +164,7 @@ export class Simulator {
       return spec.work !== undefined && spec.work !== null ? spec.work : -spec.durationSeconds!;
     });
     this.staging = new Float64Array(model.jobs.length);
+    this.sampler = new BatchSampler(model);
     const sim = this;
     const regular = new Float64Array(M);
     this.qosView = {
@@ -198,6 +203,7 @@ export class Simulator {
       this.queue.push(job.release * model.slotSeconds, PRIORITY[RELEASE], RELEASE, j);
     });
     this.queue.push(0, PRIORITY[TICK], TICK, 0);
+    this.queue.push(0, PRIORITY[SAMPLE], SAMPLE, 0);
     const horizon = model.T * model.slotSeconds * (this.options.maxWindows ?? 10);
     const ev: SimEvent = { time: 0, kind: 0, a: 0, b: 0 };
     let events = 0;
@@ -220,6 +226,10 @@ export class Simulator {
           break;
         case TIMER:
           this.driver.onTimer?.(this, ev.a);
+          break;
+        case SAMPLE:
+          this.sampler.sample(this.now, (k) => this.nodes[k].used);
+          if (this.remaining > 0) this.queue.push(this.now + SAMPLE_SECONDS, PRIORITY[SAMPLE], SAMPLE, 0);
           break;
         case STALL:
           // Still the same attempt at factor 0 (any change of the node's factor bumps the version).
@@ -545,7 +555,9 @@ export class Simulator {
       const computeSeconds = endSeconds === null ? null : endSeconds - job.release * S;
       jobs.push({ id: job.id, accepted, stagingSeconds: this.staging[j], endSeconds, executionSeconds, computeSeconds, deadlineSeconds, onTime: outcome.onTime, revenue: outcome.revenue });
     });
+    const batch = this.sampler.finish(this.node, (i) => this.state[i] === TaskState.Done, (j) => jobs[j].computeSeconds);
     return {
+      ...batch,
       mode: this.driver.mode,
       driver: this.driver.name,
       qos: this.options.qos.name,

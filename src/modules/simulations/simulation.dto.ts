@@ -51,6 +51,17 @@ export class MinMedianMaxDto {
   @ApiProperty() max!: number;
 }
 
+export class UtilisationSeriesDto {
+  @ApiProperty({ type: [Number], description: 'sample times, seconds from slot 0' }) seconds!: number[];
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'array', items: { type: 'number' } }, description: 'metric -> used share at each sample' }) used!: Record<string, number[]>;
+}
+
+export class LocalityDto {
+  @ApiProperty() nodeLocal!: number;
+  @ApiProperty() rackLocal!: number;
+  @ApiProperty() remote!: number;
+}
+
 /** The simulator's report: what `fallow simulate` prints. */
 export class SimReportDto {
   @ApiProperty({ enum: ['plan', 'policy'] }) mode!: 'plan' | 'policy';
@@ -76,6 +87,10 @@ export class SimReportDto {
   @ApiProperty() events!: number;
   @ApiProperty() elapsedMs!: number;
   @ApiProperty({ type: [JobRunDto] }) jobs!: JobRunDto[];
+  @ApiProperty({ type: UtilisationSeriesDto, description: 'share of the cluster\'s capacity the batch held, per metric, every 10 s' }) utilisation!: UtilisationSeriesDto;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'number' }, description: 'ACO-BP Eq. 2 per node, averaged over the samples' }) ruByNode!: Record<string, number>;
+  @ApiProperty({ description: "Jain's fairness index over the finished jobs of (lower bound alone) / latency: 1 when every job is slowed alike" }) jainFairness!: number;
+  @ApiProperty({ type: LocalityDto, nullable: true, description: 'where tasks with given blocks ran; null without blocks' }) locality!: LocalityDto | null;
 }
 
 export class SimulationDto {
