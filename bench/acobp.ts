@@ -1,7 +1,8 @@
 /**
  * The ACO-BP comparison (seeds/003, section IV) in Fallow's simulator, with its network model (remote
  * reads and shuffles at the intra- or inter-rack rate): the online policies fair (Fair Scheduler with delay
- * scheduling), fair-nodelay, hadoop and aco-bp, and the plans of the aco-bp and ls strategies replayed by
+ * scheduling), fair-nodelay, rws, hmjs, hadoop and aco-bp (plus, on the paper's set-up, aco-bp with one
+ * parameter changed at a time, to explain its figures), and the plans of the aco-bp and ls strategies replayed by
  * the same simulator. On the paper's set-up (../shared/instances/acobp-paper.json extended with blocks when
  * present, else the generated seed-1 instance of the same shape) and on `--seeds` generated instances of
  * the same shape (harness/acobp-instance.ts: other block placements, task counts and latencies within 20%,
@@ -19,12 +20,16 @@ import { loadInstance, Model } from '../src/engine/model/model';
 import { InstanceDoc } from '../src/engine/model/types';
 import { Random } from '../src/engine/random';
 import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulate';
+import { Simulator } from '../src/engine/simulate/simulator';
+import { ActualUsage } from '../src/engine/simulate/usage';
+import { getQos } from '../src/engine/qos';
+import { AcoBpPolicy } from '../src/engine/policies';
 import { median } from '../src/engine/simulate/metrics';
 import { solve } from '../src/engine/solve';
 import { acoBpInstance } from '../harness/acobp-instance';
 import { machineInfo, repoRoot } from './common';
 
-const POLICIES = ['fair', 'fair-nodelay', 'hadoop', 'aco-bp'];
+const POLICIES = ['fair', 'fair-nodelay', 'rws', 'hmjs', 'hadoop', 'aco-bp'];
 const PLANS = ['aco-bp', 'ls'];
 
 interface Row {
@@ -46,6 +51,7 @@ async function main(): Promise<void> {
   const paper = paperInstance();
   console.log(`paper set-up: ${paper.name}`);
   for (const r of await compare(paper, budget)) rows.push(r);
+  for (const r of ablations(paper)) rows.push(r);
   for (let s = 0; s < seeds; s++) {
     const doc = acoBpInstance({ seed: 100 + s, scale, jitter: 0.2, slots: 7200 });
     console.log(`generated ${doc.name}`);
@@ -100,6 +106,22 @@ async function compare(doc: InstanceDoc, budget: number): Promise<Row[]> {
   return out;
 }
 
+/** The aco-bp policy with one parameter changed at a time: which of its choices costs what. */
+function ablations(doc: InstanceDoc): Row[] {
+  const model = loadInstance(doc);
+  const variants: [string, Partial<typeof ACO_BP_DEFAULTS>][] = [
+    ['aco-bp C_t 5 s', { periodSeconds: 5 }],
+    ['aco-bp reduces anywhere', { reducePatiencePeriods: 0 }],
+    ['aco-bp C_t 5 s, reduces anywhere', { periodSeconds: 5, reducePatiencePeriods: 0 }],
+    ['aco-bp no RU threshold', { ruThreshold: 0 }],
+  ];
+  return variants.map(([name, change]) => {
+    const r = new Simulator(model, new ActualUsage(model, undefined), new AcoBpPolicy(model, { ...ACO_BP_DEFAULTS, ...change }), { qos: getQos('none'), seed: 1 }).run();
+    console.log(`  ${name.padEnd(34)} makespan ${r.makespanSeconds.toFixed(0).padStart(5)} s`);
+    return { instance: `${doc.name} (ablation)`, approach: name, makespanSeconds: r.makespanSeconds, meanLatencySeconds: mean(r.jobs.map((j) => j.computeSeconds ?? NaN)), remoteTaskPct: r.remoteTaskPct, unfinishedJobs: r.unfinishedJobs, elapsedMs: r.elapsedMs };
+  });
+}
+
 /** One decision at the start of the batch (every map ready, every node empty), 21 times. */
 function decisionTimes(m: Model): { median: number; min: number; max: number } {
   const maps = m.stages.filter((s) => s.preds.length === 0);
@@ -123,7 +145,8 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 function report(result: { date: string; machine: ReturnType<typeof machineInfo>; seeds: number; scale: number; budgetMs: number; decisionMs: { median: number; min: number; max: number }; rows: Row[] }, paperName: string): string {
   const approaches = [...POLICIES, ...PLANS.map((s) => `plan:${s}`)];
   const paperRows = result.rows.filter((r) => r.instance === paperName);
-  const gen = result.rows.filter((r) => r.instance !== paperName);
+  const gen = result.rows.filter((r) => r.instance !== paperName && !r.instance.endsWith('(ablation)'));
+  const ablation = result.rows.filter((r) => r.instance.endsWith('(ablation)'));
   const q = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
     const at = (f: number) => s[Math.min(s.length - 1, Math.floor(f * (s.length - 1)))];
@@ -144,6 +167,12 @@ function report(result: { date: string; machine: ReturnType<typeof machineInfo>;
       const r = paperRows.find((x) => x.approach === a)!;
       return `| ${a} | ${r.makespanSeconds.toFixed(0)} | ${r.meanLatencySeconds.toFixed(0)} | ${r.remoteTaskPct.toFixed(1)} | ${r.unfinishedJobs} |`;
     }),
+    '',
+    'The aco-bp policy on the same set-up with one choice changed at a time (C_t: the decision period; reduces anywhere: no wait for the preferred rack\'s nodes):',
+    '',
+    '| variant | makespan (s) | mean job latency (s) | remote maps (%) |',
+    '|---|---|---|---|',
+    ...ablation.map((r) => `| ${r.approach} | ${r.makespanSeconds.toFixed(0)} | ${r.meanLatencySeconds.toFixed(0)} | ${r.remoteTaskPct.toFixed(1)} |`),
     '',
     `## ${result.seeds} generated instances (${result.scale}x the tasks, counts and latencies within 20%): min / q1 / median / q3 / max`,
     '',

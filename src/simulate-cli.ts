@@ -2,7 +2,7 @@
  * `fallow simulate`: replays a plan, or runs an online policy, against the regular customers' actual
  * utilisation and prints the realised metrics as one JSON report (src/engine/simulate).
  *   fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos salamander|cuckoo|none] [--seed N]
- *   fallow simulate INSTANCE.json --policy hadoop|cuckoo|fair|fair-nodelay|aco-bp [--actual USAGE.json] [--qos ...] [--seed N]
+ *   fallow simulate INSTANCE.json --policy hadoop|cuckoo|fair|fair-nodelay|rws|hmjs|aco-bp [--actual USAGE.json] [--qos ...] [--seed N]
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

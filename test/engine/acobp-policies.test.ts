@@ -8,7 +8,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
+import { RwsPolicy } from '../../src/engine/policies';
+import { getQos } from '../../src/engine/qos';
 import { simulatePlan, simulatePolicy } from '../../src/engine/simulate';
+import { Simulator } from '../../src/engine/simulate/simulator';
+import { ActualUsage } from '../../src/engine/simulate/usage';
 import { acoBpInstance } from '../../harness/acobp-instance';
 
 /** Nodes a1, a2 in rack A and b1 in rack B; one map of 10 s whose block lives on a1; a reduce after it. */
@@ -125,5 +129,21 @@ describe('ACO-BP comparison policies', () => {
     const b = simulatePolicy(m, 'aco-bp', { qos: 'none', seed: 2 });
     assert.equal(b.makespanSeconds, a.makespanSeconds);
     assert.deepEqual(b.jobs, a.jobs);
+  });
+
+  test('RWS puts more block replicas on stronger VMs; HMJS and RWS finish a batch within capacity', () => {
+    const m = loadInstance(acoBpInstance({ seed: 4, scale: 0.1, perFlavour: 4, slots: 3000 }));
+    const sim = new Simulator(m, new ActualUsage(m, undefined), new RwsPolicy(m), { qos: getQos('none'), seed: 1 });
+    sim.run();
+    const byFlavour = new Map<string, number>();
+    for (const r of sim.replicas) for (const k of r ?? []) byFlavour.set(m.flavors[k], (byFlavour.get(m.flavors[k]) ?? 0) + 1);
+    // Weights 1 : 2 : 4 : 8 : 12 (vCPUs, equal speeds), drawn without replacement per block.
+    assert.ok(byFlavour.get('VMF5')! > 3 * byFlavour.get('VMF1')!, JSON.stringify([...byFlavour]));
+    assert.ok(byFlavour.get('VMF4')! > byFlavour.get('VMF2')!);
+    for (const p of ['rws', 'hmjs']) {
+      const r = simulatePolicy(m, p, { qos: 'none', seed: 1 });
+      assert.equal(r.unfinishedJobs, 0, p);
+      assert.equal(r.relaunches, 0, `${p}: launched only where the task fits`);
+    }
   });
 });

@@ -5,8 +5,10 @@ import { AcoBpPolicy } from './aco-bp';
 import { CuckooPolicy } from './cuckoo';
 import { FairPolicy } from './fair';
 import { HadoopPolicy } from './hadoop';
+import { HmjsPolicy } from './hmjs';
+import { RwsPolicy } from './rws';
 
-export const POLICY_NAMES = ['hadoop', 'cuckoo', 'fair', 'fair-nodelay', 'aco-bp'] as const;
+export const POLICY_NAMES = ['hadoop', 'cuckoo', 'fair', 'fair-nodelay', 'rws', 'hmjs', 'aco-bp'] as const;
 export type PolicyName = (typeof POLICY_NAMES)[number];
 
 export function makePolicy(name: string, model: Model): Driver {
@@ -14,10 +16,12 @@ export function makePolicy(name: string, model: Model): Driver {
   if (name === 'cuckoo') return new CuckooPolicy(model);
   if (name === 'fair') return new FairPolicy(model);
   if (name === 'fair-nodelay') return new FairPolicy(model, 0);
+  if (name === 'rws') return new RwsPolicy(model);
+  if (name === 'hmjs') return new HmjsPolicy(model);
   if (name === 'aco-bp') return new AcoBpPolicy(model);
   throw new ValidationError('options', [{ path: 'policy', message: `unknown policy "${name}" (one of ${POLICY_NAMES.join(', ')})` }]);
 }
 
-export { AcoBpPolicy, CuckooPolicy, FairPolicy, HadoopPolicy };
+export { AcoBpPolicy, CuckooPolicy, FairPolicy, HadoopPolicy, HmjsPolicy, RwsPolicy };
 export { hostWeights } from './host-weights';
 export { wrrPlacement } from './wrr-placement';
