@@ -416,6 +416,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/simulations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run an online policy on a cluster, batch and forecast on a worker; Location names the simulation
+         * @description The worker composes the instance a solve of the same clusterId, batchId, forecastId and horizon would solve and runs the online policy on it in the discrete-event simulator (what `fallow simulate --policy` does): hadoop, cuckoo, fair (the Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs or aco-bp, against actualUsage, the usage of forecast actualForecastId, or the forecast itself, with the QoS controller `qos` (default cuckoo). The report is the same as a plan replay's, with the utilisation series, RU per node, Jain's fairness index and the locality of maps whose blocks the batch gives.
+         */
+        post: operations["simulatePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/simulations/{id}": {
         parameters: {
             query?: never;
@@ -1620,8 +1640,16 @@ export interface components {
         SimulationDto: {
             /** Format: uuid */
             id: string;
-            /** Format: uuid */
-            planId: string;
+            /**
+             * Format: uuid
+             * @description the plan replayed; null for a policy simulation
+             */
+            planId: string | null;
+            /**
+             * @description the online policy run; null for a plan replay
+             * @enum {string|null}
+             */
+            policy: "hadoop" | "cuckoo" | "fair" | "fair-nodelay" | "rws" | "hmjs" | "aco-bp" | null;
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             /** @enum {string} */
@@ -1647,10 +1675,6 @@ export interface components {
             /** Format: date-time */
             finishedAt: string | null;
         };
-        SimulationPageDto: {
-            items: components["schemas"]["SimulationDto"][];
-            nextCursor?: string | null;
-        };
         HorizonDto: {
             /**
              * @description T, the number of slots
@@ -1659,6 +1683,74 @@ export interface components {
             slots: number;
             /** @example 180 */
             slotSeconds: number;
+        };
+        CreatePolicySimulationDto: {
+            /**
+             * @description the regular customers' actual utilisation, node -> metric -> one fraction in [0, 1] per slot of the plan's window (the shape of the instance's usage; nodes and metrics left out are idle). Not with actualForecastId; without either the plan's own forecast is replayed.
+             * @example {
+             *       "h01": {
+             *         "cpu": [
+             *           0.6,
+             *           0.7,
+             *           0.9,
+             *           0.5
+             *         ],
+             *         "ram": [
+             *           0.3,
+             *           0.4,
+             *           0.5,
+             *           0.2
+             *         ]
+             *       }
+             *     }
+             */
+            actualUsage?: {
+                [key: string]: {
+                    [key: string]: number[];
+                };
+            };
+            /**
+             * Format: uuid
+             * @description a forecast of the plan's cluster (same slot length, at least the window's slots) whose usage is replayed as the actual utilisation
+             */
+            actualForecastId?: string;
+            /**
+             * @description the QoS controller: salamander throttles CPU and kills for RAM (Alg. 3), cuckoo kills for any metric, none never kills
+             * @default salamander
+             * @enum {string}
+             */
+            qos?: "salamander" | "cuckoo" | "none";
+            /**
+             * @description random seed of the simulation
+             * @default 1
+             */
+            seed?: number;
+            /**
+             * @description hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs or aco-bp
+             * @enum {string}
+             */
+            policy: "hadoop" | "cuckoo" | "fair" | "fair-nodelay" | "rws" | "hmjs" | "aco-bp";
+            /**
+             * Format: uuid
+             * @description the cluster (a lendable one, or your own)
+             */
+            clusterId: string;
+            /**
+             * Format: uuid
+             * @description your batch of jobs
+             */
+            batchId: string;
+            /**
+             * Format: uuid
+             * @description a forecast of the cluster: the regular load the policy sees as the instance usage (and the window, unless horizon is given)
+             */
+            forecastId?: string;
+            /** @description the window; required without a forecast */
+            horizon?: components["schemas"]["HorizonDto"];
+        };
+        SimulationPageDto: {
+            items: components["schemas"]["SimulationDto"][];
+            nextCursor?: string | null;
         };
         NetworkDto: {
             /**
@@ -3875,6 +3967,96 @@ export interface operations {
             };
             /** @description missing, unknown or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    simulatePolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a retry with the same key returns the first response */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePolicySimulationDto"];
+            };
+        };
+        responses: {
+            /** @description queued; Location names the simulation */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -43,6 +43,8 @@ describe('plan simulations', () => {
   let b: { id: string; keys: Record<string, string> };
   let planId: string;
   let forecastId: string;
+  let clusterId: string;
+  let batchId: string;
   let plan: Json;
   const customer = () => svc.client(a.keys.customer);
   const count = async () => Number((await svc.sql<{ n: number }>('SELECT count(*)::int AS n FROM simulations'))[0].n);
@@ -74,8 +76,10 @@ describe('plan simulations', () => {
     const forecast = await f.POST('/v1/clusters/{clusterId}/forecasts', { params: { path: { clusterId: cluster.data!.id } }, body: { slotSeconds: S, slots: SLOTS, quantile: 0.9, usage: FORECAST } });
     assert.equal(forecast.response.status, 201, JSON.stringify(forecast.error));
     forecastId = forecast.data!.id;
+    clusterId = cluster.data!.id;
     const batch = await customer().POST('/v1/batches', { body: { name: 'sim', jobs: JOBS as never } });
     assert.equal(batch.response.status, 201, JSON.stringify(batch.error));
+    batchId = batch.data!.id;
     const solve = await customer().POST('/v1/solves', { body: { clusterId: cluster.data!.id, forecastId, batchId: batch.data!.id, strategy: 'ls', timeBudgetMs: 1000 } });
     assert.equal(solve.response.status, 202, JSON.stringify(solve.error));
     const done = await waitFor('the solve to end', async () => {
@@ -184,5 +188,29 @@ describe('plan simulations', () => {
     assert.deepEqual(all, rows.map((r) => r.id));
     assert.ok(all.length >= 6);
     problem(await customer().GET('/v1/plans/{planId}/simulations', { params: { path: { planId }, query: { cursor: 'nonsense' } } }), 422);
+  });
+
+  it('runs an online policy on a cluster, batch and forecast as long work: the report of the policy, no plan', async () => {
+    const post = (body: Json, key = a.keys.customer) => svc.client(key).POST('/v1/simulations', { body });
+    for (const policy of ['aco-bp', 'fair']) {
+      const r = await post({ clusterId, batchId, forecastId, policy, qos: 'none', seed: 3 });
+      assert.equal(r.response.status, 202, JSON.stringify(r.error));
+      assert.equal(r.response.headers.get('location'), `/v1/simulations/${r.data!.id}`);
+      assert.deepEqual([r.data!.planId, r.data!.policy, r.data!.status], [null, policy, 'queued']);
+      const done = await finished(r.data!.id);
+      assert.equal(done.status, 'succeeded', done.error ?? '');
+      const report = done.report!;
+      assert.deepEqual([report.mode, report.driver, report.qos, report.seed, report.unfinishedJobs], ['policy', policy, 'none', 3, 0]);
+      assert.deepEqual(report.jobs.map((j: Json) => j.id), ['j1', 'j2']);
+      assert.ok(report.utilisation.seconds.length > 0 && report.jainFairness > 0);
+    }
+    // Every problem at once, nothing stored; someone else's batch is a 404; a farmer may not run a batch.
+    const before = await count();
+    const bad = await post({ clusterId, batchId, policy: 'sjf', qos: 'fast', seed: -1 });
+    assert.equal(bad.response.status, 422);
+    assert.deepEqual((bad.error as Json).problems.map((p: Json) => p.path).sort(), ['policy', 'qos', 'seed']);
+    assert.equal((await post({ clusterId, batchId, forecastId, policy: 'fair' }, b.keys.customer)).response.status, 404);
+    assert.equal((await post({ clusterId, batchId, forecastId, policy: 'fair' }, a.keys.farmer)).response.status, 403);
+    assert.equal(await count(), before);
   });
 });

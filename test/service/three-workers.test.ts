@@ -45,6 +45,13 @@ describe('three workers', () => {
     const [plans] = await svc.sql<{ n: number; solves: number }>('SELECT count(*)::int AS n, count(DISTINCT solve_id)::int AS solves FROM plans');
     assert.deepEqual(plans, { n: 30, solves: 30 });
     const queues = svc.app.get(WorkQueues);
+    // On a starved machine a lock can lapse: BullMQ gives up on a job still running and the reconciler
+    // queues it again, while its first run stores the plan. The second run then only skips (the solve has
+    // ended): wait for every job to be done before reading who ran it.
+    await waitFor('every job to complete', async () => {
+      const states = await Promise.all(ids.map((id) => queues.of(SOLVE_WORK).getJobState(id)));
+      return states.every((s) => s === 'completed') ? true : undefined;
+    }, 60_000);
     const byWorker = new Map<string, number>();
     for (const id of ids) {
       const job = await queues.of(SOLVE_WORK).getJob(id);

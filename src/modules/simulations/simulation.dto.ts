@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
+import { POLICY_NAMES } from '../../engine/policies';
 import { QOS_NAMES } from '../../engine/qos';
+import { HorizonDto } from '../common/format.dto';
 import { ACTUAL_SOURCES, ActualSource, SIMULATION_STATUSES, SimulationStatus } from './simulation.entity';
 
 const USAGE_SCHEMA = {
@@ -31,6 +33,29 @@ export class CreateSimulationDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 1, description: 'random seed of the simulation' })
   @Allow()
   seed?: number;
+}
+
+/** An online policy run on a cluster, batch and forecast (the ACO-BP comparison's baselines and ACO-BP itself). */
+export class CreatePolicySimulationDto extends CreateSimulationDto {
+  @ApiProperty({ enum: POLICY_NAMES, description: 'hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs or aco-bp' })
+  @Allow()
+  policy!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'the cluster (a lendable one, or your own)' })
+  @Allow()
+  clusterId!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'your batch of jobs' })
+  @Allow()
+  batchId!: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'a forecast of the cluster: the regular load the policy sees as the instance usage (and the window, unless horizon is given)' })
+  @Allow()
+  forecastId?: string;
+
+  @ApiPropertyOptional({ type: HorizonDto, description: 'the window; required without a forecast' })
+  @Allow()
+  horizon?: HorizonDto;
 }
 
 export class JobRunDto {
@@ -95,7 +120,8 @@ export class SimReportDto {
 
 export class SimulationDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ format: 'uuid' }) planId!: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'the plan replayed; null for a policy simulation' }) planId!: string | null;
+  @ApiProperty({ type: String, enum: POLICY_NAMES, nullable: true, description: 'the online policy run; null for a plan replay' }) policy!: string | null;
   @ApiProperty({ enum: SIMULATION_STATUSES }) status!: SimulationStatus;
   @ApiProperty({ enum: QOS_NAMES }) qos!: string;
   @ApiProperty({ type: 'integer' }) seed!: number;

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { InstanceDoc } from '../../engine/model/types';
 import type { SimReport, UsageDoc } from '../../engine/simulate';
 
 export const SIMULATION_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -18,7 +19,12 @@ export class SimulationEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   /** The plan's tenant, also when an operator asked for the simulation: whoever sees the plan sees it. */
   @Index() @Column({ type: 'uuid', name: 'tenant_id' }) tenantId!: string;
-  @Column({ type: 'uuid', name: 'plan_id' }) planId!: string;
+  /** The plan replayed; null when the simulation runs an online policy instead. */
+  @Column({ type: 'uuid', name: 'plan_id', nullable: true }) planId!: string | null;
+  /** The online policy run (fair, rws, hmjs, aco-bp, ...) instead of a plan; null for a plan replay. */
+  @Column({ type: 'text', nullable: true }) policy!: string | null;
+  /** The instance a policy runs on, composed from the cluster, batch and forecast when created. Not loaded by default. */
+  @Column({ type: 'jsonb', nullable: true, select: false }) instance!: InstanceDoc | null;
   @Column({ type: 'text' }) status!: SimulationStatus;
   @Column({ type: 'text' }) qos!: string;
   @Column({ type: 'int' }) seed!: number;

@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal, Principal } from '../auth/principal';
+import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
 import { pageLimit } from '../common/cursor';
 import { ApiProblems } from '../common/api-problems';
 import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
-import { CreateSimulationDto, SimulationDto, SimulationPageDto } from './simulation.dto';
+import { CreatePolicySimulationDto, CreateSimulationDto, SimulationDto, SimulationPageDto } from './simulation.dto';
 import { SimulationsService, toSimulationDto } from './simulations.service';
 
 /** Replays of a plan against an actual utilisation, on a worker (src/engine/simulate). Whoever sees the plan may simulate it. */
@@ -37,6 +37,29 @@ export class SimulationsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<SimulationDto> {
     const simulation = await this.simulations.create(p, planId, dto);
+    res.location(`/v1/simulations/${simulation.id}`);
+    return toSimulationDto(simulation);
+  }
+
+  @Post('simulations')
+  @HttpCode(202)
+  @Roles('customer')
+  @UseInterceptors(IdempotencyInterceptor)
+  @ApiOperation({
+    operationId: 'simulatePolicy',
+    summary: 'Run an online policy on a cluster, batch and forecast on a worker; Location names the simulation',
+    description:
+      'The worker composes the instance a solve of the same clusterId, batchId, forecastId and horizon would solve and runs the online ' +
+      'policy on it in the discrete-event simulator (what `fallow simulate --policy` does): hadoop, cuckoo, fair (the Fair Scheduler with ' +
+      'delay scheduling), fair-nodelay, rws, hmjs or aco-bp, against actualUsage, the usage of forecast actualForecastId, or the forecast ' +
+      'itself, with the QoS controller `qos` (default cuckoo). The report is the same as a plan replay\'s, with the utilisation series, RU ' +
+      'per node, Jain\'s fairness index and the locality of maps whose blocks the batch gives.',
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'a retry with the same key returns the first response' })
+  @ApiAcceptedResponse({ type: SimulationDto, description: 'queued; Location names the simulation' })
+  @ApiProblems(400, 401, 403, 404, 413, 422, 429)
+  async createForPolicy(@CurrentPrincipal() p: Principal, @Body() dto: CreatePolicySimulationDto, @Res({ passthrough: true }) res: Response): Promise<SimulationDto> {
+    const simulation = await this.simulations.createForPolicy(p, dto);
     res.location(`/v1/simulations/${simulation.id}`);
     return toSimulationDto(simulation);
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InstanceDoc } from '../../engine/model/types';
+import { POLICY_NAMES } from '../../engine/policies';
 import type { UsageDoc } from '../../engine/simulate';
 import { Principal, tenantScope } from '../auth/principal';
 import { pageOf } from '../common/keyset-page';
@@ -7,11 +8,10 @@ import { invalid, notFound } from '../common/problem';
 import { ForecastsService } from '../forecasts/forecasts.service';
 import type { PlanEntity } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
-import type { SolveEntity } from '../solves/solve.entity';
 import { SolvesService } from '../solves/solves.service';
 import { LongWorkService } from '../work/work.service';
 import { actualUsageIssues, trimToWindow } from './actual-usage';
-import { CreateSimulationDto, SimulationDto } from './simulation.dto';
+import { CreatePolicySimulationDto, CreateSimulationDto, SimulationDto } from './simulation.dto';
 import { ActualSource, SimulationEntity } from './simulation.entity';
 import { simulationIssues } from './simulation-issues';
 import { SIMULATION_WORK } from './simulation.kind';
@@ -53,8 +53,32 @@ export class SimulationsService {
     });
   }
 
-  /** The actual utilisation to replay, checked against the instance the plan was made for. */
-  private async actual(solve: SolveEntity, dto: CreateSimulationDto): Promise<Actual> {
+  /**
+   * Runs an online policy on the instance a solve of the same cluster, batch and forecast would solve,
+   * against the actual utilisation given (else the forecast as actual). Validates everything first.
+   */
+  async createForPolicy(p: Principal, dto: CreatePolicySimulationDto): Promise<SimulationEntity> {
+    const issues = simulationIssues(dto);
+    if (!(POLICY_NAMES as readonly string[]).includes(dto.policy)) issues.push({ path: 'policy', message: `must be one of ${POLICY_NAMES.join(', ')}, got ${JSON.stringify(dto.policy ?? null)}` });
+    if (issues.length) throw invalid(issues);
+    const { instance, clusterId } = await this.solves.instanceOf(p, dto);
+    const actual = await this.actual({ instance, clusterId }, dto);
+    return this.work.enqueue(SIMULATION_WORK, {
+      tenantId: p.tenantId,
+      planId: null,
+      policy: dto.policy,
+      instance,
+      qos: dto.qos ?? 'cuckoo',
+      seed: dto.seed ?? 1,
+      actualSource: actual.source,
+      actualForecastId: actual.forecastId,
+      actualUsage: actual.usage,
+      report: null,
+    });
+  }
+
+  /** The actual utilisation to replay, checked against the instance the plan was made for (or the policy runs on). */
+  private async actual(solve: { instance: InstanceDoc; clusterId: string | null }, dto: CreateSimulationDto): Promise<Actual> {
     const instance: InstanceDoc = solve.instance;
     if (dto.actualUsage !== undefined) {
       const issues = actualUsageIssues(instance, dto.actualUsage, 'actualUsage');
@@ -99,13 +123,14 @@ export class SimulationsService {
 const DESCRIPTIONS: Record<ActualSource, string> = {
   usage: 'the actualUsage posted with the request',
   forecast: 'the usage of forecast actualForecastId, cut to the plan\'s window',
-  plan: 'no actual utilisation was given: the plan\'s own forecast (its instance usage) was replayed as the actual one, a perfect forecast',
+  plan: 'no actual utilisation was given: the plan\'s own forecast (its instance usage; a policy\'s forecast) was replayed as the actual one, a perfect forecast',
 };
 
 export function toSimulationDto(s: SimulationEntity): SimulationDto {
   return {
     id: s.id,
     planId: s.planId,
+    policy: s.policy,
     status: s.status,
     qos: s.qos,
     seed: s.seed,

@@ -40,15 +40,7 @@ export class SolvesService {
   /** Validates everything first (a rejected request writes nothing), then stores the solve and queues it. */
   async create(p: Principal, dto: CreateSolveDto): Promise<SolveEntity> {
     const { instance, refs } = dto.instance ? this.inline(dto) : await this.fromReferences(p, dto);
-    // Size first, on the document: an instance over the limits is refused before the engine builds anything.
-    const tooLarge = admissionIssues(instance, this.config.admission);
-    if (tooLarge.length) throw invalid(dto.instance ? prefixIssues('instance', tooLarge) : tooLarge.map((i) => ({ ...i, path: sourcePath(i.path) })));
-    try {
-      loadInstance(instance); // the engine's semantic checks: stage graph, usage lengths, demands, ...
-    } catch (e) {
-      if (!(e instanceof ValidationError)) throw e;
-      throw invalid(dto.instance ? prefixIssues('instance', e.issues) : e.issues.map((i) => ({ ...i, path: sourcePath(i.path) })));
-    }
+    this.check(instance, !!dto.instance);
     // One clock for both: a solve without startsAt starts exactly when it is created.
     const now = new Date();
     return this.work.enqueue(SOLVE_WORK, {
@@ -66,6 +58,29 @@ export class SolvesService {
       planId: null,
       cancelRequestedAt: null,
     });
+  }
+
+  /**
+   * The instance a solve of these references would solve (cluster, batch, optional forecast and window),
+   * checked as a solve's is: what a policy simulation runs on. Problems are 422s naming the request's fields.
+   */
+  async instanceOf(p: Principal, refs: Pick<CreateSolveDto, 'clusterId' | 'batchId' | 'forecastId' | 'horizon' | 'safetyMargin'>): Promise<{ instance: InstanceDoc; clusterId: string }> {
+    const { instance, refs: found } = await this.fromReferences(p, refs as CreateSolveDto);
+    this.check(instance, false);
+    return { instance, clusterId: found.clusterId! };
+  }
+
+  /** Size first, on the document (an instance over the limits is refused before the engine builds anything), then the engine's semantic checks. */
+  private check(instance: InstanceDoc, inline: boolean): void {
+    const paths = (issues: Issue[]) => (inline ? prefixIssues('instance', issues) : issues.map((i) => ({ ...i, path: sourcePath(i.path) })));
+    const tooLarge = admissionIssues(instance, this.config.admission);
+    if (tooLarge.length) throw invalid(paths(tooLarge));
+    try {
+      loadInstance(instance); // stage graph, usage lengths, demands, blocks, ...
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      throw invalid(paths(e.issues));
+    }
   }
 
   private inline(dto: CreateSolveDto): { instance: InstanceDoc; refs: References } {

@@ -9,7 +9,7 @@ import { SolvesService } from '../../modules/solves/solves.service';
 import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
 import type { SimulationInput } from './simulation.thread';
 
-/** A plan simulation: the plan is replayed on the instance it was solved for; the report is stored. */
+/** A simulation: a plan replayed on the instance it was solved for, or an online policy run on its stored instance; the report is stored. */
 @Injectable()
 export class SimulationHandler implements WorkHandler<SimulationEntity, SimulationInput, never, SimReport> {
   readonly kind = SIMULATION_WORK;
@@ -21,9 +21,14 @@ export class SimulationHandler implements WorkHandler<SimulationEntity, Simulati
   ) {}
 
   async prepare(sim: SimulationEntity): Promise<Prepared<SimulationInput>> {
+    const common = { actual: sim.actualUsage, qos: sim.qos, seed: sim.seed };
+    if (sim.planId === null) {
+      if (!sim.instance || !sim.policy) return { fail: 'the simulation has neither a plan nor a policy and its instance' };
+      return { input: { instance: sim.instance, plan: null, policy: sim.policy, ...common } };
+    }
     const plan = await this.plans.byId(sim.planId);
     const solve = await this.solves.withInstance(plan.solveId);
-    return { input: { instance: solve.instance, plan: plan.document, actual: sim.actualUsage, qos: sim.qos, seed: sim.seed } };
+    return { input: { instance: solve.instance, plan: plan.document, policy: null, ...common } };
   }
 
   failure(_sim: SimulationEntity, e: ThreadError): string {

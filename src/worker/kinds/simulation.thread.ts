@@ -1,16 +1,18 @@
 /**
- * Thread entry of a plan simulation: replaying a plan of 100,000 tasks takes about a second of CPU (more in
+ * Thread entry of a simulation (a plan replayed, or an online policy run): replaying a plan of 100,000 tasks takes about a second of CPU (more in
  * a relaunch storm), which on the worker's main thread would stop it renewing its BullMQ locks.
  */
 import { ValidationError } from '../../engine/model/errors';
 import { loadInstance } from '../../engine/model/model';
 import { InstanceDoc, PlanDoc } from '../../engine/model/types';
-import { simulatePlan, SimReport, UsageDoc } from '../../engine/simulate';
+import { simulatePlan, simulatePolicy, SimReport, UsageDoc } from '../../engine/simulate';
 import { serveThread } from '../../engine/threads/thread-entry';
 
 export interface SimulationInput {
   instance: InstanceDoc;
-  plan: PlanDoc;
+  /** The plan to replay, or null to run `policy`. */
+  plan: PlanDoc | null;
+  policy: string | null;
   /** null: the instance's own usage (a perfect forecast). */
   actual: UsageDoc | null;
   qos: string;
@@ -18,7 +20,9 @@ export interface SimulationInput {
 }
 
 export function computeSimulation(input: SimulationInput): SimReport {
-  return simulatePlan(loadInstance(input.instance), input.plan, { actual: input.actual ?? undefined, qos: input.qos, seed: input.seed });
+  const model = loadInstance(input.instance);
+  const options = { actual: input.actual ?? undefined, qos: input.qos, seed: input.seed };
+  return input.plan ? simulatePlan(model, input.plan, options) : simulatePolicy(model, input.policy!, options);
 }
 
 serveThread<SimulationInput, never, SimReport>(computeSimulation, {
