@@ -619,6 +619,18 @@ export interface components {
             bandwidthMbps?: number;
             costPerHour?: number;
         };
+        NetworkDto: {
+            /**
+             * @description Mbit/s between two nodes of one rack
+             * @example 10000
+             */
+            intraRackMbps: number;
+            /**
+             * @description Mbit/s between nodes of two racks
+             * @example 1000
+             */
+            interRackMbps: number;
+        };
         CreateClusterDto: {
             /** @example pc1 */
             name: string;
@@ -631,6 +643,8 @@ export interface components {
              */
             metrics: string[];
             nodes: components["schemas"]["NodeDto"][];
+            /** @description bandwidth inside a rack and between racks (nodes' `rack`): remote reads and shuffles in simulations */
+            network?: components["schemas"]["NetworkDto"];
             /**
              * @description offered to customers' solves through the operator
              * @default true
@@ -646,6 +660,7 @@ export interface components {
             version: number;
             metrics: string[];
             nodes: components["schemas"]["NodeDto"][];
+            network: components["schemas"]["NetworkDto"] | null;
             createdAt: string;
             /** @description when the current version was written */
             updatedAt: string;
@@ -675,6 +690,7 @@ export interface components {
             version: number;
             metrics: string[];
             nodes: components["schemas"]["NodeDto"][];
+            network: components["schemas"]["NetworkDto"] | null;
             /** @description when this version was written */
             createdAt: string;
         };
@@ -689,6 +705,8 @@ export interface components {
              */
             metrics: string[];
             nodes: components["schemas"]["NodeDto"][];
+            /** @description bandwidth inside a rack and between racks (nodes' `rack`): remote reads and shuffles in simulations */
+            network?: components["schemas"]["NetworkDto"];
             /** @description unchanged when left out */
             lendable?: boolean;
         };
@@ -1751,18 +1769,6 @@ export interface components {
         SimulationPageDto: {
             items: components["schemas"]["SimulationDto"][];
             nextCursor?: string | null;
-        };
-        NetworkDto: {
-            /**
-             * @description Mbit/s between two nodes of one rack
-             * @example 10000
-             */
-            intraRackMbps: number;
-            /**
-             * @description Mbit/s between nodes of two racks
-             * @example 1000
-             */
-            interRackMbps: number;
         };
         InstanceDto: {
             /** @enum {string} */

@@ -60,11 +60,18 @@ export function batchIssues(jobs: unknown[]): Issue[] {
     if (isObject(j) && Array.isArray((j as JobSpec).stages))
       for (const s of (j as JobSpec).stages) if (isObject(s) && isObject(s.demand)) for (const m of Object.keys(s.demand)) if (m.length > 0) metrics.add(m);
   const names = metrics.size ? [...metrics] : ['cpu'];
+  // Blocks name nodes of the cluster a solve will pair the batch with: checked then, not here; the wrapper
+  // has every node they mention, so only their shape (one list per task, strings, no repeats) is checked.
+  const nodeIds = new Set<string>(['any']);
+  for (const j of jobs)
+    if (isObject(j) && Array.isArray((j as JobSpec).stages))
+      for (const s of (j as JobSpec).stages) if (isObject(s) && Array.isArray(s.blocks)) for (const r of s.blocks) if (Array.isArray(r)) for (const n of r) if (typeof n === 'string') nodeIds.add(n);
+  const capacity = Object.fromEntries(names.map((m) => [m, Number.MAX_SAFE_INTEGER]));
   const wrapper = {
     name: 'batch',
     horizon: { slots: 2 ** 31 - 1, slotSeconds: 1 },
     metrics: names,
-    nodes: [{ id: 'any', capacity: Object.fromEntries(names.map((m) => [m, Number.MAX_SAFE_INTEGER])) }],
+    nodes: [...nodeIds].map((id) => ({ id, capacity })),
     jobs,
   };
   // Every non-empty demand key is a metric of the wrapper, so the engine can only call "" unknown.

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsOptional, IsString, Length } from 'class-validator';
-import { NodeDto } from '../common/format.dto';
+import { NetworkDto, NodeDto } from '../common/format.dto';
 
 /*
  * class-validator checks only the top-level shape; the content of `metrics` and `nodes` is checked by the
@@ -21,6 +21,10 @@ export class CreateClusterDto {
   @ApiProperty({ type: [NodeDto] })
   @IsArray()
   nodes!: NodeDto[];
+
+  @ApiPropertyOptional({ type: NetworkDto, description: 'bandwidth inside a rack and between racks (nodes\' `rack`): remote reads and shuffles in simulations' })
+  @IsOptional()
+  network?: NetworkDto;
 
   @ApiPropertyOptional({ default: true, description: 'offered to customers\' solves through the operator' })
   @IsOptional()
@@ -44,6 +48,10 @@ export class UpdateClusterDto {
   @IsArray()
   nodes!: NodeDto[];
 
+  @ApiPropertyOptional({ type: NetworkDto, description: 'bandwidth inside a rack and between racks (nodes\' `rack`): remote reads and shuffles in simulations' })
+  @IsOptional()
+  network?: NetworkDto;
+
   @ApiPropertyOptional({ description: 'unchanged when left out' })
   @IsOptional()
   @IsBoolean()
@@ -55,6 +63,7 @@ export class ClusterVersionDto {
   @ApiProperty({ type: 'integer', example: 1 }) version!: number;
   @ApiProperty({ type: [String] }) metrics!: string[];
   @ApiProperty({ type: [NodeDto] }) nodes!: NodeDto[];
+  @ApiProperty({ type: NetworkDto, nullable: true }) network!: NetworkDto | null;
   @ApiProperty({ description: 'when this version was written' }) createdAt!: string;
 }
 
@@ -66,6 +75,7 @@ export class ClusterDto {
   @ApiProperty({ type: 'integer', description: 'the current version; plans and solves name the version they used' }) version!: number;
   @ApiProperty({ type: [String] }) metrics!: string[];
   @ApiProperty({ type: [NodeDto] }) nodes!: NodeDto[];
+  @ApiProperty({ type: NetworkDto, nullable: true }) network!: NetworkDto | null;
   @ApiProperty() createdAt!: string;
   @ApiProperty({ description: 'when the current version was written' }) updatedAt!: string;
 }

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
-import { NodeSpec } from '../../engine/model/types';
+import { NetworkSpec, NodeSpec } from '../../engine/model/types';
 
 @Entity('clusters')
 export class ClusterEntity {
@@ -21,5 +21,7 @@ export class ClusterVersionEntity {
   @Column({ type: 'int' }) version!: number;
   @Column({ type: 'jsonb' }) metrics!: string[];
   @Column({ type: 'jsonb' }) nodes!: NodeSpec[];
+  /** Intra- and inter-rack bandwidth (instance `network`); null when the farmer gives none. */
+  @Column({ type: 'jsonb', nullable: true }) network!: NetworkSpec | null;
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
 }

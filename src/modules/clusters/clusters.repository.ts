@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { NodeSpec } from '../../engine/model/types';
+import { NetworkSpec, NodeSpec } from '../../engine/model/types';
 import { newestFirst } from '../common/keyset-page';
 import { ClusterEntity, ClusterVersionEntity } from './cluster.entity';
 
@@ -32,10 +32,10 @@ export class ClustersRepository {
   ) {}
 
   /** Writes the cluster and its version 1 together. */
-  create(fields: { tenantId: string; name: string; lendable: boolean; metrics: string[]; nodes: NodeSpec[] }): Promise<ClusterWithVersion> {
+  create(fields: { tenantId: string; name: string; lendable: boolean; metrics: string[]; nodes: NodeSpec[]; network: NetworkSpec | null }): Promise<ClusterWithVersion> {
     return this.dataSource.transaction(async (m) => {
       const cluster = await m.save(m.create(ClusterEntity, { tenantId: fields.tenantId, name: fields.name, lendable: fields.lendable, version: 1 }));
-      const version = await m.save(m.create(ClusterVersionEntity, { clusterId: cluster.id, version: 1, metrics: fields.metrics, nodes: fields.nodes }));
+      const version = await m.save(m.create(ClusterVersionEntity, { clusterId: cluster.id, version: 1, metrics: fields.metrics, nodes: fields.nodes, network: fields.network }));
       return { cluster, version };
     });
   }
@@ -44,7 +44,7 @@ export class ClustersRepository {
    * Writes version n+1; null when the cluster is gone. The version is bumped by one UPDATE, so concurrent
    * updates queue on the row lock.
    */
-  addVersion(id: string, changes: { name?: string; lendable?: boolean }, metrics: string[], nodes: NodeSpec[]): Promise<ClusterWithVersion | null> {
+  addVersion(id: string, changes: { name?: string; lendable?: boolean }, metrics: string[], nodes: NodeSpec[], network: NetworkSpec | null): Promise<ClusterWithVersion | null> {
     return this.dataSource.transaction(async (m) => {
       const bumped = await m
         .createQueryBuilder()
@@ -55,7 +55,7 @@ export class ClustersRepository {
         .execute();
       const n = (bumped.raw as { version: number }[])[0]?.version;
       if (n === undefined) return null; // deleted meanwhile
-      const version = await m.save(m.create(ClusterVersionEntity, { clusterId: id, version: n, metrics, nodes }));
+      const version = await m.save(m.create(ClusterVersionEntity, { clusterId: id, version: n, metrics, nodes, network }));
       const cluster = await m.findOneByOrFail(ClusterEntity, { id });
       return { cluster, version };
     });

@@ -20,17 +20,17 @@ export class ClustersService {
 
   /** Validates first (a rejected request writes nothing), then writes the cluster and its version 1 together. */
   async create(p: Principal, dto: CreateClusterDto): Promise<ClusterWithVersion> {
-    const issues = clusterIssues(dto.metrics, dto.nodes);
+    const issues = clusterIssues(dto.metrics, dto.nodes, dto.network);
     if (issues.length) throw invalid(issues);
-    return this.repo.create({ tenantId: p.tenantId, name: dto.name, lendable: dto.lendable ?? true, metrics: dto.metrics, nodes: dto.nodes as unknown as NodeSpec[] });
+    return this.repo.create({ tenantId: p.tenantId, name: dto.name, lendable: dto.lendable ?? true, metrics: dto.metrics, nodes: dto.nodes as unknown as NodeSpec[], network: dto.network ?? null });
   }
 
   /** Writes version n+1 with the metrics and nodes replaced whole. */
   async update(p: Principal, id: string, dto: UpdateClusterDto): Promise<ClusterWithVersion> {
     await this.find(p, id);
-    const issues = clusterIssues(dto.metrics, dto.nodes);
+    const issues = clusterIssues(dto.metrics, dto.nodes, dto.network);
     if (issues.length) throw invalid(issues);
-    const updated = await this.repo.addVersion(id, { name: dto.name, lendable: dto.lendable }, dto.metrics, dto.nodes as unknown as NodeSpec[]);
+    const updated = await this.repo.addVersion(id, { name: dto.name, lendable: dto.lendable }, dto.metrics, dto.nodes as unknown as NodeSpec[], dto.network ?? null);
     if (!updated) throw notFound('cluster', id); // deleted meanwhile
     return updated;
   }
@@ -94,11 +94,12 @@ export function toClusterDto({ cluster, version }: ClusterWithVersion): ClusterD
     version: version.version,
     metrics: version.metrics,
     nodes: version.nodes,
+    network: version.network,
     createdAt: cluster.createdAt.toISOString(),
     updatedAt: version.createdAt.toISOString(),
   };
 }
 
 export function toClusterVersionDto(v: ClusterVersionEntity): ClusterVersionDto {
-  return { clusterId: v.clusterId, version: v.version, metrics: v.metrics, nodes: v.nodes, createdAt: v.createdAt.toISOString() };
+  return { clusterId: v.clusterId, version: v.version, metrics: v.metrics, nodes: v.nodes, network: v.network, createdAt: v.createdAt.toISOString() };
 }

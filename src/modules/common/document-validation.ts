@@ -38,8 +38,8 @@ export function unknownFields(value: unknown, path: string, known: readonly stri
  * (`nodes[2].capacity.cpu`): the engine's checks (duplicate ids, unknown metrics, negative capacities,
  * non-positive speeds, ...) plus unknown node fields.
  */
-export function clusterIssues(metrics: unknown, nodes: unknown): Issue[] {
-  const issues = engineIssues({ name: 'cluster', horizon: { slots: 1, slotSeconds: 1 }, metrics, nodes, jobs: [] }, /^(nodes|metrics)(\[|\.|$)/);
+export function clusterIssues(metrics: unknown, nodes: unknown, network?: unknown): Issue[] {
+  const issues = engineIssues({ name: 'cluster', horizon: { slots: 1, slotSeconds: 1 }, metrics, nodes, network, jobs: [] }, /^(nodes|metrics|network)(\[|\.|$)/);
   if (Array.isArray(nodes)) nodes.forEach((n, i) => issues.push(...unknownFields(n, `nodes[${i}]`, NODE_FIELDS)));
   return byElement(issues);
 }

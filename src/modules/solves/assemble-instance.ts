@@ -1,9 +1,10 @@
-import { InstanceDoc, Issue, JobSpec, NodeSpec } from '../../engine/model/types';
+import { InstanceDoc, Issue, JobSpec, NetworkSpec, NodeSpec } from '../../engine/model/types';
 
 export interface InstanceParts {
   name: string;
   metrics: string[];
   nodes: NodeSpec[];
+  network?: NetworkSpec | null;
   jobs: JobSpec[];
   horizon?: { slots: number; slotSeconds: number };
   usage?: Record<string, Record<string, number[]>>;
@@ -21,6 +22,7 @@ export function assembleInstance(parts: InstanceParts): InstanceDoc {
     metrics: parts.metrics,
     ...(parts.safetyMargin ? { safetyMargin: parts.safetyMargin } : {}),
     nodes: parts.nodes,
+    ...(parts.network ? { network: parts.network } : {}),
     ...(parts.usage ? { usage: parts.usage } : {}),
     jobs: parts.jobs.map((j) => ({ ...j, customer: j.customer ?? parts.customer })),
   };

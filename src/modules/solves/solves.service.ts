@@ -127,6 +127,7 @@ export class SolvesService {
       name: `${cluster.name}+${batch.name}`,
       metrics: version.metrics,
       nodes: version.nodes,
+      network: version.network,
       jobs: batch.jobs,
       horizon,
       usage,
