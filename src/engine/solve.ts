@@ -5,6 +5,7 @@ import { explainRejections, RejectionReason } from './evaluate/rejections';
 import { Model } from './model/model';
 import { assignmentEnds, toPlanDoc } from './model/plan';
 import { PlanDoc } from './model/types';
+import { matchBlocks } from './placement/match-blocks';
 import { placeChunks } from './placement/placement';
 import { Random } from './random';
 import { scheduleRevenue } from './schedule/revenue';
@@ -83,6 +84,8 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
     stop.dispose();
   }
   const schedule = result.schedule;
+  // Where blocks already live, deal each stage's tasks to its slots so that most read locally (same ends).
+  if (!result.placement && model.stages.some((s) => s.blocks)) matchBlocks(model, schedule);
   const plan = toPlanDoc(model, schedule, name);
   const makespan = plan.objective.makespanSlots;
   const allAccepted = plan.rejected.length === 0;
