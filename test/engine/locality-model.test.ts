@@ -108,6 +108,11 @@ describe('locality in the instance', () => {
     const e = evaluatePlan(m, plan);
     assert.ok(e.ok, e.violations.join('; '));
     assert.deepEqual(e.kpis.locality, { nodeLocal: 1, rackLocal: 1, remote: 1 });
+    // The comparison's figures: 3 of 5 vCPU and 3 of 10 GB held in slot 0, the reduce's 1 and 1 in slot 1 (10 s slots);
+    // RU (Eq. 2) per node averaged over the 2 slots; one job: Jain's index 1.
+    assert.deepEqual(e.kpis.utilisationSeries, { seconds: [0, 10], used: { vcpu: [0.6, 0.2], mem: [0.3, 0.1] } });
+    assert.deepEqual(e.kpis.ruByNode, { a1: 0.5, a2: 0.0625, b1: 0.0625 });
+    assert.equal(e.kpis.jainFairness, 1);
     assert.equal(e.kpis.remoteTasks, 2, 'placement-based: the tasks not on a replica');
   });
 

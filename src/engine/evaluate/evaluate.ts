@@ -1,3 +1,4 @@
+import { batchKpis } from './batch-kpis';
 import { LocalityCounts, localityOf } from './locality';
 import { Model, NO_TASK_LIMIT, stageKey } from '../model/model';
 import { PLAN_FORMAT } from '../model/types';
@@ -53,6 +54,12 @@ export interface Kpis {
   remoteTasks: number | null;
   /** Where tasks with a known input block (stage `blocks`) ran: node-local, rack-local, remote; null when no stage gives blocks. */
   locality: LocalityCounts | null;
+  /** Share of the cluster's capacity the plan's tasks hold, per metric, every 10 s (at least every slot) over [0, makespan). */
+  utilisationSeries: { seconds: number[]; used: Record<string, number[]> };
+  /** ACO-BP Eq. 2 per node, averaged over the slots of [0, makespan). */
+  ruByNode: Record<string, number>;
+  /** Jain's fairness index over accepted jobs of (the job's lower bound alone on the cluster) / (its end - release). */
+  jainFairness: number;
   jobs: JobOutcome[];
 }
 
@@ -186,6 +193,8 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
   let liveCells = 0;
   const horizonForKpis = Math.min(T, makespan);
   const load = new Float64Array(M);
+  const ruNode = new Float64Array(K);
+  const slotLoad = new Float64Array(M * horizonForKpis); // the batch's demand per metric and slot, over all nodes
   for (let k = 0; k < K; k++) {
     const av = model.avail[k];
     load.fill(0);
@@ -204,6 +213,7 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
           availArea[m] += avail;
           // max(0, ...): the running sum of a difference array can end a hair below zero (float residue)
           const share = avail > 0 ? Math.min(1, Math.max(0, load[m]) / avail) : 0;
+          slotLoad[m * horizonForKpis + t] += Math.max(0, load[m]);
           ru *= share;
           if (avail > 0) live = true;
           if (share > dominant) dominant = share;
@@ -211,6 +221,7 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
       }
       if (t < horizonForKpis) {
         ruSum += ru;
+        ruNode[k] += ru;
         if (live) {
           liveCells++;
           dominantSum += dominant;
@@ -301,6 +312,7 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
       meanResourceUtilisation: horizonForKpis > 0 ? ruSum / (K * horizonForKpis) : 0,
       remoteTasks,
       locality: localityOf(model, node, counted),
+      ...batchKpis(model, slotLoad, horizonForKpis, ruNode, jobs),
       jobs,
     },
   };

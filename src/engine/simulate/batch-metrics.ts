@@ -1,9 +1,9 @@
 import { resourceUtilisation } from '../aco-bp/equations';
+import { clusterCapacity, jainIndex, jobLowerBound, SAMPLE_SECONDS } from '../evaluate/batch-kpis';
 import { localityLevel, LocalityCounts } from '../evaluate/locality';
 import type { Model } from '../model/model';
 
-/** Seconds between two utilisation samples (the ACO-BP paper's Fig. 8-9 sample every 10 s). */
-export const SAMPLE_SECONDS = 10;
+export { SAMPLE_SECONDS };
 
 /** What the ACO-BP comparison reads besides the makespan (seeds/003, Fig. 5-10), added to every report. */
 export interface BatchMetrics {
@@ -31,8 +31,7 @@ export class BatchSampler {
   constructor(private readonly model: Model) {
     this.used = model.metrics.map(() => []);
     this.ruSum = new Float64Array(model.K);
-    this.total = new Float64Array(model.M);
-    for (let k = 0; k < model.K; k++) for (let m = 0; m < model.M; m++) this.total[m] += model.capacity[k][m];
+    this.total = clusterCapacity(model);
   }
 
   /** One sample at `now`: `usedOf(k)` is what node k's tasks hold per metric. */
@@ -58,8 +57,6 @@ export class BatchSampler {
       const l = latency(j);
       if (l !== null && l > 0) xs.push(jobLowerBound(model, j, this.total) / l);
     });
-    const sum = xs.reduce((a, b) => a + b, 0);
-    const sq = xs.reduce((a, b) => a + b * b, 0);
     let locality: LocalityCounts | null = null;
     if (model.stages.some((s) => s.blocks)) {
       locality = { nodeLocal: 0, rackLocal: 0, remote: 0 };
@@ -71,29 +68,10 @@ export class BatchSampler {
     return {
       utilisation: { seconds: this.seconds, used: Object.fromEntries(model.metrics.map((m, mi) => [m, this.used[mi]])) },
       ruByNode,
-      jainFairness: xs.length > 0 && sq > 0 ? round((sum * sum) / (xs.length * sq)) : 1,
+      jainFairness: jainIndex(xs),
       locality,
     };
   }
-}
-
-/** Seconds job j needs at least, alone on the cluster: its longest stage chain, or its work over the capacity. */
-export function jobLowerBound(model: Model, j: number, total: Float64Array): number {
-  const job = model.jobs[j];
-  const finish = new Map<number, number>();
-  let path = 0;
-  let energy = 0;
-  const work = new Float64Array(model.M);
-  for (const g of job.stages) {
-    const s = model.stages[g];
-    const secs = s.minDur * model.slotSeconds;
-    const startAt = Math.max(0, ...s.preds.map((q) => finish.get(q) ?? 0));
-    finish.set(g, startAt + secs);
-    path = Math.max(path, startAt + secs);
-    for (let m = 0; m < model.M; m++) work[m] += s.tasks * s.demand[m] * secs;
-  }
-  for (let m = 0; m < model.M; m++) if (total[m] > 0) energy = Math.max(energy, work[m] / total[m]);
-  return Math.max(path, energy);
 }
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
