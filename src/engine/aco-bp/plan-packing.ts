@@ -4,8 +4,8 @@ import { Profile } from '../schedule/profile';
 import { Schedule } from '../schedule/schedule';
 import type { BinRoom } from './combinations';
 import { decide } from './decide';
-import { preferredBins } from './equations';
 import type { AcoBpParams } from './params';
+import { preferredMask, stageCaps, waitsForPreferred } from './stage-caps';
 
 export interface PackingStats {
   /** Decisions taken (one every C_t of schedule time while tasks were ready). */
@@ -77,14 +77,16 @@ export function packOnce(model: Model, rng: Random, p: AcoBpParams, overTime: ()
     const anyCaps = bins.map(() => new Int32Array(J));
     ready.forEach((g, j) => {
       const s = stages[g];
-      const waiting = unplaced[g].length;
-      const reduceBins = s.preds.length > 0 && (t - readySince[g]) / period < p.reducePatiencePeriods ? preferredOf(g) : null;
-      for (let k = 0; k < K; k++) anyCaps[k][j] = reduceBins && !reduceBins[k] ? 0 : waiting;
+      const preferred = waitsForPreferred(model, g, (t - readySince[g]) / period, p) ? preferredOf(g) : null;
+      let localByNode: Int32Array | null = null;
       if (s.blocks) {
+        localByNode = new Int32Array(K);
         const lists: number[][] = Array.from({ length: K }, () => []);
-        for (const i of unplaced[g]) for (const k of s.blocks[i - s.firstTask]) localCaps[k][j]++, lists[k].push(i);
+        for (const i of unplaced[g]) for (const k of s.blocks[i - s.firstTask]) localByNode[k]++, lists[k].push(i);
         localTasks.set(g, lists);
-      } else for (let k = 0; k < K; k++) localCaps[k][j] = anyCaps[k][j];
+      }
+      const caps = stageCaps(K, unplaced[g].length, localByNode, preferred);
+      for (let k = 0; k < K; k++) (anyCaps[k][j] = caps.any[k]), (localCaps[k][j] = caps.local[k]);
     });
     const decision = decide(
       { bins, localCaps, anyCaps, pool: { demands: ready.map((g) => stages[g].demand), remaining: Int32Array.from(ready, (g) => unplaced[g].length), allocated, total, activeJobs: running.size } },
@@ -141,18 +143,9 @@ export function packOnce(model: Model, rng: Random, p: AcoBpParams, overTime: ()
     return started;
   }
 
-  /** Pref_VM of a stage after others (Eq. 8-9): the top share of its preferred rack's nodes by the output of the stages before it. */
+  /** Pref_VM of a stage after others (Eq. 8-9), once: its predecessors are all placed when it is ready. */
   function preferredOf(g: number): Uint8Array {
-    const cached = preferred[g];
-    if (cached) return cached;
-    const output = new Float64Array(K);
-    for (const q of stages[g].preds) {
-      const pred = stages[q];
-      for (let i = pred.firstTask; i < pred.firstTask + pred.tasks; i++) output[schedule.node[i]] += pred.outputMB > 0 ? pred.outputMB : 1;
-    }
-    const mask = new Uint8Array(K);
-    for (const k of preferredBins(output, model.racks, p.reduceBinShare).bins) mask[k] = 1;
-    return (preferred[g] = mask);
+    return (preferred[g] ??= preferredMask(model, g, (i) => schedule.node[i], p));
   }
 
   /** The next period boundary at which something can change (a task ends, a job is released), or -1. */

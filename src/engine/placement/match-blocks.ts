@@ -17,7 +17,7 @@ export function matchBlocks(model: Model, schedule: Schedule): void {
     const slotNode = Int32Array.from(tasks, (t) => schedule.node[s.firstTask + t]);
     const slotStart = Int32Array.from(tasks, (t) => schedule.start[s.firstTask + t]);
     const slotsOn = new Map<number, number[]>();
-    slotNode.forEach((k, x) => slotsOn.set(k, [...(slotsOn.get(k) ?? []), x]));
+    slotNode.forEach((k, x) => listOf(slotsOn, k).push(x));
     const n = tasks.length;
     // Node-local first.
     const local = maxMatching(n, n, (u, visit) => {
@@ -27,7 +27,7 @@ export function matchBlocks(model: Model, schedule: Schedule): void {
     const usedSlot = new Uint8Array(n);
     local.forEach((x) => x >= 0 && (usedSlot[x] = 1));
     const slotsInRack = new Map<string, number[]>();
-    for (let x = 0; x < n; x++) if (!usedSlot[x] && model.racks[slotNode[x]] !== '') slotsInRack.set(model.racks[slotNode[x]], [...(slotsInRack.get(model.racks[slotNode[x]]) ?? []), x]);
+    for (let x = 0; x < n; x++) if (!usedSlot[x] && model.racks[slotNode[x]] !== '') listOf(slotsInRack, model.racks[slotNode[x]]).push(x);
     const left = [...local.keys()].filter((u) => local[u] < 0);
     const rack = maxMatching(left.length, n, (u, visit) => {
       const racks = new Set(Array.from(s.blocks![tasks[left[u]]], (k) => model.racks[k]).filter((r) => r !== ''));
@@ -48,6 +48,13 @@ export function matchBlocks(model: Model, schedule: Schedule): void {
       schedule.start[s.firstTask + t] = slotStart[slotOf[u]];
     });
   }
+}
+
+/** The list under `key`, created empty on first use (appending to it is then O(1), not a copy). */
+function listOf<K>(map: Map<K, number[]>, key: K): number[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
 }
 
 /**

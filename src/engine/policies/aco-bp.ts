@@ -1,6 +1,7 @@
 import { decide } from '../aco-bp/decide';
-import { preferredBins } from '../aco-bp/equations';
 import { ACO_BP_DEFAULTS, AcoBpParams } from '../aco-bp/params';
+import { preferredMask, stageCaps, waitsForPreferred } from '../aco-bp/stage-caps';
+import { clusterCapacity } from '../evaluate/batch-kpis';
 import type { Model } from '../model/model';
 import type { Simulator } from '../simulate/simulator';
 import { ContainerDispatch } from './container-dispatch';
@@ -59,15 +60,11 @@ export class AcoBpPolicy extends ContainerDispatch {
     if (ready.length === 0) return;
     for (const g of ready) if (this.readySince[g] < 0) this.readySince[g] = sim.now;
     const M = model.M;
-    const total = new Float64Array(M);
+    const total = clusterCapacity(model);
     const bins = model.nodeIds.map((_, k) => {
       const free = sim.freeCapacity(k);
       const used = Float64Array.from(sim.nodes[k].used);
-      const capacity = new Float64Array(M);
-      for (let m = 0; m < M; m++) {
-        capacity[m] = used[m] + free[m];
-        total[m] += model.capacity[k][m];
-      }
+      const capacity = Float64Array.from(used, (u, m) => u + free[m]);
       return { capacity, used, slotsLeft: Infinity };
     });
     const allocated = ready.map(() => new Float64Array(M));
@@ -82,13 +79,10 @@ export class AcoBpPolicy extends ContainerDispatch {
     const localCaps = bins.map(() => new Int32Array(ready.length));
     const anyCaps = bins.map(() => new Int32Array(ready.length));
     ready.forEach((g, j) => {
-      const s = model.stages[g];
-      const patient = s.preds.length > 0 && (sim.now - this.readySince[g]) / this.params.periodSeconds < this.params.reducePatiencePeriods;
-      const preferred = patient ? this.preferred(sim, g) : null;
-      for (let k = 0; k < model.K; k++) {
-        anyCaps[k][j] = preferred && !preferred[k] ? 0 : counts[j].waiting;
-        localCaps[k][j] = preferred ? anyCaps[k][j] : counts[j].local[k];
-      }
+      const waited = (sim.now - this.readySince[g]) / this.params.periodSeconds;
+      const preferred = waitsForPreferred(model, g, waited, this.params) ? preferredMask(model, g, (i) => sim.node[i], this.params) : null;
+      const caps = stageCaps(model.K, counts[j].waiting, counts[j].local, preferred);
+      for (let k = 0; k < model.K; k++) (anyCaps[k][j] = caps.any[k]), (localCaps[k][j] = caps.local[k]);
     });
     const decision = decide(
       { bins, localCaps, anyCaps, pool: { demands: ready.map((g) => model.stages[g].demand), remaining: Int32Array.from(counts, (c) => c.waiting), allocated, total, activeJobs: active.size } },
@@ -97,18 +91,5 @@ export class AcoBpPolicy extends ContainerDispatch {
     );
     this.decisions++;
     decision.counts.forEach((c, k) => c.forEach((n, j) => (this.quota[k][ready[j]] = n)));
-  }
-
-  /** Pref_VM (Eq. 8-9) of a stage after others: nodes of the preferred rack by the output the earlier stages left on them. */
-  private preferred(sim: Simulator, g: number): Uint8Array {
-    const { model } = this;
-    const output = new Float64Array(model.K);
-    for (const q of model.stages[g].preds) {
-      const pred = model.stages[q];
-      for (let i = pred.firstTask; i < pred.firstTask + pred.tasks; i++) if (sim.node[i] >= 0) output[sim.node[i]] += pred.outputMB > 0 ? pred.outputMB : 1;
-    }
-    const mask = new Uint8Array(model.K);
-    for (const k of preferredBins(output, model.racks, this.params.reduceBinShare).bins) mask[k] = 1;
-    return mask;
   }
 }

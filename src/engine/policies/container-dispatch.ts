@@ -17,8 +17,7 @@ export abstract class ContainerDispatch implements Driver {
   abstract readonly name: string;
   readonly mode = 'policy' as const;
   /** Ready, unlaunched tasks of each stage, in order (lazy: launched ones are skipped when met). */
-  protected readonly ready: number[][];
-  private readonly head: Int32Array;
+  private readonly ready: Queue[];
   /** The same per stage and node holding the task's chunk, and per stage and rack: locality without scans. */
   private readonly byNode: Map<number, Queue>[];
   private readonly byRack: Map<string, Queue>[];
@@ -26,8 +25,7 @@ export abstract class ContainerDispatch implements Driver {
   protected dirty = true;
 
   constructor(protected readonly model: Model) {
-    this.ready = model.stages.map(() => []);
-    this.head = new Int32Array(model.stages.length);
+    this.ready = model.stages.map(() => new Queue());
     this.byNode = model.stages.map(() => new Map());
     this.byRack = model.stages.map(() => new Map());
   }
@@ -99,16 +97,14 @@ export abstract class ContainerDispatch implements Driver {
     let waiting = 0;
     let chunkless = 0;
     const seen = new Set<number>(); // a killed task is queued again: its old entry is met twice
-    const list = this.ready[g];
-    for (let n = this.head[g]; n < list.length; n++) {
-      const i = list[n];
-      if (seen.has(i) || !this.waiting(sim, i)) continue;
+    this.ready[g].forEach((i) => {
+      if (seen.has(i) || !this.waiting(sim, i)) return;
       seen.add(i);
       waiting++;
       const r = sim.replicas[i];
       if (r) for (const k of r) local[k]++;
       else chunkless++;
-    }
+    });
     if (chunkless > 0) for (let k = 0; k < local.length; k++) local[k] += chunkless;
     return { waiting, local };
   }
@@ -131,13 +127,7 @@ export abstract class ContainerDispatch implements Driver {
   }
 
   private firstWaiting(sim: Simulator, g: number): number {
-    const list = this.ready[g];
-    while (this.head[g] < list.length && !this.waiting(sim, list[this.head[g]])) this.head[g]++;
-    if (this.head[g] > 1024 && this.head[g] * 2 > list.length) {
-      list.splice(0, this.head[g]);
-      this.head[g] = 0;
-    }
-    return this.head[g] < list.length ? list[this.head[g]] : -1;
+    return this.ready[g].first((i) => this.waiting(sim, i));
   }
 }
 
@@ -158,6 +148,11 @@ class Queue {
       this.head = 0;
     }
     return this.head < this.items.length ? this.items[this.head] : -1;
+  }
+
+  /** Calls `f` on the entries not yet dropped, in order (some may no longer be alive). */
+  forEach(f: (i: number) => void): void {
+    for (let n = this.head; n < this.items.length; n++) f(this.items[n]);
   }
 }
 

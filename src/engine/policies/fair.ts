@@ -1,3 +1,4 @@
+import { clusterCapacity } from '../evaluate/batch-kpis';
 import type { Model } from '../model/model';
 import type { Simulator } from '../simulate/simulator';
 import { ContainerDispatch } from './container-dispatch';
@@ -30,8 +31,7 @@ export class FairPolicy extends ContainerDispatch {
     const { model } = this;
     const stages = this.readyStages(sim);
     if (stages.length === 0) return;
-    const total = new Float64Array(model.M);
-    for (let k = 0; k < model.K; k++) for (let m = 0; m < model.M; m++) total[m] += model.capacity[k][m];
+    const total = clusterCapacity(model);
     const held = model.jobs.map(() => new Float64Array(model.M));
     for (const node of sim.nodes) for (const i of node.tasks) for (let m = 0; m < model.M; m++) held[model.taskJob[i]][m] += model.stages[model.taskStage[i]].demand[m];
     const share = (j: number) => {

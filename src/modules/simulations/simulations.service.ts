@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InstanceDoc } from '../../engine/model/types';
 import { POLICY_NAMES } from '../../engine/policies';
-import type { UsageDoc } from '../../engine/simulate';
 import { Principal, tenantScope } from '../auth/principal';
 import { pageOf } from '../common/keyset-page';
 import { invalid, notFound } from '../common/problem';
@@ -17,11 +16,8 @@ import { simulationIssues } from './simulation-issues';
 import { SIMULATION_WORK } from './simulation.kind';
 import { SimulationsRepository } from './simulations.repository';
 
-interface Actual {
-  source: ActualSource;
-  forecastId: string | null;
-  usage: UsageDoc | null;
-}
+/** The actual utilisation replayed, as the simulation's columns. */
+type Actual = Pick<SimulationEntity, 'actualSource' | 'actualForecastId' | 'actualUsage'>;
 
 /** Plan simulations: the API validates, stores and queues them; a worker replays the plan (src/worker). */
 @Injectable()
@@ -46,9 +42,7 @@ export class SimulationsService {
       planId: plan.id,
       qos: dto.qos ?? 'salamander',
       seed: dto.seed ?? 1,
-      actualSource: actual.source,
-      actualForecastId: actual.forecastId,
-      actualUsage: actual.usage,
+      ...actual,
       report: null,
     });
   }
@@ -70,9 +64,7 @@ export class SimulationsService {
       instance,
       qos: dto.qos ?? 'cuckoo',
       seed: dto.seed ?? 1,
-      actualSource: actual.source,
-      actualForecastId: actual.forecastId,
-      actualUsage: actual.usage,
+      ...actual,
       report: null,
     });
   }
@@ -83,7 +75,7 @@ export class SimulationsService {
     if (dto.actualUsage !== undefined) {
       const issues = actualUsageIssues(instance, dto.actualUsage, 'actualUsage');
       if (issues.length) throw invalid(issues);
-      return { source: 'usage', forecastId: null, usage: dto.actualUsage };
+      return { actualSource: 'usage', actualForecastId: null, actualUsage: dto.actualUsage };
     }
     if (dto.actualForecastId !== undefined) {
       if (!solve.clusterId)
@@ -96,9 +88,9 @@ export class SimulationsService {
       const usage = trimToWindow(forecast.usage, slots);
       const issues = actualUsageIssues(instance, usage, 'usage');
       if (issues.length) throw invalid(issues.map((i) => ({ path: 'actualForecastId', message: `forecast ${forecast.id} ${i.path}: ${i.message}` })));
-      return { source: 'forecast', forecastId: forecast.id, usage };
+      return { actualSource: 'forecast', actualForecastId: forecast.id, actualUsage: usage };
     }
-    return { source: 'plan', forecastId: null, usage: null };
+    return { actualSource: 'plan', actualForecastId: null, actualUsage: null };
   }
 
   async get(p: Principal, id: string): Promise<SimulationEntity> {
