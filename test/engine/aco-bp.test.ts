@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { globalUpdate, localUpdate, packWindow } from '../../src/engine/aco-bp/colony';
 import { topCombinations } from '../../src/engine/aco-bp/combinations';
+import { decide } from '../../src/engine/aco-bp/decide';
 import { maxpos, preferredBins, rackShares, resourceUtilisation, withinFairShare } from '../../src/engine/aco-bp/equations';
 import { ACO_BP_DEFAULTS } from '../../src/engine/aco-bp/params';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
@@ -113,6 +114,31 @@ describe('ACO-BP combinations and colony', () => {
     assert.equal(given[0][0] + given[1][0], 2, 'both tasks of A given out');
     assert.equal(given[0][1] + given[1][1], 2, 'both tasks of B given out');
     assert.deepEqual(run(7), colony, 'deterministic for a seed');
+  });
+
+  test('a decision packs within the fair shares: a job held back by Eq. 6 leaves its bin to the others, not idle', () => {
+    // Two bins <2, 4>; job A <1, 2> fills a bin exactly (RU 1), job B <2, 1> never fills one (RU 0.25).
+    // Both active: Eq. 6 lets each hold a product share of 1/4, A at most 2 tasks. Every bin's best
+    // combination is 2 A, so a reading that ranks combinations before applying Eq. 6 leaves the second bin
+    // idle; the decision gives it a B task instead.
+    const bins = [0, 1].map(() => ({ capacity: f64(2, 4), used: f64(0, 0), slotsLeft: Infinity }));
+    const caps = () => bins.map(() => Int32Array.from([10, 10]));
+    const pool = { demands: [f64(1, 2), f64(2, 1)], remaining: Int32Array.from([10, 10]), allocated: [f64(0, 0), f64(0, 0)], total: f64(4, 8), activeJobs: 2 };
+    const d = decide({ bins, localCaps: caps(), anyCaps: caps(), pool }, ACO_BP_DEFAULTS, new Random(1));
+    const given = [0, 1].map((j) => d.counts[0][j] + d.counts[1][j]);
+    assert.deepEqual(given, [2, 1]);
+    assert.deepEqual(Array.from(pool.remaining), [8, 9], 'the decision takes what it gives from the pool');
+    assert.equal(d.unfairBins, 0);
+  });
+
+  test('a bin goes beyond the fair shares only when nothing within them fits', () => {
+    // One bin <2, 4>: B (the only job within its share) does not fit; A, past its share, takes the bin.
+    const bins = [{ capacity: f64(2, 4), used: f64(0, 0), slotsLeft: Infinity }];
+    const caps = () => [Int32Array.from([10, 10])];
+    const pool = { demands: [f64(1, 2), f64(4, 1)], remaining: Int32Array.from([10, 10]), allocated: [f64(4, 8), f64(0, 0)], total: f64(8, 16), activeJobs: 2 };
+    const d = decide({ bins, localCaps: caps(), anyCaps: caps(), pool }, ACO_BP_DEFAULTS, new Random(1));
+    assert.deepEqual(Array.from(d.counts[0]), [2, 0]);
+    assert.equal(d.unfairBins, 1);
   });
 });
 

@@ -6,14 +6,40 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { loadInstance } from '../../src/engine/model/model';
+import { loadInstance, Model } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
 import { RwsPolicy } from '../../src/engine/policies';
 import { getQos } from '../../src/engine/qos';
 import { simulatePlan, simulatePolicy } from '../../src/engine/simulate';
-import { Simulator } from '../../src/engine/simulate/simulator';
+import { Driver, Simulator } from '../../src/engine/simulate/simulator';
+import { givenOrRandomReplicas } from '../../src/engine/policies/replicas';
 import { ActualUsage } from '../../src/engine/simulate/usage';
 import { acoBpInstance } from '../../harness/acobp-instance';
+
+/** Launches every ready task at once on its stage's node (by index), one task per node at a time. */
+class ImmediateDriver implements Driver {
+  readonly name = 'immediate';
+  readonly mode = 'policy' as const;
+  private readonly queue: number[] = [];
+  constructor(private readonly model: Model, private readonly nodeOf: Record<string, number>) {}
+  prepare(sim: Simulator): void {
+    sim.slots.fill(1);
+    givenOrRandomReplicas(sim);
+  }
+  onReady(_sim: Simulator, i: number): void {
+    this.queue.push(i);
+  }
+  onKilled(_sim: Simulator, i: number): void {
+    this.queue.push(i);
+  }
+  dispatch(sim: Simulator): void {
+    for (let n = 0; n < this.queue.length; n++) {
+      const i = this.queue[n];
+      const k = this.nodeOf[this.model.stages[this.model.taskStage[i]].id];
+      if (sim.freeSlots(k) > 0) (sim.launch(i, k), this.queue.splice(n--, 1));
+    }
+  }
+}
 
 /** Nodes a1, a2 in rack A and b1 in rack B; one map of 10 s whose block lives on a1; a reduce after it. */
 function network(outputMB = 0): InstanceDoc {
@@ -85,6 +111,25 @@ describe('network model', () => {
     assert.equal(same, 25);
     assert.equal(rack, 25 + 8000 * 8 / 8000, 'the 8 s intra-rack shuffle delays the reduce');
     assert.equal(across, 25 + 8000 * 8 / 800, 'the 80 s inter-rack shuffle');
+  });
+
+  test('slow start: a reduce launched after half the maps fetches their output while the rest run', () => {
+    // Two maps of 10 s, one after the other on a1 (one slot), each writing 8000 MB; the reduce runs on b1,
+    // across racks: each map's output takes 80 s to arrive. With the barrier it launches at 20 s and
+    // fetches both (160 s), then computes 5 s: 185 s. With slow start 0.5 it launches when the first map
+    // ends (10 s), fetches its output until 90 s, the second's until 170 s, and ends at 175 s.
+    const doc = network(8000);
+    doc.jobs[0].stages[0] = { ...doc.jobs[0].stages[0], tasks: 2, blocks: [['a1'], ['a1']] };
+    const model = loadInstance(doc);
+    const run = (reduceSlowstart: number) => {
+      const driver = new ImmediateDriver(model, { map: 0, reduce: 2 });
+      const sim = new Simulator(model, new ActualUsage(model, undefined), driver, { qos: getQos('none'), reduceSlowstart });
+      const r = sim.run();
+      return { makespan: r.makespanSeconds, reduceLaunch: sim.startedAt[2] };
+    };
+    assert.deepEqual(run(1), { makespan: 185, reduceLaunch: 20 });
+    assert.deepEqual(run(0.5), { makespan: 175, reduceLaunch: 10 });
+    assert.throws(() => run(0), /reduceSlowstart/);
   });
 });
 

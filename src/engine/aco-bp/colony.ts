@@ -26,6 +26,16 @@ export interface PackingPool {
   activeJobs: number;
 }
 
+/**
+ * Per bin of a window, how a picked combination is repaired once cut (optional: without it a cut
+ * combination stays cut): `caps[b][j]`, the most tasks of job j the bin may take (its locality tier);
+ * `fair[b]`, whether Eq. 6 binds on the bin (false where the decision relaxed it to keep the bin busy).
+ */
+export interface WindowLimits {
+  caps: readonly Int32Array[];
+  fair: readonly boolean[];
+}
+
 export interface WindowResult {
   /** Tasks of each job given to each bin of the window. */
   counts: Int32Array[];
@@ -43,7 +53,14 @@ export interface WindowResult {
  * waste sum(1 - RU_i), then the least waste of one bin. Local update after every step, global update of
  * the best-so-far path after every iteration (ACS, the paper's reference [39]).
  */
-export function packWindow(bins: readonly BinRoom[], candidates: readonly Combination[][], pool: PackingPool, p: AcoBpParams, rng: Random): WindowResult {
+export function packWindow(
+  bins: readonly BinRoom[],
+  candidates: readonly Combination[][],
+  pool: PackingPool,
+  p: AcoBpParams,
+  rng: Random,
+  limits?: WindowLimits,
+): WindowResult {
   const W = bins.length;
   const C = p.topCombinations;
   const J = pool.demands.length;
@@ -112,7 +129,7 @@ export function packWindow(bins: readonly BinRoom[], candidates: readonly Combin
     let worst = 0;
     let prev = C;
     for (let b = 0; b < W; b++) {
-      const cut = candidates[b].map((c) => cutTo(c.counts, bins[b], remaining, allocated));
+      const cut = candidates[b].map((c) => cutTo(c.counts, b, remaining, allocated));
       cut.forEach((x, c) => (weights[c] = x.ru > 0 ? Math.pow(x.ru, p.beta) : 0));
       for (let c = cut.length; c < C; c++) weights[c] = 0;
       const c = cut.length > 0 ? pick(b, prev, weights) : -1;
@@ -134,27 +151,68 @@ export function packWindow(bins: readonly BinRoom[], candidates: readonly Combin
     return { counts, choice, waste, worst };
   }
 
-  /** A combination cut to the ready tasks left and to the fair shares (Eq. 6), with its RU. */
-  function cutTo(want: Int32Array, bin: BinRoom, remaining: Int32Array, allocated: Float64Array[]): Combination {
+  /**
+   * A combination cut to the ready tasks left and to the fair shares (Eq. 6), then, with `limits`, topped
+   * up with other jobs' tasks (least-served job first) where the cut freed room, within the same limits:
+   * a combination that earlier bins of the walk made unfair is repaired instead of leaving its bin idle.
+   * Returns it with its RU.
+   */
+  function cutTo(want: Int32Array, b: number, remaining: Int32Array, allocated: Float64Array[]): Combination {
+    const bin = bins[b];
+    const fair = limits ? limits.fair[b] : true;
     const counts = new Int32Array(J);
-    const others = (j: number) => {
-      for (let o = 0; o < J; o++) if (o !== j && remaining[o] > 0) return true;
-      return false;
-    };
-    const trial = new Float64Array(M);
-    for (let j = 0; j < J; j++) {
-      let n = Math.min(want[j], remaining[j]);
-      if (n > 0 && pool.activeJobs > 1 && others(j)) {
-        while (n > 0) {
-          for (let m = 0; m < M; m++) trial[m] = allocated[j][m] + n * pool.demands[j][m];
-          if (withinFairShare(trial, pool.total, pool.activeJobs)) break;
-          n--;
-        }
-      }
-      counts[j] = n;
-    }
+    for (let j = 0; j < J; j++) counts[j] = fairCount(j, Math.min(want[j], remaining[j]), fair, remaining, allocated);
     scratch.set(bin.used);
     for (let j = 0; j < J; j++) for (let m = 0; m < M; m++) scratch[m] += counts[j] * pool.demands[j][m];
+    if (limits) topUp(counts, b, fair, remaining, allocated);
     return { counts, ru: counts.some((n) => n > 0) ? resourceUtilisation(scratch, bin.capacity) : 0 };
+  }
+
+  /** The most of `n` more tasks of job j that keep it within its fair share (Eq. 6) while another job has ready tasks. */
+  function fairCount(j: number, n: number, fair: boolean, remaining: Int32Array, allocated: Float64Array[]): number {
+    if (n <= 0 || !fair || pool.activeJobs <= 1 || !othersWaiting(j, remaining)) return Math.max(0, n);
+    const trial = new Float64Array(M);
+    while (n > 0) {
+      for (let m = 0; m < M; m++) trial[m] = allocated[j][m] + n * pool.demands[j][m];
+      if (withinFairShare(trial, pool.total, pool.activeJobs)) break;
+      n--;
+    }
+    return n;
+  }
+
+  function othersWaiting(j: number, remaining: Int32Array): boolean {
+    for (let o = 0; o < J; o++) if (o !== j && remaining[o] > 0) return true;
+    return false;
+  }
+
+  /** Adds tasks to `counts` (whose load is in `scratch`) job by job, least allocated share first, while they fit. */
+  function topUp(counts: Int32Array, b: number, fair: boolean, remaining: Int32Array, allocated: Float64Array[]): void {
+    const bin = bins[b];
+    const caps = limits!.caps[b];
+    let slots = bin.slotsLeft;
+    for (let j = 0; j < J; j++) slots -= counts[j];
+    const order = Array.from({ length: J }, (_, j) => j).sort((a, c) => dominantShare(allocated[a]) - dominantShare(allocated[c]) || a - c);
+    for (const j of order) {
+      const d = pool.demands[j];
+      let room = Math.min(caps[j], remaining[j]) - counts[j];
+      if (room <= 0 || slots < 1) continue;
+      for (let m = 0; m < M; m++) if (d[m] > 0) room = Math.min(room, Math.floor((bin.capacity[m] - scratch[m]) / d[m] + 1e-9));
+      room = Math.min(room, slots);
+      if (room <= 0) continue;
+      const before = counts[j];
+      allocated[j].forEach((v, m) => (allocated[j][m] = v + before * d[m]));
+      const add = fairCount(j, room, fair, remaining, allocated);
+      allocated[j].forEach((v, m) => (allocated[j][m] = v - before * d[m]));
+      if (add <= 0) continue;
+      counts[j] += add;
+      slots -= add;
+      for (let m = 0; m < M; m++) scratch[m] += add * d[m];
+    }
+  }
+
+  function dominantShare(a: Float64Array): number {
+    let s = 0;
+    for (let m = 0; m < M; m++) if (pool.total[m] > 0) s = Math.max(s, a[m] / pool.total[m]);
+    return s;
   }
 }

@@ -1,5 +1,6 @@
 import type { Random } from '../random';
 import { packWindow, PackingPool } from './colony';
+import { withinFairShare } from './equations';
 import { BinRoom, Combination, topCombinations } from './combinations';
 import type { AcoBpParams } from './params';
 
@@ -18,15 +19,22 @@ export interface PackingDecision {
   counts: Int32Array[];
   windows: number;
   iterations: number;
-  /** Bins whose combinations had to give up locality (no local one reached the RU threshold). */
+  /** Bins whose combinations had to give up locality (no local one was good enough). */
   nonLocalBins: number;
+  /** Per bin: whether its combination gave up locality (its tasks may be any ready ones, not only local ones). */
+  nonLocal: Uint8Array;
+  /** Bins that would have stayed idle within the fair shares and took tasks beyond them (work conservation). */
+  unfairBins: number;
 }
 
 /**
- * One ACO-BP decision (Algorithm 1, steps 2-4): each bin's top combinations (local ones first, Eq. 5;
- * others only when no local one reaches the RU threshold, as the paper lets ACO-BP run non-local tasks to
- * use idle resources, L350), then a colony per window of bins, the windows in order, each taking the
- * ready tasks the earlier ones left. Mutates `input.pool` (remaining, allocated) as tasks are given out.
+ * One ACO-BP decision (Algorithm 1, steps 2-4): each bin's top combinations among the jobs within their
+ * fair share (Eq. 6, a constraint of the packing as the model states it, so the top 5 are combinations the
+ * bin can actually take), local ones first (Eq. 5); non-local ones only when no local one reaches the RU
+ * threshold, as the paper lets ACO-BP run non-local tasks to use idle resources (L350); beyond the fair
+ * shares only for a bin that would otherwise stay idle (the paper "relaxes the actual fair share", L345).
+ * Then a colony per window of bins, the windows in order, each taking the ready tasks the earlier ones
+ * left. Mutates `input.pool` (remaining, allocated) as tasks are given out.
  */
 export function decide(input: PackingInput, p: AcoBpParams, rng: Random): PackingDecision {
   const { bins, pool } = input;
@@ -35,18 +43,40 @@ export function decide(input: PackingInput, p: AcoBpParams, rng: Random): Packin
   let iterations = 0;
   let windows = 0;
   let nonLocalBins = 0;
+  let unfairBins = 0;
+  const nonLocal = new Uint8Array(bins.length);
   for (let w0 = 0; w0 < bins.length; w0 += p.windowBins) {
     const window = bins.slice(w0, w0 + p.windowBins);
+    const fairCaps = fairShareCaps();
+    const caps: Int32Array[] = [];
+    const fair: boolean[] = [];
     const candidates = window.map((bin, b) => {
       const k = w0 + b;
-      const local = combinationsOf(bin, cap(input.localCaps[k]));
-      if (local.length > 0 && local[0].ru > p.ruThreshold) return local;
-      const any = combinationsOf(bin, cap(input.anyCaps[k]));
-      if (any.length === 0 || (local.length > 0 && any[0].ru <= local[0].ru)) return local;
-      nonLocalBins++;
-      return any;
+      for (const withinShares of [true, false]) {
+        const limit = withinShares ? fairCaps : null;
+        const localCaps = cap(input.localCaps[k], limit);
+        const anyCaps = cap(input.anyCaps[k], limit);
+        const local = combinationsOf(bin, localCaps);
+        let chosen = local;
+        let chosenCaps = localCaps;
+        if (local.length === 0) {
+          const any = combinationsOf(bin, anyCaps);
+          if (any.length > 0 && (local.length === 0 || any[0].ru > local[0].ru)) {
+            chosen = any;
+            chosenCaps = anyCaps;
+            nonLocalBins++;
+            nonLocal[k] = 1;
+          }
+        }
+        if (chosen.length === 0 && withinShares) continue;
+        if (!withinShares) unfairBins++;
+        caps.push(chosenCaps);
+        fair.push(withinShares);
+        return chosen;
+      }
+      return [];
     });
-    const result = packWindow(window, candidates, pool, p, rng);
+    const result = packWindow(window, candidates, pool, p, rng, { caps, fair });
     iterations += result.iterations;
     windows++;
     result.counts.forEach((c, b) => {
@@ -58,12 +88,42 @@ export function decide(input: PackingInput, p: AcoBpParams, rng: Random): Packin
       }
     });
   }
-  return { counts, windows, iterations, nonLocalBins };
+  return { counts, windows, iterations, nonLocalBins, nonLocal, unfairBins };
 
-  /** A bin's caps, cut to what is still ready. */
-  function cap(caps: Int32Array): Int32Array {
+  /** A bin's caps, cut to what is still ready and, when given, to the fair-share caps. */
+  function cap(caps: Int32Array, limit: Int32Array | null): Int32Array {
     const out = new Int32Array(caps.length);
-    for (let j = 0; j < caps.length; j++) out[j] = Math.min(caps[j], pool.remaining[j]);
+    for (let j = 0; j < caps.length; j++) out[j] = Math.min(caps[j], pool.remaining[j], limit ? limit[j] : Infinity);
+    return out;
+  }
+
+  /** Per job, the most more tasks Eq. 6 lets it take now (all of its ready ones when it is the only job waiting). */
+  function fairShareCaps(): Int32Array {
+    const J = pool.demands.length;
+    const M = pool.total.length;
+    const out = new Int32Array(J);
+    const waiting = pool.remaining.reduce((n, r) => n + (r > 0 ? 1 : 0), 0);
+    const trial = new Float64Array(M);
+    const fits = (j: number, n: number) => {
+      for (let m = 0; m < M; m++) trial[m] = pool.allocated[j][m] + n * pool.demands[j][m];
+      return withinFairShare(trial, pool.total, pool.activeJobs);
+    };
+    for (let j = 0; j < J; j++) {
+      const r = pool.remaining[j];
+      if (r <= 0 || pool.activeJobs <= 1 || waiting <= 1) {
+        out[j] = Math.max(0, r);
+        continue;
+      }
+      // Largest n in [0, r] within the share: the share grows with n, so bisect.
+      let lo = 0;
+      let hi = r;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (fits(j, mid)) lo = mid;
+        else hi = mid - 1;
+      }
+      out[j] = lo;
+    }
     return out;
   }
 

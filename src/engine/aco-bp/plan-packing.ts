@@ -13,6 +13,8 @@ export interface PackingStats {
   windows: number;
   colonyIterations: number;
   nonLocalBins: number;
+  /** Bins given tasks beyond the fair shares because nothing within them fitted. */
+  unfairBins: number;
 }
 
 /**
@@ -34,7 +36,7 @@ export function packOnce(model: Model, rng: Random, p: AcoBpParams, overTime: ()
   const stageEnd = new Int32Array(stages.length); // latest end of a placed task of the stage
   const readySince = new Int32Array(stages.length).fill(-1);
   const preferred: (Uint8Array | null)[] = stages.map(() => null);
-  const stats: PackingStats = { decisions: 0, windows: 0, colonyIterations: 0, nonLocalBins: 0 };
+  const stats: PackingStats = { decisions: 0, windows: 0, colonyIterations: 0, nonLocalBins: 0, unfairBins: 0 };
   const hurried: AcoBpParams = { ...p, iterations: 0 };
 
   const isReady = (g: number, t: number) =>
@@ -97,6 +99,7 @@ export function packOnce(model: Model, rng: Random, p: AcoBpParams, overTime: ()
     stats.windows += decision.windows;
     stats.colonyIterations += decision.iterations;
     stats.nonLocalBins += decision.nonLocalBins;
+    stats.unfairBins += decision.unfairBins;
     let started = 0;
     decision.counts.forEach((counts, k) => counts.forEach((n, j) => n > 0 && (started += start(ready[j], k, n, t, localTasks.get(ready[j])?.[k]))));
     ready.forEach((g) => (unplaced[g] = unplaced[g].filter((i) => !placed[i])));

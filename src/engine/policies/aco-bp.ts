@@ -17,18 +17,24 @@ export class AcoBpPolicy extends ContainerDispatch {
   readonly name = 'aco-bp';
   /** Containers per node and stage allowed in the current period. */
   private quota: Int32Array[];
+  /** Per node: the decision let it run non-local tasks (else its containers take only tasks whose block it holds, Eq. 5). */
+  private anyTask: Uint8Array;
   private readonly readySince: Float64Array;
   private decisions = 0;
 
   constructor(model: Model, private readonly params: AcoBpParams = ACO_BP_DEFAULTS) {
     super(model);
     this.quota = model.nodeIds.map(() => new Int32Array(model.stages.length));
+    this.anyTask = new Uint8Array(model.K);
     this.readySince = new Float64Array(model.stages.length).fill(-1);
   }
 
-  prepare(sim: Simulator): void {
-    super.prepare(sim);
-    sim.timer(0, 0);
+  private started = false;
+
+  onReady(sim: Simulator, i: number): void {
+    super.onReady(sim, i);
+    // The first decision comes with the first ready task (the batch's submission), then one every C_t.
+    if (!this.started) (this.started = true), sim.timer(sim.now, 0);
   }
 
   protected timer(sim: Simulator): void {
@@ -44,7 +50,7 @@ export class AcoBpPolicy extends ContainerDispatch {
       for (const i of sim.nodes[k].tasks) running[model.taskStage[i]]++;
       for (let g = 0; g < q.length; g++) {
         while (running[g] < q[g]) {
-          const i = this.pick(sim, g, k, 2);
+          const i = this.pick(sim, g, k, this.anyTask[k] ? 2 : 0);
           if (i < 0 || sim.headroom(k, i) < 0) break;
           sim.launch(i, k);
           running[g]++;
@@ -90,6 +96,10 @@ export class AcoBpPolicy extends ContainerDispatch {
       sim.rng,
     );
     this.decisions++;
-    decision.counts.forEach((c, k) => c.forEach((n, j) => (this.quota[k][ready[j]] = n)));
+    // A node's quota of a stage counts what already runs there: the decision adds to it (a node whose
+    // containers are all busy keeps them, and keeps refilling them, until the next decision).
+    for (let k = 0; k < model.K; k++) for (const i of sim.nodes[k].tasks) this.quota[k][model.taskStage[i]]++;
+    decision.counts.forEach((c, k) => c.forEach((n, j) => (this.quota[k][ready[j]] += n)));
+    this.anyTask = decision.nonLocal;
   }
 }

@@ -21,6 +21,8 @@ export interface SimulateOptions {
   seed?: number;
   /** Give up after this many window lengths of simulated time (default 10). */
   maxWindows?: number;
+  /** Share of a stage's predecessor tasks that must end before it may launch and start fetching (Hadoop's slow start); default 1, the strict barrier. */
+  reduceSlowstart?: number;
 }
 
 /** Replays a plan; the plan must pass the evaluator against the instance (it was made for it). */
@@ -36,6 +38,7 @@ export function simulatePlan(model: Model, plan: PlanDoc, options: SimulateOptio
     qos: getQos(options.qos ?? 'salamander'),
     seed: options.seed,
     maxWindows: options.maxWindows,
+    reduceSlowstart: options.reduceSlowstart,
   }).run();
 }
 
@@ -46,6 +49,7 @@ export function simulatePolicy(model: Model, policy: string, options: SimulateOp
     qos: getQos(options.qos ?? 'cuckoo'),
     seed: options.seed,
     maxWindows: options.maxWindows,
+    reduceSlowstart: options.reduceSlowstart,
   }).run();
 }
 

@@ -21,7 +21,10 @@ export interface Driver {
    * (`sim.replicas`) and set the task slots of each node (`sim.slots`). May schedule timers.
    */
   prepare(sim: Simulator): void;
-  /** Task i became runnable: its job is released and every task of its predecessor stages is done. */
+  /**
+   * Task i became runnable: its job is released and every task of its predecessor stages is done, or, with
+   * early reduces (`reduceSlowstart` < 1), enough of them that it may start fetching their output.
+   */
   onReady(sim: Simulator, task: number): void;
   /**
    * Task i was killed on node k (by the QoS controller or the stall timeout) and must be relaunched.
@@ -40,7 +43,10 @@ export const TaskState = {
   Blocked: 0,
   /** Runnable, waiting for the driver (first launch or relaunch after a kill). */
   Ready: 1,
-  /** Launched on a node that holds none of its chunk's replicas: fetching the chunk. */
+  /**
+   * Launched, fetching its inputs: its chunk from another node, its predecessors' output (a reduce's
+   * shuffle), or, launched early, waiting for predecessor tasks still running to write theirs.
+   */
   Transfer: 2,
   Running: 3,
   Done: 4,
@@ -59,6 +65,13 @@ export interface SimOptions {
    * whole CPU waits forever: Salamander's controller only throttles CPU, it never kills for it.
    */
   stallTimeoutSeconds?: number;
+  /**
+   * Hadoop's mapreduce.job.reduce.slowstart.completedmaps: a stage after others may launch once this share
+   * of every predecessor stage's tasks has ended; launched early, it fetches each predecessor task's output
+   * as that task ends and computes once all of them have ended and their output has arrived (the shuffle
+   * overlaps the maps; the container is held meanwhile). 1 (the default) keeps the strict barrier.
+   */
+  reduceSlowstart?: number;
 }
 
 /** Hadoop's default mapreduce.task.timeout: 10 minutes without progress. */
@@ -110,6 +123,13 @@ export class Simulator {
   private readonly version: Int32Array; // invalidates a killed attempt's pending events
   private readonly stageLeft: Int32Array;
   private readonly stagePredsLeft: Int32Array;
+  /** Tasks of each stage that have ended (for the slow-start threshold). */
+  private readonly stageDone: Int32Array;
+  /** Per stage: it has been made ready (early or at its barrier). */
+  private readonly stageReady: Uint8Array;
+  /** Per task launched before its predecessors all ended: when the output fetched so far will have arrived; -1 otherwise. */
+  private readonly earlyFetchEnd: Float64Array;
+  private readonly slowstart: number;
   private readonly stageWork: Float64Array; // GFLOP per task, or -durationSeconds
   private readonly links: Link[];
   private readonly margin: Float64Array;
@@ -159,6 +179,11 @@ export class Simulator {
     this.cpu = model.metrics.findIndex((m) => options.qos.compressible(m));
     this.stageLeft = Int32Array.from(model.stages, (s) => s.tasks);
     this.stagePredsLeft = Int32Array.from(model.stages, (s) => s.preds.length);
+    this.stageDone = new Int32Array(model.stages.length);
+    this.stageReady = new Uint8Array(model.stages.length);
+    this.earlyFetchEnd = new Float64Array(nTasks).fill(-1);
+    this.slowstart = options.reduceSlowstart ?? 1;
+    if (!(this.slowstart > 0 && this.slowstart <= 1)) throw new Error('reduceSlowstart must be in (0, 1]');
     this.stageWork = Float64Array.from(model.stages, (s) => {
       const spec = model.doc.jobs[s.job].stages.find((x) => x.id === s.id)!;
       return spec.work !== undefined && spec.work !== null ? spec.work : -spec.durationSeconds!;
@@ -280,7 +305,8 @@ export class Simulator {
    * Seconds task i's inputs take to reach node k on their own: its chunk when no replica is there (from the
    * nearest replica: at the network's intra-rack rate when one is in k's rack, else inter-rack; the node's
    * own link without a network), plus, for a stage after others whose tasks write output (`outputMB`), its
-   * share of that output (each producer node's part at the rate of its distance: nothing on k itself).
+   * share of the output written so far (each ended producer's part at the rate of its distance: nothing on
+   * k itself).
    */
   inputSeconds(i: number, k: number): number {
     const { model } = this;
@@ -290,7 +316,8 @@ export class Simulator {
       const pred = model.stages[q];
       if (!(pred.outputMB > 0)) continue;
       const share = pred.outputMB / s.tasks; // every task of the stage reads 1/tasks of each producer's output
-      for (let p = pred.firstTask; p < pred.firstTask + pred.tasks; p++) if (this.node[p] >= 0 && this.node[p] !== k) secs += this.pathSeconds(share, this.node[p], k);
+      for (let p = pred.firstTask; p < pred.firstTask + pred.tasks; p++)
+        if (this.state[p] === TaskState.Done && this.node[p] !== k) secs += this.pathSeconds(share, this.node[p], k);
     }
     return secs;
   }
@@ -357,7 +384,11 @@ export class Simulator {
     this.remote[i] = this.isLocal(i, k) ? 0 : 1;
     const fetch = this.inputSeconds(i, k);
     if (this.remote[i]) this.remoteBytes += s.inputMB * 1e6;
-    if (this.remote[i] || fetch > 0) {
+    if (this.stagePredsLeft[this.model.taskStage[i]] > 0) {
+      // Launched early: what has been written is fetched now, the rest as its producers end (finish()).
+      this.state[i] = TaskState.Transfer;
+      this.earlyFetchEnd[i] = this.links[k].reserveSeconds(this.now, fetch);
+    } else if (this.remote[i] || fetch > 0) {
       this.state[i] = TaskState.Transfer;
       this.queue.push(this.links[k].reserveSeconds(this.now, fetch), PRIORITY[FETCHED], FETCHED, i, this.version[i]);
     } else this.startRunning(i);
@@ -390,10 +421,46 @@ export class Simulator {
   }
 
   private readyStage(g: number): void {
+    if (this.stageReady[g]) return;
+    this.stageReady[g] = 1;
     const s = this.model.stages[g];
     for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) {
       this.state[i] = TaskState.Ready;
       this.driver.onReady(this, i);
+    }
+  }
+
+  /** Slow start: every predecessor stage of g has ended at least `reduceSlowstart` of its tasks. */
+  private mayStartEarly(g: number): boolean {
+    for (const q of this.model.stages[g].preds) {
+      const tasks = this.model.stages[q].tasks;
+      if (this.stageDone[q] < Math.max(1, Math.ceil(this.slowstart * tasks - 1e-9))) return false;
+    }
+    return true;
+  }
+
+  /** Producer p ended on node kp: every task of its successor stages launched early fetches its share of p's output. */
+  private shuffleOut(p: number, kp: number): void {
+    const { model } = this;
+    const pred = model.stages[model.taskStage[p]];
+    if (!(pred.outputMB > 0)) return;
+    for (const g of pred.succs) {
+      const s = model.stages[g];
+      for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) {
+        if (this.earlyFetchEnd[i] < 0 || this.state[i] !== TaskState.Transfer || this.node[i] === kp) continue;
+        const k = this.node[i];
+        this.earlyFetchEnd[i] = Math.max(this.earlyFetchEnd[i], this.links[k].reserveSeconds(this.now, this.pathSeconds(pred.outputMB / s.tasks, kp, k)));
+      }
+    }
+  }
+
+  /** Stage g's predecessors have all ended: its tasks launched early compute once their last fetch arrives. */
+  private endEarlyWait(g: number): void {
+    const s = this.model.stages[g];
+    for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) {
+      if (this.earlyFetchEnd[i] < 0) continue;
+      if (this.state[i] === TaskState.Transfer) this.queue.push(Math.max(this.now, this.earlyFetchEnd[i]), PRIORITY[FETCHED], FETCHED, i, this.version[i]);
+      this.earlyFetchEnd[i] = -1;
     }
   }
 
@@ -423,9 +490,17 @@ export class Simulator {
     this.remaining--;
     this.capacityEpoch++;
     this.retime(k);
-    // Stage precedence (the map -> reduce barrier, Salamander Eq. 5): successors start once all of it ended.
+    this.stageDone[g]++;
+    if (this.slowstart < 1) this.shuffleOut(i, k);
+    // Stage precedence (the map -> reduce barrier, Salamander Eq. 5): successors start once all of it ended,
+    // or, with slow start, launch early and only compute then.
     if (--this.stageLeft[g] === 0)
-      for (const succ of s.succs) if (--this.stagePredsLeft[succ] === 0) this.readyStage(succ);
+      for (const succ of s.succs)
+        if (--this.stagePredsLeft[succ] === 0) {
+          this.endEarlyWait(succ);
+          this.readyStage(succ);
+        }
+    if (this.slowstart < 1) for (const succ of s.succs) if (!this.stageReady[succ] && this.mayStartEarly(succ)) this.readyStage(succ);
   }
 
   /** Takes task i off node k (finish or kill). */
@@ -445,6 +520,7 @@ export class Simulator {
     this.leave(i, k);
     this.version[i]++;
     this.kills[i]++;
+    this.earlyFetchEnd[i] = -1;
     this.state[i] = TaskState.Ready;
     this.node[i] = -1;
     this.nodes[k].closed = true;
