@@ -1,8 +1,8 @@
 /**
  * `fallow simulate`: replays a plan, or runs an online policy, against the regular customers' actual
  * utilisation and prints the realised metrics as one JSON report (src/engine/simulate).
- *   fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos salamander|cuckoo|none] [--seed N]
- *   fallow simulate INSTANCE.json --policy hadoop|cuckoo|fair|fair-nodelay|rws|hmjs|aco-bp [--actual USAGE.json] [--qos ...] [--seed N]
+ *   fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos salamander|cuckoo|none] [--seed N] [--reduce-slowstart F]
+ *   fallow simulate INSTANCE.json --policy hadoop|cuckoo|fair|fair-nodelay|rws|hmjs|aco-bp [--actual USAGE.json] [--qos ...] [--seed N] [--reduce-slowstart F]
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -13,8 +13,9 @@ import { POLICY_NAMES } from './engine/policies';
 import { QOS_NAMES } from './engine/qos';
 import { simulatePlan, simulatePolicy, validateActualUsage } from './engine/simulate';
 
-export const SIMULATE_USAGE = `  fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N]
-  fallow simulate INSTANCE.json --policy ${POLICY_NAMES.join('|')} [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N]`;
+export const SIMULATE_USAGE = `  fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N] [--reduce-slowstart F]
+  fallow simulate INSTANCE.json --policy ${POLICY_NAMES.join('|')} [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N] [--reduce-slowstart F]
+    --reduce-slowstart F: a stage after others may launch once F of each earlier stage's tasks ended (Hadoop's slow start, in (0, 1]; default 1)`;
 
 /** Exit codes: 0 report printed, 2 bad input (the message names the file or field). */
 export function simulateCommand(args: string[]): number {
@@ -40,7 +41,7 @@ function run(args: string[]): number {
     parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: { actual: { type: 'string' }, qos: { type: 'string' }, policy: { type: 'string' }, seed: { type: 'string', default: '1' } },
+      options: { actual: { type: 'string' }, qos: { type: 'string' }, policy: { type: 'string' }, seed: { type: 'string', default: '1' }, 'reduce-slowstart': { type: 'string', default: '1' } },
     });
   } catch (e) {
     return usage((e as Error).message);
@@ -48,6 +49,8 @@ function run(args: string[]): number {
   const { values, positionals } = parsed;
   const seed = Number(values.seed);
   if (!Number.isInteger(seed)) return usage(`--seed must be an integer, got "${values.seed}"`);
+  const reduceSlowstart = Number(values['reduce-slowstart']);
+  if (!(reduceSlowstart > 0 && reduceSlowstart <= 1)) return usage(`--reduce-slowstart must be a number in (0, 1], got "${values['reduce-slowstart']}"`);
   if (values.qos !== undefined && !QOS_NAMES.includes(values.qos)) return usage(`--qos must be one of ${QOS_NAMES.join(', ')}, got "${values.qos}"`);
   if (values.policy !== undefined && !(POLICY_NAMES as readonly string[]).includes(values.policy))
     return usage(`--policy must be one of ${POLICY_NAMES.join(', ')}, got "${values.policy}"`);
@@ -58,7 +61,7 @@ function run(args: string[]): number {
   let actual;
   if (values.actual !== undefined) actual = validateActualUsage(model.doc, readJson(values.actual));
   else process.stderr.write('fallow: no --actual given: simulating with the instance\'s own usage as the actual utilisation (a perfect forecast)\n');
-  const options = { actual, qos: values.qos, seed };
+  const options = { actual, qos: values.qos, seed, reduceSlowstart };
   const report =
     values.policy !== undefined ? simulatePolicy(model, values.policy, options) : simulatePlan(model, readJson(positionals[1]) as PlanDoc, options);
   process.stdout.write(JSON.stringify(report, null, 1) + '\n');

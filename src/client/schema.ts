@@ -1577,6 +1577,11 @@ export interface components {
              * @default 1
              */
             seed?: number;
+            /**
+             * @description Hadoop's reduce slow start: a stage after others may launch once this share of each earlier stage's tasks has ended, and fetches their output as they end (the shuffle overlaps the maps; its containers are held meanwhile). 1 keeps the strict barrier.
+             * @default 1
+             */
+            reduceSlowstart?: number;
         };
         MinMedianMaxDto: {
             min: number;
@@ -1619,6 +1624,7 @@ export interface components {
             driver: string;
             qos: string;
             seed: number;
+            reduceSlowstart: number;
             /** @description latest task end, seconds from slot 0 */
             makespanSeconds: number;
             /** @description over accepted jobs that finished */
@@ -1673,6 +1679,8 @@ export interface components {
             /** @enum {string} */
             qos: "salamander" | "cuckoo" | "none";
             seed: number;
+            /** @description share of a stage's predecessor tasks that must end before it may launch (1: the strict barrier) */
+            reduceSlowstart: number;
             /**
              * @description usage: posted actualUsage; forecast: actualForecastId's usage; plan: the plan's own forecast taken as actual (a perfect forecast)
              * @enum {string}
@@ -1743,6 +1751,11 @@ export interface components {
              * @default 1
              */
             seed?: number;
+            /**
+             * @description Hadoop's reduce slow start: a stage after others may launch once this share of each earlier stage's tasks has ended, and fetches their output as they end (the shuffle overlaps the maps; its containers are held meanwhile). 1 keeps the strict barrier.
+             * @default 1
+             */
+            reduceSlowstart?: number;
             /**
              * @description hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs or aco-bp
              * @enum {string}

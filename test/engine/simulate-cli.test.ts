@@ -53,7 +53,10 @@ describe('fallow simulate', () => {
         const report = JSON.parse(r.stdout);
         for (const k of KEYS) assert.ok(k in report, `missing ${k}`);
         assert.equal(report.driver, policy);
+        assert.equal(report.reduceSlowstart, 1);
       }
+      const early = JSON.parse(fallow('simulate', write('i.json', INSTANCE), '--policy', 'hadoop', '--reduce-slowstart', '0.05').stdout);
+      assert.equal(early.reduceSlowstart, 0.05);
     });
   });
 
@@ -66,6 +69,9 @@ describe('fallow simulate', () => {
       const unknownNode = fallow('simulate', inst, '--policy', 'hadoop', '--actual', write('u2.json', { zz: {} }));
       assert.equal(unknownNode.code, 2);
       assert.match(unknownNode.stderr, /actual\.zz/);
+      const badSlowstart = fallow('simulate', inst, '--policy', 'hadoop', '--reduce-slowstart', '0');
+      assert.equal(badSlowstart.code, 2);
+      assert.match(badSlowstart.stderr, /--reduce-slowstart must be a number in \(0, 1\]/);
       const badPolicy = fallow('simulate', inst, '--policy', 'yarn');
       assert.equal(badPolicy.code, 2);
       assert.match(badPolicy.stderr, /--policy/);

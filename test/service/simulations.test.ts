@@ -192,8 +192,8 @@ describe('plan simulations', () => {
 
   it('runs an online policy on a cluster, batch and forecast as long work: the report of the policy, no plan', async () => {
     const post = (body: Json, key = a.keys.customer) => svc.client(key).POST('/v1/simulations', { body });
-    for (const policy of ['aco-bp', 'fair']) {
-      const r = await post({ clusterId, batchId, forecastId, policy, qos: 'none', seed: 3 });
+    for (const [policy, reduceSlowstart] of [['aco-bp', 0.05], ['fair', undefined]] as const) {
+      const r = await post({ clusterId, batchId, forecastId, policy, qos: 'none', seed: 3, reduceSlowstart });
       assert.equal(r.response.status, 202, JSON.stringify(r.error));
       assert.equal(r.response.headers.get('location'), `/v1/simulations/${r.data!.id}`);
       assert.deepEqual([r.data!.planId, r.data!.policy, r.data!.status], [null, policy, 'queued']);
@@ -201,14 +201,15 @@ describe('plan simulations', () => {
       assert.equal(done.status, 'succeeded', done.error ?? '');
       const report = done.report!;
       assert.deepEqual([report.mode, report.driver, report.qos, report.seed, report.unfinishedJobs], ['policy', policy, 'none', 3, 0]);
+      assert.deepEqual([done.reduceSlowstart, report.reduceSlowstart], [reduceSlowstart ?? 1, reduceSlowstart ?? 1]);
       assert.deepEqual(report.jobs.map((j: Json) => j.id), ['j1', 'j2']);
       assert.ok(report.utilisation.seconds.length > 0 && report.jainFairness > 0);
     }
     // Every problem at once, nothing stored; someone else's batch is a 404; a farmer may not run a batch.
     const before = await count();
-    const bad = await post({ clusterId, batchId, policy: 'sjf', qos: 'fast', seed: -1 });
+    const bad = await post({ clusterId, batchId, policy: 'sjf', qos: 'fast', seed: -1, reduceSlowstart: 0 });
     assert.equal(bad.response.status, 422);
-    assert.deepEqual((bad.error as Json).problems.map((p: Json) => p.path).sort(), ['policy', 'qos', 'seed']);
+    assert.deepEqual((bad.error as Json).problems.map((p: Json) => p.path).sort(), ['policy', 'qos', 'reduceSlowstart', 'seed']);
     assert.equal((await post({ clusterId, batchId, forecastId, policy: 'fair' }, b.keys.customer)).response.status, 404);
     assert.equal((await post({ clusterId, batchId, forecastId, policy: 'fair' }, a.keys.farmer)).response.status, 403);
     assert.equal(await count(), before);

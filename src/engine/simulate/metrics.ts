@@ -24,6 +24,8 @@ export interface SimReport extends BatchMetrics {
   driver: string;
   qos: string;
   seed: number;
+  /** Share of a stage's predecessor tasks that ended before it could launch (1: the strict barrier). */
+  reduceSlowstart: number;
   /** Latest task end on the window clock (0 = start of the window). */
   makespanSeconds: number;
   /** Over accepted jobs that finished. */

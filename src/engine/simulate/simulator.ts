@@ -638,6 +638,7 @@ export class Simulator {
       driver: this.driver.name,
       qos: this.options.qos.name,
       seed: this.options.seed ?? 1,
+      reduceSlowstart: this.slowstart,
       makespanSeconds: makespan,
       jobExecutionSeconds: summarise(exec),
       relaunchedTaskPct: pct(relaunches, tasks),

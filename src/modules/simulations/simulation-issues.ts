@@ -7,6 +7,7 @@ export interface SimulationRequest {
   actualForecastId?: unknown;
   qos?: unknown;
   seed?: unknown;
+  reduceSlowstart?: unknown;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,5 +26,7 @@ export function simulationIssues(dto: SimulationRequest): Issue[] {
   const s = dto.seed;
   if (s !== undefined && !(typeof s === 'number' && Number.isInteger(s) && s >= 0 && s <= 2 ** 31 - 1))
     issues.push({ path: 'seed', message: `must be an integer in [0, 2147483647], got ${show(s)}` });
+  const f = dto.reduceSlowstart;
+  if (f !== undefined && !(typeof f === 'number' && f > 0 && f <= 1)) issues.push({ path: 'reduceSlowstart', message: `must be a number in (0, 1], got ${show(f)}` });
   return issues;
 }

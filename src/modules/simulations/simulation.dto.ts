@@ -33,6 +33,19 @@ export class CreateSimulationDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 1, description: 'random seed of the simulation' })
   @Allow()
   seed?: number;
+
+  @ApiPropertyOptional({
+    type: 'number',
+    minimum: 0,
+    exclusiveMinimum: true,
+    maximum: 1,
+    default: 1,
+    description:
+      'Hadoop\'s reduce slow start: a stage after others may launch once this share of each earlier stage\'s tasks has ended, and fetches ' +
+      'their output as they end (the shuffle overlaps the maps; its containers are held meanwhile). 1 keeps the strict barrier.',
+  })
+  @Allow()
+  reduceSlowstart?: number;
 }
 
 /** An online policy run on a cluster, batch and forecast (the ACO-BP comparison's baselines and ACO-BP itself). */
@@ -93,6 +106,7 @@ export class SimReportDto {
   @ApiProperty() driver!: string;
   @ApiProperty() qos!: string;
   @ApiProperty() seed!: number;
+  @ApiProperty() reduceSlowstart!: number;
   @ApiProperty({ description: 'latest task end, seconds from slot 0' }) makespanSeconds!: number;
   @ApiProperty({ type: MinMedianMaxDto, description: 'over accepted jobs that finished' }) jobExecutionSeconds!: MinMedianMaxDto;
   @ApiProperty({ description: 'kills / tasks of accepted jobs, in %' }) relaunchedTaskPct!: number;
@@ -125,6 +139,7 @@ export class SimulationDto {
   @ApiProperty({ enum: SIMULATION_STATUSES }) status!: SimulationStatus;
   @ApiProperty({ enum: QOS_NAMES }) qos!: string;
   @ApiProperty({ type: 'integer' }) seed!: number;
+  @ApiProperty({ description: 'share of a stage\'s predecessor tasks that must end before it may launch (1: the strict barrier)' }) reduceSlowstart!: number;
   @ApiProperty({ enum: ACTUAL_SOURCES, description: 'usage: posted actualUsage; forecast: actualForecastId\'s usage; plan: the plan\'s own forecast taken as actual (a perfect forecast)' })
   actualSource!: ActualSource;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) actualForecastId!: string | null;

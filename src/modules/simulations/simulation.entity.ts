@@ -28,6 +28,8 @@ export class SimulationEntity {
   @Column({ type: 'text' }) status!: SimulationStatus;
   @Column({ type: 'text' }) qos!: string;
   @Column({ type: 'int' }) seed!: number;
+  /** Share of a stage's predecessor tasks that must end before it may launch (Hadoop's reduce slow start); 1 is the strict barrier. */
+  @Column({ type: 'double precision', name: 'reduce_slowstart', default: 1 }) reduceSlowstart!: number;
   @Column({ type: 'text', name: 'actual_source' }) actualSource!: ActualSource;
   @Column({ type: 'uuid', name: 'actual_forecast_id', nullable: true }) actualForecastId!: string | null;
   /**

@@ -42,6 +42,7 @@ export class SimulationsService {
       planId: plan.id,
       qos: dto.qos ?? 'salamander',
       seed: dto.seed ?? 1,
+      reduceSlowstart: dto.reduceSlowstart ?? 1,
       ...actual,
       report: null,
     });
@@ -64,6 +65,7 @@ export class SimulationsService {
       instance,
       qos: dto.qos ?? 'cuckoo',
       seed: dto.seed ?? 1,
+      reduceSlowstart: dto.reduceSlowstart ?? 1,
       ...actual,
       report: null,
     });
@@ -126,6 +128,7 @@ export function toSimulationDto(s: SimulationEntity): SimulationDto {
     status: s.status,
     qos: s.qos,
     seed: s.seed,
+    reduceSlowstart: s.reduceSlowstart,
     actualSource: s.actualSource,
     actualForecastId: s.actualForecastId,
     actualDescription: DESCRIPTIONS[s.actualSource],

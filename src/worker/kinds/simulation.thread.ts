@@ -17,11 +17,12 @@ export interface SimulationInput {
   actual: UsageDoc | null;
   qos: string;
   seed: number;
+  reduceSlowstart: number;
 }
 
 export function computeSimulation(input: SimulationInput): SimReport {
   const model = loadInstance(input.instance);
-  const options = { actual: input.actual ?? undefined, qos: input.qos, seed: input.seed };
+  const options = { actual: input.actual ?? undefined, qos: input.qos, seed: input.seed, reduceSlowstart: input.reduceSlowstart };
   return input.plan ? simulatePlan(model, input.plan, options) : simulatePolicy(model, input.policy!, options);
 }
 
