@@ -290,6 +290,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/batches/{id}/predictions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The durations a solve would predict for the batch's stages without work or durationSeconds, from your execution history, without solving */
+        get: operations["predictBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/batches/{id}": {
         parameters: {
             query?: never;
@@ -1047,10 +1064,12 @@ export interface components {
             demand: {
                 [key: string]: number;
             };
-            /** @description GFLOP per task (exactly one of work, durationSeconds) */
+            /** @description GFLOP per task (at most one of work, durationSeconds; a stored batch may give neither: a solve predicts the duration) */
             work?: number;
-            /** @description fixed duration on every node (exactly one of work, durationSeconds) */
+            /** @description fixed duration on every node (at most one of work, durationSeconds) */
             durationSeconds?: number;
+            /** @description seconds per task when neither work nor durationSeconds is given and the runtime history has nothing for the stage */
+            defaultDurationSeconds?: number;
             /** @description MB each task reads (its input block) */
             inputMB?: number;
             /** @description MB each task writes (a map's output, read by the reduces after it) */
@@ -1080,6 +1099,16 @@ export interface components {
             revenue?: components["schemas"]["RevenueDto"];
             /** @description chunk replicas; default 3 */
             replication?: number;
+            /**
+             * @description the map class the job runs: the runtime history of its map stages is keyed by it
+             * @example org.example.WordCountMapper
+             */
+            mapClass?: string;
+            /**
+             * @description the reduce class the job runs: the runtime history of its later stages is keyed by it
+             * @example org.example.SumReducer
+             */
+            reduceClass?: string;
             stages: components["schemas"]["StageDto"][];
         };
         CreateBatchDto: {
@@ -1107,6 +1136,42 @@ export interface components {
             items: components["schemas"]["BatchSummaryDto"][];
             /** @description pass as ?cursor= for the next page */
             nextCursor?: string | null;
+        };
+        StagePredictionDto: {
+            job: string;
+            stage: string;
+            /**
+             * @description the predictor used; default: the stage's defaultDurationSeconds
+             * @enum {string}
+             */
+            predictor: "basic" | "standard" | "detailed" | "default";
+            /** @description the duration given to each task of the stage */
+            durationSeconds: number;
+            /** @description completed tasks the prediction rests on */
+            samples: number;
+            /** @description one standard deviation of a task's runtime around it; null below two samples */
+            errorSeconds: number | null;
+            /**
+             * @description where it came from
+             * @enum {string}
+             */
+            source: "current-job" | "class" | "customer" | "map-rate" | "defaultDurationSeconds";
+        };
+        ProblemItemDto: {
+            /** @example instance.jobs[3].stages[1].after[0] */
+            path: string;
+            /** @example unknown stage "mapp" */
+            message: string;
+        };
+        BatchPredictionsDto: {
+            /** Format: uuid */
+            batchId: string;
+            /** @enum {string} */
+            predictor: "auto" | "basic" | "standard" | "detailed";
+            /** @description per stage that gives neither work nor durationSeconds: the duration a solve would give it */
+            predictions: components["schemas"]["StagePredictionDto"][];
+            /** @description stages nothing could predict (a solve of the batch would be a 422 naming them) */
+            unpredictable: components["schemas"]["ProblemItemDto"][];
         };
         ExecutionEventInputDto: {
             /**
@@ -1145,6 +1210,31 @@ export interface components {
             at: string;
             /** @example memory pressure from the regular load */
             reason?: string;
+            /**
+             * @description bytes the task read (a map's block, a reduce's share of the map output); the runtime predictors learn rates from it
+             * @example 134217728
+             */
+            inputBytes?: number;
+            /**
+             * @description bytes the task wrote (a map's output: its selectivity)
+             * @example 67108864
+             */
+            outputBytes?: number;
+            /**
+             * @description where a map read its block: on its node, in its rack, or from another rack
+             * @enum {string}
+             */
+            locality?: "node" | "rack" | "remote";
+            /**
+             * Format: date-time
+             * @description a reduce's finished event: when its shuffle ended (not before it started)
+             */
+            shuffleEndAt?: string;
+            /**
+             * Format: date-time
+             * @description a reduce's finished event: when its merge ended (between shuffleEndAt and at)
+             */
+            mergeEndAt?: string;
         };
         PostExecutionEventsDto: {
             events: components["schemas"]["ExecutionEventInputDto"][];
@@ -1852,6 +1942,12 @@ export interface components {
             };
             /** @description random seed (default 1) */
             seed?: number;
+            /**
+             * @description how stages that give neither work nor durationSeconds get their durations, from your execution history (POSUM): basic (mean runtime of your recent jobs' tasks of the same kind), standard (seconds per input byte, keyed by the job's mapClass / reduceClass), detailed (local map rate; reduce shuffle, merge and reduce phases), auto (the most detailed with at least 5 samples)
+             * @default auto
+             * @enum {string}
+             */
+            predictor?: "auto" | "basic" | "standard" | "detailed";
         };
         SolveProgressDto: {
             elapsedMs: number;
@@ -1876,6 +1972,10 @@ export interface components {
             startsAt: string;
             timeBudgetMs: number;
             seed: number;
+            /** @enum {string} */
+            predictor: "auto" | "basic" | "standard" | "detailed";
+            /** @description the stages whose durations were predicted; null when none was */
+            predictions: components["schemas"]["StagePredictionDto"][] | null;
             /** @description name of the instance solved */
             instance: string;
             /** Format: uuid */
@@ -1969,12 +2069,6 @@ export interface components {
         AssignmentPageDto: {
             items: components["schemas"]["AssignmentRowDto"][];
             nextCursor?: string | null;
-        };
-        ProblemItemDto: {
-            /** @example instance.jobs[3].stages[1].after[0] */
-            path: string;
-            /** @example unknown stage "mapp" */
-            message: string;
         };
         ProblemDto: {
             type: string;
@@ -3480,6 +3574,84 @@ export interface operations {
             };
             /** @description body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    predictBatch: {
+        parameters: {
+            query?: {
+                /** @description default auto */
+                predictor?: "auto" | "basic" | "standard" | "detailed";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchPredictionsDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -120,9 +120,17 @@ describe('validateInstance: messages name the JSON path and the problem', () => 
   test('a stage with both or neither of work and durationSeconds, or a bad amount', () => {
     const exactlyOne = 'must give exactly one of "work" (GFLOP per task) and "durationSeconds"';
     expectOne(edit((d) => (d.jobs[0].stages[1].work = 10)), 'jobs[0].stages[1]', exactlyOne);
-    expectOne(edit((d) => delete d.jobs[0].stages[0].work), 'jobs[0].stages[0]', exactlyOne);
+    expectOne(edit((d) => delete d.jobs[0].stages[0].work), 'jobs[0].stages[0]', `${exactlyOne} (a stored batch may leave both out: they are predicted)`);
     expectOne(edit((d) => (d.jobs[0].stages[0].work = 0)), 'jobs[0].stages[0].work', 'must be a number > 0, got 0');
     expectOne(edit((d) => (d.jobs[0].stages[1].durationSeconds = '60')), 'jobs[0].stages[1].durationSeconds', 'must be a number > 0, got "60"');
+  });
+
+  test('a stored batch may leave durations out (predicted); classes and defaults are checked', () => {
+    const neither = edit((d) => delete d.jobs[0].stages[0].work);
+    assert.doesNotThrow(() => validateInstance(neither, { durationsMayBePredicted: true }));
+    expectOne(edit((d) => (d.jobs[0].mapClass = '')), 'jobs[0].mapClass', 'must be a string of 1 to 200 characters, got ""');
+    expectOne(edit((d) => (d.jobs[0].reduceClass = 7)), 'jobs[0].reduceClass', 'must be a string of 1 to 200 characters, got 7');
+    expectOne(edit((d) => (d.jobs[0].stages[0].defaultDurationSeconds = 0)), 'jobs[0].stages[0].defaultDurationSeconds', 'must be a number > 0, got 0');
   });
 
   test('capacities, demands and margins: negative amounts and unknown metrics', () => {

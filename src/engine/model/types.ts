@@ -26,6 +26,8 @@ export interface StageSpec {
   blocks?: string[][];
   /** Output of each task in MB (a map's output, read by the reduces after it). */
   outputMB?: number;
+  /** Seconds per task when neither work nor durationSeconds is given and the history cannot predict it. */
+  defaultDurationSeconds?: number;
 }
 
 export interface NetworkSpec {
@@ -41,6 +43,9 @@ export interface JobSpec {
   deadlineSlot?: number;
   revenue?: { onTime?: number; late?: number };
   replication?: number;
+  /** The map and reduce classes the job runs (Hadoop's mapper and reducer): the runtime history is keyed by them. */
+  mapClass?: string;
+  reduceClass?: string;
   stages: StageSpec[];
 }
 

@@ -7,7 +7,15 @@ import { INSTANCE_FORMAT, InstanceDoc, Issue } from './types';
  * library because it also checks the cross-references (stage graph, usage per node) and must stay fast
  * on 10,000-task instances.
  */
-export function validateInstance(raw: unknown): InstanceDoc {
+export interface ValidateOptions {
+  /**
+   * A stage may give neither `work` nor `durationSeconds`: its durations are predicted from the runtime
+   * history before it is solved (a stored batch). A document to compile must have them.
+   */
+  durationsMayBePredicted?: boolean;
+}
+
+export function validateInstance(raw: unknown, options: ValidateOptions = {}): InstanceDoc {
   const issues: Issue[] = [];
   const bad = (path: string, message: string) => issues.push({ path, message });
   if (!isObject(raw)) throw new ValidationError('instance', [{ path: '$', message: 'must be a JSON object' }]);
@@ -106,7 +114,7 @@ export function validateInstance(raw: unknown): InstanceDoc {
 
   const jobIds = new Set<string>();
   if (!Array.isArray(doc.jobs)) bad('jobs', 'must be an array');
-  else doc.jobs.forEach((j, i) => validateJob(j, `jobs[${i}]`, metrics, jobIds, nodeIds, bad));
+  else doc.jobs.forEach((j, i) => validateJob(j, `jobs[${i}]`, metrics, jobIds, nodeIds, bad, options));
 
   if (issues.length > 0) throw new ValidationError('instance', issues);
   return raw as InstanceDoc;
@@ -123,6 +131,7 @@ function validateJob(
   jobIds: Set<string>,
   nodeIds: Set<string>,
   bad: (path: string, message: string) => void,
+  options: ValidateOptions,
 ) {
   if (!isObject(j)) return bad(p, 'must be an object');
   const job = j as Record<string, unknown>;
@@ -137,6 +146,9 @@ function validateJob(
     bad(`${p}.class`, `must be "batch" or "deadline", got ${show(job.class)}`);
   if (job.replication !== undefined && (!isInt(job.replication) || (job.replication as number) < 1))
     bad(`${p}.replication`, `must be an integer >= 1, got ${show(job.replication)}`);
+  for (const k of ['mapClass', 'reduceClass'])
+    if (job[k] !== undefined && (typeof job[k] !== 'string' || (job[k] as string).length === 0 || (job[k] as string).length > 200))
+      bad(`${p}.${k}`, `must be a string of 1 to 200 characters, got ${show(job[k])}`);
   if (job.revenue !== undefined) {
     if (!isObject(job.revenue)) bad(`${p}.revenue`, 'must be an object { onTime, late }');
     else
@@ -168,10 +180,14 @@ function validateJob(
       }
     const hasWork = st.work !== undefined && st.work !== null;
     const hasDur = st.durationSeconds !== undefined && st.durationSeconds !== null;
-    if (hasWork === hasDur) bad(sp, 'must give exactly one of "work" (GFLOP per task) and "durationSeconds"');
+    if (hasWork && hasDur) bad(sp, 'must give exactly one of "work" (GFLOP per task) and "durationSeconds"');
+    else if (!hasWork && !hasDur && !options.durationsMayBePredicted)
+      bad(sp, 'must give exactly one of "work" (GFLOP per task) and "durationSeconds" (a stored batch may leave both out: they are predicted)');
     else if (hasWork && (!isNum(st.work) || (st.work as number) <= 0)) bad(`${sp}.work`, `must be a number > 0, got ${show(st.work)}`);
     else if (hasDur && (!isNum(st.durationSeconds) || (st.durationSeconds as number) <= 0))
       bad(`${sp}.durationSeconds`, `must be a number > 0, got ${show(st.durationSeconds)}`);
+    if (st.defaultDurationSeconds !== undefined && (!isNum(st.defaultDurationSeconds) || (st.defaultDurationSeconds as number) <= 0))
+      bad(`${sp}.defaultDurationSeconds`, `must be a number > 0, got ${show(st.defaultDurationSeconds)}`);
     if (st.inputMB !== undefined && (!isNum(st.inputMB) || (st.inputMB as number) < 0))
       bad(`${sp}.inputMB`, `must be a number >= 0, got ${show(st.inputMB)}`);
     if (st.outputMB !== undefined && (!isNum(st.outputMB) || (st.outputMB as number) < 0))

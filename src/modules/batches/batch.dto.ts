@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayNotEmpty, IsArray, IsString, Length } from 'class-validator';
-import { JobDto } from '../common/format.dto';
+import { PREDICTOR_CHOICES } from '../../engine/predict';
+import { JobDto, ProblemItemDto, StagePredictionDto } from '../common/format.dto';
 
 /** class-validator checks the top-level shape; the engine's instance validator checks every job. */
 export class CreateBatchDto {
@@ -28,6 +29,13 @@ export class BatchDto {
   @ApiProperty() name!: string;
   @ApiProperty({ type: [JobDto] }) jobs!: JobDto[];
   @ApiProperty() createdAt!: string;
+}
+
+export class BatchPredictionsDto {
+  @ApiProperty({ format: 'uuid' }) batchId!: string;
+  @ApiProperty({ enum: PREDICTOR_CHOICES }) predictor!: string;
+  @ApiProperty({ type: [StagePredictionDto], description: 'per stage that gives neither work nor durationSeconds: the duration a solve would give it' }) predictions!: StagePredictionDto[];
+  @ApiProperty({ type: [ProblemItemDto], description: 'stages nothing could predict (a solve of the batch would be a 422 naming them)' }) unpredictable!: ProblemItemDto[];
 }
 
 export class BatchPageDto {

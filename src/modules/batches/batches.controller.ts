@@ -5,7 +5,9 @@ import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
 import { ApiProblems } from '../common/api-problems';
 import { pageLimit } from '../common/cursor';
 import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
-import { BatchDto, BatchPageDto, CreateBatchDto } from './batch.dto';
+import { BatchDto, BatchPageDto, BatchPredictionsDto, CreateBatchDto } from './batch.dto';
+import { PREDICTOR_CHOICES, PredictorChoice } from '../../engine/predict';
+import { invalid } from '../common/problem';
 import { BatchesService, toBatchDto } from './batches.service';
 
 /** A customer's batches of MapReduce-style jobs, solved on a cluster by reference (POST /v1/solves). */
@@ -37,6 +39,21 @@ export class BatchesController {
   @ApiProblems(401, 403, 422, 429)
   async list(@CurrentPrincipal() p: Principal, @Query('cursor') cursor?: string, @Query('limit') limit?: string): Promise<BatchPageDto> {
     return this.batches.list(p, pageLimit(limit), cursor);
+  }
+
+  @Get(':id/predictions')
+  @ApiOperation({
+    operationId: 'predictBatch',
+    summary: 'The durations a solve would predict for the batch\'s stages without work or durationSeconds, from your execution history, without solving',
+  })
+  @ApiQuery({ name: 'predictor', required: false, enum: PREDICTOR_CHOICES, description: 'default auto' })
+  @ApiOkResponse({ type: BatchPredictionsDto })
+  @ApiProblems(400, 401, 403, 404, 422, 429)
+  async predictions(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Query('predictor') predictor?: string): Promise<BatchPredictionsDto> {
+    const choice = predictor ?? 'auto';
+    if (!(PREDICTOR_CHOICES as readonly string[]).includes(choice))
+      throw invalid([{ path: 'predictor', message: `must be one of ${PREDICTOR_CHOICES.join(', ')}, got ${JSON.stringify(predictor)}` }]);
+    return this.batches.predictions(p, id, choice as PredictorChoice);
   }
 
   @Get(':id')

@@ -8,7 +8,9 @@ import { byElement, engineIssues, JOB_FIELDS, STAGE_FIELDS, unknownFields } from
 import { pageOf } from '../common/keyset-page';
 import { invalid, notFound } from '../common/problem';
 import { BatchEntity } from './batch.entity';
-import { BatchDto, BatchSummaryDto, CreateBatchDto } from './batch.dto';
+import { BatchDto, BatchPredictionsDto, BatchSummaryDto, CreateBatchDto } from './batch.dto';
+import { historyKeys, predictDurations, PredictorChoice } from '../../engine/predict';
+import { RuntimeHistoryService } from '../executions/runtime-history.service';
 import { BatchesRepository } from './batches.repository';
 
 /** A customer's job batches. */
@@ -16,6 +18,7 @@ import { BatchesRepository } from './batches.repository';
 export class BatchesService {
   constructor(
     private readonly repo: BatchesRepository,
+    private readonly history: RuntimeHistoryService,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -30,6 +33,17 @@ export class BatchesService {
     const batch = await this.findOwned(p, id);
     if (!batch) throw notFound('batch', id);
     return batch;
+  }
+
+  /**
+   * The durations a solve would predict for the batch's stages that give neither work nor durationSeconds,
+   * from the batch owner's execution history, without solving; and the stages nothing could predict.
+   */
+  async predictions(p: Principal, id: string, choice: PredictorChoice): Promise<BatchPredictionsDto> {
+    const batch = await this.get(p, id);
+    const history = await this.history.forTenant(batch.tenantId, historyKeys({ jobs: batch.jobs }));
+    const { predictions, issues } = predictDurations({ jobs: batch.jobs }, history, choice);
+    return { batchId: batch.id, predictor: choice, predictions, unpredictable: issues };
   }
 
   /** The batch if the caller may use it (operators: any), else null: a solve names only its own batches. */
@@ -75,7 +89,8 @@ export function batchIssues(jobs: unknown[]): Issue[] {
     jobs,
   };
   // Every non-empty demand key is a metric of the wrapper, so the engine can only call "" unknown.
-  const issues = engineIssues(wrapper, /^jobs(\[|\.|$)/).map((i) =>
+  // A stored batch may leave a stage's durations out: a solve predicts them from the runtime history.
+  const issues = engineIssues(wrapper, /^jobs(\[|\.|$)/, { durationsMayBePredicted: true }).map((i) =>
     i.path.endsWith('.demand.') ? { path: `${i.path.slice(0, -1)}[""]`, message: 'a metric name must be a non-empty string' } : i,
   );
   jobs.forEach((j, i) => {

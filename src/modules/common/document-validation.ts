@@ -1,6 +1,6 @@
 import { ValidationError } from '../../engine/model/errors';
 import { INSTANCE_FORMAT, Issue } from '../../engine/model/types';
-import { isObject, validateInstance } from '../../engine/model/validate';
+import { isObject, validateInstance, ValidateOptions } from '../../engine/model/validate';
 
 /** The top-level fields of fallow.instance/v1 (FORMAT.md), with the informational `reference` and `provenance`. */
 export const INSTANCE_FIELDS = ['format', 'name', 'horizon', 'metrics', 'safetyMargin', 'nodes', 'usage', 'network', 'jobs', 'reference', 'provenance'];
@@ -8,16 +8,16 @@ export const HORIZON_FIELDS = ['slots', 'slotSeconds'];
 /** The fields fallow.instance/v1 gives a node (FORMAT.md). */
 export const NODE_FIELDS = ['id', 'rack', 'flavor', 'capacity', 'speed', 'maxTasks', 'bandwidthMbps', 'costPerHour'];
 /** The fields fallow.instance/v1 gives a job and a stage (FORMAT.md). */
-export const JOB_FIELDS = ['id', 'customer', 'class', 'releaseSlot', 'deadlineSlot', 'revenue', 'replication', 'stages'];
-export const STAGE_FIELDS = ['id', 'tasks', 'after', 'demand', 'work', 'durationSeconds', 'inputMB', 'outputMB', 'blocks'];
+export const JOB_FIELDS = ['id', 'customer', 'class', 'releaseSlot', 'deadlineSlot', 'revenue', 'replication', 'mapClass', 'reduceClass', 'stages'];
+export const STAGE_FIELDS = ['id', 'tasks', 'after', 'demand', 'work', 'durationSeconds', 'defaultDurationSeconds', 'inputMB', 'outputMB', 'blocks'];
 
 /**
  * Runs the engine's instance validator on a document built from parts of a request and keeps the issues on
  * the paths the request is responsible for (`keep`). The rest of the document is a harmless wrapper.
  */
-export function engineIssues(doc: Record<string, unknown>, keep: RegExp): Issue[] {
+export function engineIssues(doc: Record<string, unknown>, keep: RegExp, options: ValidateOptions = {}): Issue[] {
   try {
-    validateInstance({ format: INSTANCE_FORMAT, ...doc });
+    validateInstance({ format: INSTANCE_FORMAT, ...doc }, options);
     return [];
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;

@@ -1,3 +1,4 @@
+import { PREDICTOR_NAMES } from '../../engine/predict';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /**
@@ -22,8 +23,9 @@ export class StageDto {
   @ApiProperty({ example: 64 }) tasks!: number;
   @ApiPropertyOptional({ type: [String], description: 'stages that must end before this one starts' }) after?: string[];
   @ApiProperty({ ...numberMap, description: 'Rq(i,m) of each task', example: { cpu: 1, ram: 3 } }) demand!: Record<string, number>;
-  @ApiPropertyOptional({ description: 'GFLOP per task (exactly one of work, durationSeconds)' }) work?: number;
-  @ApiPropertyOptional({ description: 'fixed duration on every node (exactly one of work, durationSeconds)' }) durationSeconds?: number;
+  @ApiPropertyOptional({ description: 'GFLOP per task (at most one of work, durationSeconds; a stored batch may give neither: a solve predicts the duration)' }) work?: number;
+  @ApiPropertyOptional({ description: 'fixed duration on every node (at most one of work, durationSeconds)' }) durationSeconds?: number;
+  @ApiPropertyOptional({ description: 'seconds per task when neither work nor durationSeconds is given and the runtime history has nothing for the stage' }) defaultDurationSeconds?: number;
   @ApiPropertyOptional({ description: 'MB each task reads (its input block)' }) inputMB?: number;
   @ApiPropertyOptional({ description: 'MB each task writes (a map\'s output, read by the reduces after it)' }) outputMB?: number;
   @ApiPropertyOptional({
@@ -48,6 +50,8 @@ export class JobDto {
   @ApiPropertyOptional({ description: 'due slot of the job\'s last task' }) deadlineSlot?: number;
   @ApiPropertyOptional({ type: RevenueDto }) revenue?: RevenueDto;
   @ApiPropertyOptional({ description: 'chunk replicas; default 3' }) replication?: number;
+  @ApiPropertyOptional({ maxLength: 200, example: 'org.example.WordCountMapper', description: 'the map class the job runs: the runtime history of its map stages is keyed by it' }) mapClass?: string;
+  @ApiPropertyOptional({ maxLength: 200, example: 'org.example.SumReducer', description: 'the reduce class the job runs: the runtime history of its later stages is keyed by it' }) reduceClass?: string;
   @ApiProperty({ type: [StageDto] }) stages!: StageDto[];
 }
 
@@ -140,4 +144,15 @@ export class ProblemDto {
   @ApiPropertyOptional() instance?: string;
   @ApiPropertyOptional() requestId?: string;
   @ApiProperty({ type: [ProblemItemDto] }) problems!: ProblemItemDto[];
+}
+
+/** How one stage's durations were filled in from the execution history (or its defaultDurationSeconds). */
+export class StagePredictionDto {
+  @ApiProperty() job!: string;
+  @ApiProperty() stage!: string;
+  @ApiProperty({ enum: [...PREDICTOR_NAMES, 'default'], description: 'the predictor used; default: the stage\'s defaultDurationSeconds' }) predictor!: string;
+  @ApiProperty({ description: 'the duration given to each task of the stage' }) durationSeconds!: number;
+  @ApiProperty({ description: 'completed tasks the prediction rests on' }) samples!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'one standard deviation of a task\'s runtime around it; null below two samples' }) errorSeconds!: number | null;
+  @ApiProperty({ enum: ['current-job', 'class', 'customer', 'map-rate', 'defaultDurationSeconds'], description: 'where it came from' }) source!: string;
 }

@@ -4,6 +4,7 @@ import { BatchEntity } from '../batches/batch.entity';
 import { ClusterEntity, ClusterVersionEntity } from '../clusters/cluster.entity';
 import { IdempotencyEntity } from '../common/idempotency.entity';
 import { ExecutionEventEntity } from '../executions/execution-event.entity';
+import { StageHistoryEntity } from '../executions/stage-history.entity';
 import { ForecastBuildEntity } from '../forecast-builds/forecast-build.entity';
 import { ForecastEntity } from '../forecasts/forecast.entity';
 import { PlanAssignmentEntity, PlanEntity } from '../plans/plan.entity';
@@ -23,6 +24,7 @@ export const ENTITIES = [
   PlanAssignmentEntity,
   IdempotencyEntity,
   ExecutionEventEntity,
+  StageHistoryEntity,
   UsageSeriesEntity,
   UsageSampleEntity,
   ForecastBuildEntity,

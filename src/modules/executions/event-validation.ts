@@ -1,10 +1,10 @@
 import { Issue } from '../../engine/model/types';
-import { isObject } from '../../engine/model/validate';
+import { isObject, show } from '../../engine/model/validate';
 import { unknownFields } from '../common/document-validation';
-import { EVENT_TYPES, EventType } from './execution-event.entity';
+import { EVENT_LOCALITIES, EVENT_TYPES, EventType } from './execution-event.entity';
 
 export const MAX_EVENTS_PER_REQUEST = 10_000;
-const EVENT_FIELDS = ['id', 'solveId', 'job', 'stage', 'task', 'node', 'type', 'at', 'reason'];
+const EVENT_FIELDS = ['id', 'solveId', 'job', 'stage', 'task', 'node', 'type', 'at', 'reason', 'inputBytes', 'outputBytes', 'locality', 'shuffleEndAt', 'mergeEndAt'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -24,6 +24,11 @@ export interface EventInput {
   type: EventType;
   at: Date;
   reason: string | null;
+  inputBytes: number | null;
+  outputBytes: number | null;
+  locality: (typeof EVENT_LOCALITIES)[number] | null;
+  shuffleEndAt: Date | null;
+  mergeEndAt: Date | null;
 }
 
 /** The distinct well-formed solve ids the events name, to load their shapes in one query. */
@@ -65,8 +70,40 @@ export function eventIssues(events: unknown[], shapes: Map<string, SolveShape>):
     const at = typeof e.at === 'string' && ISO_DATE_TIME.test(e.at) ? new Date(e.at) : undefined;
     if (!at || Number.isNaN(at.getTime())) bad('at', 'must be an ISO 8601 date-time with a zone, e.g. 2030-01-01T10:15:00Z');
     if (e.reason !== undefined && e.reason !== null && (typeof e.reason !== 'string' || e.reason.length > 2000)) bad('reason', 'must be a string of at most 2000 characters');
+    for (const f of ['inputBytes', 'outputBytes'])
+      if (e[f] !== undefined && e[f] !== null && !(Number.isSafeInteger(e[f]) && (e[f] as number) >= 0)) bad(f, `must be a whole number of bytes >= 0, got ${show(e[f])}`);
+    if (e.locality !== undefined && e.locality !== null && !EVENT_LOCALITIES.includes(e.locality as never))
+      bad('locality', `must be one of ${EVENT_LOCALITIES.join(', ')} (where a map read its block), got ${show(e.locality)}`);
+    const phase = (f: 'shuffleEndAt' | 'mergeEndAt'): Date | null => {
+      if (e[f] === undefined || e[f] === null) return null;
+      const t = typeof e[f] === 'string' && ISO_DATE_TIME.test(e[f] as string) ? new Date(e[f] as string) : undefined;
+      if (!t || Number.isNaN(t.getTime())) return bad(f, 'must be an ISO 8601 date-time with a zone'), null;
+      if (e.type !== 'finished') return bad(f, 'only a finished event (of a reduce) says when its phases ended'), null;
+      return t;
+    };
+    const shuffleEndAt = phase('shuffleEndAt');
+    const mergeEndAt = phase('mergeEndAt');
+    if (mergeEndAt && !shuffleEndAt) bad('mergeEndAt', 'needs shuffleEndAt: the merge follows the shuffle');
+    if (shuffleEndAt && mergeEndAt && mergeEndAt < shuffleEndAt) bad('mergeEndAt', `must not be before shuffleEndAt (${shuffleEndAt.toISOString()})`);
+    if (at && (mergeEndAt ?? shuffleEndAt) && (mergeEndAt ?? shuffleEndAt)! > at) bad(mergeEndAt ? 'mergeEndAt' : 'shuffleEndAt', `must not be after the task finished (at ${at.toISOString()})`);
     if (issues.length > before) return;
-    const ev: EventInput = { id: e.id as string, solveId: (e.solveId as string).toLowerCase(), job: e.job as string, stage: e.stage as string, task: e.task as number, node: e.node as string, type: e.type as EventType, at: at!, reason: (e.reason as string | undefined) ?? null };
+    const num = (v: unknown) => (typeof v === 'number' ? v : null);
+    const ev: EventInput = {
+      id: e.id as string,
+      solveId: (e.solveId as string).toLowerCase(),
+      job: e.job as string,
+      stage: e.stage as string,
+      task: e.task as number,
+      node: e.node as string,
+      type: e.type as EventType,
+      at: at!,
+      reason: (e.reason as string | undefined) ?? null,
+      inputBytes: num(e.inputBytes),
+      outputBytes: num(e.outputBytes),
+      locality: (e.locality as EventInput['locality'] | undefined) ?? null,
+      shuffleEndAt,
+      mergeEndAt,
+    };
     const seen = firstById.get(ev.id);
     if (seen && seen.key !== contentKey(ev)) return void bad('id', `repeats events[${seen.index}].id with different content`);
     if (!seen) firstById.set(ev.id, { index: i, key: contentKey(ev) });
@@ -77,5 +114,21 @@ export function eventIssues(events: unknown[], shapes: Map<string, SolveShape>):
 
 /** Everything an event says, to tell a retried event (same key) from a conflicting one. */
 export function contentKey(e: Omit<EventInput, 'id'>): string {
-  return JSON.stringify([e.solveId, e.job, e.stage, e.task, e.node, e.type, e.at.getTime(), e.reason ?? null]);
+  const time = (d: Date | null) => (d ? d.getTime() : null);
+  return JSON.stringify([e.solveId, e.job, e.stage, e.task, e.node, e.type, e.at.getTime(), e.reason ?? null, e.inputBytes, e.outputBytes, e.locality, time(e.shuffleEndAt), time(e.mergeEndAt)]);
+}
+
+/**
+ * Finished events whose shuffle ended before the task started: `startedAt(event)` gives the task's last
+ * start at or before its end (in the same request or already recorded), undefined when none is known.
+ */
+export function phaseIssues(events: unknown[], parsed: EventInput[], startedAt: (e: EventInput) => Date | undefined): Issue[] {
+  const index = new Map(events.map((e, i) => [(e as { id?: unknown })?.id, i]));
+  const issues: Issue[] = [];
+  for (const e of parsed) {
+    if (!e.shuffleEndAt) continue;
+    const start = startedAt(e);
+    if (start && e.shuffleEndAt < start) issues.push({ path: `events[${index.get(e.id)}].shuffleEndAt`, message: `must not be before the task started (at ${start.toISOString()})` });
+  }
+  return issues;
 }

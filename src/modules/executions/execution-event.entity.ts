@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 export const EVENT_TYPES = ['started', 'finished', 'killed'] as const;
+export const EVENT_LOCALITIES = ['node', 'rack', 'remote'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
@@ -24,5 +25,12 @@ export class ExecutionEventEntity {
   @Column({ type: 'text' }) type!: EventType;
   @Column({ type: 'timestamptz' }) at!: Date;
   @Column({ type: 'text', nullable: true }) reason!: string | null;
+  /** What the farmer's monitoring saw of the task (all optional; the runtime predictors learn from them). */
+  @Column({ type: 'bigint', name: 'input_bytes', nullable: true }) inputBytes!: string | null;
+  @Column({ type: 'bigint', name: 'output_bytes', nullable: true }) outputBytes!: string | null;
+  @Column({ type: 'text', nullable: true }) locality!: (typeof EVENT_LOCALITIES)[number] | null;
+  /** A reduce's finished event: when its shuffle and its merge ended. */
+  @Column({ type: 'timestamptz', name: 'shuffle_end_at', nullable: true }) shuffleEndAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'merge_end_at', nullable: true }) mergeEndAt!: Date | null;
   @Column({ type: 'timestamptz', name: 'received_at', default: () => 'now()' }) receivedAt!: Date;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray } from 'class-validator';
 import { SLA_STATUSES, SlaStatus } from '../accounting/ledger';
-import { EVENT_TYPES, EventType } from './execution-event.entity';
+import { EVENT_LOCALITIES, EVENT_TYPES, EventType } from './execution-event.entity';
 import { MAX_EVENTS_PER_REQUEST } from './event-validation';
 
 /** Documented here; checked field by field by eventIssues, so every problem of every event is reported at once. */
@@ -15,6 +15,11 @@ export class ExecutionEventInputDto {
   @ApiProperty({ enum: EVENT_TYPES, description: 'killed: the regular load took the capacity back (an interference incident)' }) type!: EventType;
   @ApiProperty({ format: 'date-time', example: '2030-01-01T10:15:00Z' }) at!: string;
   @ApiPropertyOptional({ maxLength: 2000, example: 'memory pressure from the regular load' }) reason?: string;
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, example: 134217728, description: 'bytes the task read (a map\'s block, a reduce\'s share of the map output); the runtime predictors learn rates from it' }) inputBytes?: number;
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, example: 67108864, description: 'bytes the task wrote (a map\'s output: its selectivity)' }) outputBytes?: number;
+  @ApiPropertyOptional({ enum: EVENT_LOCALITIES, description: 'where a map read its block: on its node, in its rack, or from another rack' }) locality?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'a reduce\'s finished event: when its shuffle ended (not before it started)' }) shuffleEndAt?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'a reduce\'s finished event: when its merge ended (between shuffleEndAt and at)' }) mergeEndAt?: string;
 }
 
 export class PostExecutionEventsDto {

@@ -4,12 +4,14 @@ import { ExecutionEventEntity } from './execution-event.entity';
 import { ExecutionsController } from './executions.controller';
 import { ExecutionsRepository } from './executions.repository';
 import { ExecutionsService } from './executions.service';
+import { RuntimeHistoryService } from './runtime-history.service';
+import { StageHistoryEntity } from './stage-history.entity';
 
-/** Execution events reported against solves, and each solve's execution report. */
+/** Execution events reported against solves, each solve's execution report, and the runtime history learned from them. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ExecutionEventEntity])],
+  imports: [TypeOrmModule.forFeature([ExecutionEventEntity, StageHistoryEntity])],
   controllers: [ExecutionsController],
-  providers: [ExecutionsRepository, ExecutionsService],
-  exports: [ExecutionsService],
+  providers: [ExecutionsRepository, ExecutionsService, RuntimeHistoryService],
+  exports: [ExecutionsService, RuntimeHistoryService],
 })
 export class ExecutionsModule {}

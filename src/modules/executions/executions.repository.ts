@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { PlanJobOutcome } from '../accounting/lines';
 import { Principal } from '../auth/principal';
 import { EventInput, SolveShape } from './event-validation';
+import { HISTORY_MOMENTS } from './stage-history.entity';
 
 /** A stored event's content (what a repeated event id is compared with). */
 export type StoredEvent = Omit<EventInput, 'id'>;
@@ -55,22 +56,121 @@ export class ExecutionsRepository {
   insertNew(tenantId: string, events: EventInput[], check: (known: EventInput[], stored: Map<string, StoredEvent>) => void): Promise<Set<string>> {
     return this.db.transaction(async (tx) => {
       const inserted: { event_id: string }[] = await tx.query(
-        `INSERT INTO execution_events (tenant_id, event_id, solve_id, job, stage, task, node, type, at, reason)
-         SELECT $1, * FROM unnest($2::text[], $3::uuid[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::timestamptz[], $10::text[])
+        `INSERT INTO execution_events (tenant_id, event_id, solve_id, job, stage, task, node, type, at, reason, input_bytes, output_bytes, locality, shuffle_end_at, merge_end_at)
+         SELECT $1, * FROM unnest($2::text[], $3::uuid[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::timestamptz[], $10::text[],
+                                  $11::bigint[], $12::bigint[], $13::text[], $14::timestamptz[], $15::timestamptz[])
          ON CONFLICT (tenant_id, event_id) DO NOTHING RETURNING event_id`,
         [tenantId, ...columns(events)],
       );
       const fresh = new Set(inserted.map((r) => r.event_id));
       const known = events.filter((e) => !fresh.has(e.id));
       if (known.length) {
-        const rows: { event_id: string; solve_id: string; job: string; stage: string; task: number; node: string; type: EventInput['type']; at: Date; reason: string | null }[] = await tx.query(
-          `SELECT event_id, solve_id, job, stage, task, node, type, at, reason FROM execution_events WHERE tenant_id = $1 AND event_id = ANY($2::text[])`,
-          [tenantId, known.map((e) => e.id)],
-        );
-        check(known, new Map(rows.map((r) => [r.event_id, { solveId: r.solve_id, job: r.job, stage: r.stage, task: r.task, node: r.node, type: r.type, at: r.at, reason: r.reason }])));
+        const rows: EventRow[] = await tx.query(`SELECT ${EVENT_COLUMNS} FROM execution_events WHERE tenant_id = $1 AND event_id = ANY($2::text[])`, [tenantId, known.map((e) => e.id)]);
+        check(known, new Map(rows.map((r) => [r.event_id, storedEvent(r)])));
       }
+      const touched = new Map(events.filter((e) => fresh.has(e.id)).map((e) => [`${e.solveId}\u0000${e.job}`, e]));
+      if (touched.size) await this.refreshHistory(tx, [...touched.values()].map((e) => e.solveId), [...touched.values()].map((e) => e.job));
       return fresh;
     });
+  }
+
+  /**
+   * Rebuilds stage_history for the given (solve, job) pairs from their events: per stage, the sums of
+   * src/engine/predict/stats.ts over its completed tasks. A task's run is its last finished event and the
+   * last started event at or before it; a reduce is first-wave when it started before its job's last map
+   * ended. Kind and classes come from the solve's instance; the tenant is the solve's (the customer).
+   */
+  private async refreshHistory(tx: EntityManager, solveIds: string[], jobs: string[]): Promise<void> {
+    await tx.query(
+      `WITH keys AS (SELECT DISTINCT * FROM unnest($1::uuid[], $2::text[]) AS k(solve_id, job)),
+       fin AS (
+         SELECT DISTINCT ON (e.solve_id, e.job, e.stage, e.task) e.solve_id, e.job, e.stage, e.task, e.at AS finished_at,
+                e.input_bytes::float8 AS d, e.output_bytes::float8 AS o, e.locality, e.shuffle_end_at, e.merge_end_at
+         FROM execution_events e JOIN keys k ON k.solve_id = e.solve_id AND k.job = e.job
+         WHERE e.type = 'finished' ORDER BY e.solve_id, e.job, e.stage, e.task, e.at DESC),
+       runs AS (
+         SELECT f.*, (SELECT max(s.at) FROM execution_events s WHERE s.solve_id = f.solve_id AND s.job = f.job AND s.stage = f.stage
+                      AND s.task = f.task AND s.type = 'started' AND s.at <= f.finished_at) AS started_at
+         FROM fin f),
+       shaped AS (
+         SELECT r.*, extract(epoch FROM r.finished_at - r.started_at)::float8 AS rt,
+                CASE WHEN jsonb_array_length(COALESCE(st->'after', '[]'::jsonb)) > 0 THEN 'reduce' ELSE 'map' END AS kind,
+                j->>'mapClass' AS map_class, j->>'reduceClass' AS reduce_class, s.tenant_id
+         FROM runs r JOIN solves s ON s.id = r.solve_id
+         CROSS JOIN LATERAL (SELECT j FROM jsonb_array_elements(s.instance->'jobs') j WHERE j->>'id' = r.job) jj
+         CROSS JOIN LATERAL (SELECT st FROM jsonb_array_elements(j->'stages') st WHERE st->>'id' = r.stage) ss
+         WHERE r.started_at IS NOT NULL),
+       waves AS (
+         SELECT x.*, (x.kind = 'reduce' AND x.started_at < max(x.finished_at) FILTER (WHERE x.kind = 'map') OVER (PARTITION BY x.solve_id, x.job)) AS first_wave,
+                extract(epoch FROM x.shuffle_end_at - x.started_at)::float8 AS sh, extract(epoch FROM x.merge_end_at - x.shuffle_end_at)::float8 AS mg,
+                extract(epoch FROM x.finished_at - x.merge_end_at)::float8 AS rd
+         FROM shaped x),
+       v AS (
+         SELECT *, CASE WHEN d > 0 THEN rt / d END AS rate,
+                d > 0 AND sh IS NOT NULL AND mg IS NOT NULL AND rd IS NOT NULL AS phased
+         FROM waves)
+       INSERT INTO stage_history (solve_id, job, stage, tenant_id, kind, map_class, reduce_class, last_finished_at, bytes_in, bytes_out,
+         ${MOMENT_COLUMNS})
+       SELECT solve_id, job, stage, min(tenant_id::text)::uuid, min(kind), min(map_class), min(reduce_class), max(finished_at),
+         COALESCE(sum(d) FILTER (WHERE d > 0 AND o IS NOT NULL), 0), COALESCE(sum(o) FILTER (WHERE d > 0 AND o IS NOT NULL), 0),
+         ${moments([
+           ['rt', 'true'],
+           ['rate', 'd > 0'],
+           ['rate', "d > 0 AND locality = 'node'"],
+           ['rate', "d > 0 AND locality IN ('rack', 'remote')"],
+           ['sh / d', 'phased AND NOT first_wave'],
+           ['mg / d', 'phased'],
+           ['rd / d', 'phased'],
+           ['sh', 'phased AND first_wave'],
+         ])}
+       FROM v GROUP BY solve_id, job, stage
+       ON CONFLICT (solve_id, job, stage) DO UPDATE SET
+         last_finished_at = EXCLUDED.last_finished_at, bytes_in = EXCLUDED.bytes_in, bytes_out = EXCLUDED.bytes_out,
+         ${MOMENT_NAMES.flatMap((m) => [`${m}_n`, `${m}_sum`, `${m}_sum_sq`]).map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,
+      [solveIds, jobs],
+    );
+  }
+
+  /**
+   * A tenant's runtime history for a batch: per map class and per reduce class asked, and per kind, the
+   * sums over the `recent` most recently finished stages (each a job's stage), newest first.
+   */
+  async history(tenantId: string, mapClasses: string[], reduceClasses: string[], recent: number): Promise<HistoryRows> {
+    const sums = MOMENT_NAMES.flatMap((m) => [`sum(${m}_n)::float8 AS ${m}_n`, `sum(${m}_sum) AS ${m}_sum`, `sum(${m}_sum_sq) AS ${m}_sum_sq`]).join(', ');
+    const agg = `count(*)::int AS stages, sum(bytes_in) AS bytes_in, sum(bytes_out) AS bytes_out, ${sums}`;
+    const byClass = (column: string, kind: string, classes: string[]) =>
+      classes.length === 0
+        ? Promise.resolve([])
+        : this.db.query(
+            `SELECT c.cls AS key, x.* FROM unnest($2::text[]) AS c(cls) CROSS JOIN LATERAL (
+               SELECT ${agg} FROM (SELECT * FROM stage_history WHERE tenant_id = $1 AND kind = '${kind}' AND ${column} = c.cls
+                                   ORDER BY last_finished_at DESC LIMIT $3) h) x WHERE x.stages > 0`,
+            [tenantId, classes, recent],
+          );
+    const [maps, reduces, kinds] = await Promise.all([
+      byClass('map_class', 'map', mapClasses),
+      byClass('reduce_class', 'reduce', reduceClasses),
+      this.db.query(
+        `SELECT k.kind AS key, x.* FROM (VALUES ('map'), ('reduce')) AS k(kind) CROSS JOIN LATERAL (
+           SELECT ${agg} FROM (SELECT * FROM stage_history WHERE tenant_id = $1 AND kind = k.kind ORDER BY last_finished_at DESC LIMIT $2) h) x WHERE x.stages > 0`,
+        [tenantId, recent],
+      ),
+    ]);
+    return { byMapClass: maps, byReduceClass: reduces, byKind: kinds };
+  }
+
+  /** The last started time at or before `before` of each task, for the phase checks of new events. */
+  async lastStarts(keys: { solveId: string; job: string; stage: string; task: number; before: Date }[]): Promise<(Date | null)[]> {
+    if (!keys.length) return [];
+    const rows: { n: number; at: Date | null }[] = await this.db.query(
+      `SELECT k.n, (SELECT max(e.at) FROM execution_events e WHERE e.solve_id = k.solve_id AND e.job = k.job AND e.stage = k.stage AND e.task = k.task
+                    AND e.type = 'started' AND e.at <= k.before) AS at
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[], $5::timestamptz[]) WITH ORDINALITY AS k(solve_id, job, stage, task, before, n)`,
+      [keys.map((k) => k.solveId), keys.map((k) => k.job), keys.map((k) => k.stage), keys.map((k) => k.task), keys.map((k) => k.before)],
+    );
+    const out: (Date | null)[] = new Array(keys.length).fill(null);
+    for (const r of rows) out[Number(r.n) - 1] = r.at;
+    return out;
   }
 
   /** The solve if the caller may read its executions, else null. */
@@ -127,6 +227,60 @@ export class ExecutionsRepository {
   }
 }
 
+/** The moment columns of stage_history, in the order of HISTORY_MOMENTS. */
+const MOMENT_NAMES = Object.keys(HISTORY_MOMENTS);
+const MOMENT_COLUMNS = MOMENT_NAMES.flatMap((m) => [`${m}_n`, `${m}_sum`, `${m}_sum_sq`]).join(', ');
+
+/** count, sum and sum of squares of each `[expression, filter]`, in MOMENT_NAMES order. */
+function moments(of: [string, string][]): string {
+  return of.map(([x, where]) => `count(*) FILTER (WHERE ${where}), COALESCE(sum(${x}) FILTER (WHERE ${where}), 0), COALESCE(sum((${x}) * (${x})) FILTER (WHERE ${where}), 0)`).join(',\n         ');
+}
+
+/** One row of summed history: `key` (a class or a kind), how many stages, and the summed moment columns. */
+export type HistoryRow = Record<string, number | string>;
+export interface HistoryRows {
+  byMapClass: HistoryRow[];
+  byReduceClass: HistoryRow[];
+  byKind: HistoryRow[];
+}
+
+const EVENT_COLUMNS = 'event_id, solve_id, job, stage, task, node, type, at, reason, input_bytes, output_bytes, locality, shuffle_end_at, merge_end_at';
+
+interface EventRow {
+  event_id: string;
+  solve_id: string;
+  job: string;
+  stage: string;
+  task: number;
+  node: string;
+  type: EventInput['type'];
+  at: Date;
+  reason: string | null;
+  input_bytes: string | null;
+  output_bytes: string | null;
+  locality: EventInput['locality'];
+  shuffle_end_at: Date | null;
+  merge_end_at: Date | null;
+}
+
+function storedEvent(r: EventRow): StoredEvent {
+  return {
+    solveId: r.solve_id,
+    job: r.job,
+    stage: r.stage,
+    task: r.task,
+    node: r.node,
+    type: r.type,
+    at: r.at,
+    reason: r.reason,
+    inputBytes: r.input_bytes === null ? null : Number(r.input_bytes),
+    outputBytes: r.output_bytes === null ? null : Number(r.output_bytes),
+    locality: r.locality,
+    shuffleEndAt: r.shuffle_end_at,
+    mergeEndAt: r.merge_end_at,
+  };
+}
+
 function columns(events: EventInput[]): unknown[] {
   return [
     events.map((e) => e.id),
@@ -138,5 +292,10 @@ function columns(events: EventInput[]): unknown[] {
     events.map((e) => e.type),
     events.map((e) => e.at),
     events.map((e) => e.reason),
+    events.map((e) => e.inputBytes),
+    events.map((e) => e.outputBytes),
+    events.map((e) => e.locality),
+    events.map((e) => e.shuffleEndAt),
+    events.map((e) => e.mergeEndAt),
   ];
 }

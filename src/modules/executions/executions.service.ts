@@ -5,7 +5,7 @@ import { PlanJobOutcome } from '../accounting/lines';
 import { slotTime } from '../accounting/periods';
 import { Principal } from '../auth/principal';
 import { invalid, notFound, ProblemException } from '../common/problem';
-import { contentKey, eventIssues, SolveShape, solveIdsOf } from './event-validation';
+import { contentKey, EventInput, eventIssues, phaseIssues, SolveShape, solveIdsOf } from './event-validation';
 import { JobExecutionDto, PostExecutionEventsResultDto, SolveExecutionsDto } from './execution.dto';
 import { ExecutionsRepository } from './executions.repository';
 
@@ -22,6 +22,8 @@ export class ExecutionsService {
     const shapes = await this.shapes(p, solveIdsOf(events));
     const { issues, parsed } = eventIssues(events, shapes);
     if (issues.length) throw invalid(issues, 'some events are invalid; nothing was recorded');
+    const phased = await this.phaseIssues(events, parsed);
+    if (phased.length) throw invalid(phased, 'some events are invalid; nothing was recorded');
     const firstIndex = new Map<string, number>();
     events.forEach((e, i) => {
       const id = (e as { id: string }).id;
@@ -70,6 +72,22 @@ export class ExecutionsService {
         };
       }),
     };
+  }
+
+  /** A reduce's shuffle cannot end before the task started: its start in this request, else as recorded. */
+  private async phaseIssues(events: unknown[], parsed: EventInput[]): Promise<Issue[]> {
+    const withPhases = parsed.filter((e) => e.shuffleEndAt);
+    if (!withPhases.length) return [];
+    const key = (e: EventInput) => JSON.stringify([e.solveId, e.job, e.stage, e.task]);
+    const startsHere = new Map<string, Date[]>();
+    for (const e of parsed) if (e.type === 'started') startsHere.set(key(e), [...(startsHere.get(key(e)) ?? []), e.at]);
+    const stored = await this.repo.lastStarts(withPhases.map((e) => ({ ...e, before: e.at })));
+    const start = new Map<EventInput, Date | undefined>();
+    withPhases.forEach((e, n) => {
+      const candidates = [...(startsHere.get(key(e)) ?? []), ...(stored[n] ? [stored[n]!] : [])].filter((t) => t <= e.at);
+      start.set(e, candidates.length ? new Date(Math.max(...candidates.map((t) => t.getTime()))) : undefined);
+    });
+    return phaseIssues(events, parsed, (e) => start.get(e));
   }
 
   /** The shapes of the solves the caller may report on (none asked: no query). */

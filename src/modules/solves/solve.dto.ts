@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { strategyNames } from '../../engine/strategies';
 import { Objective, OBJECTIVES } from '../../engine/strategies/strategy';
-import { HorizonDto, InstanceDto } from '../common/format.dto';
+import { HorizonDto, InstanceDto, StagePredictionDto } from '../common/format.dto';
+import { PREDICTOR_CHOICES, PredictorChoice } from '../../engine/predict';
 import { SOLVE_STATUSES, SolveStatus } from './solve.entity';
 
 export const MAX_TIME_BUDGET_MS = 600_000;
@@ -69,7 +70,20 @@ export class CreateSolveDto {
   @Min(0)
   @Max(2 ** 31 - 1)
   seed?: number;
+
+  @ApiPropertyOptional({
+    enum: PREDICTOR_CHOICES,
+    default: 'auto',
+    description:
+      'how stages that give neither work nor durationSeconds get their durations, from your execution history (POSUM): basic (mean runtime of ' +
+      'your recent jobs\' tasks of the same kind), standard (seconds per input byte, keyed by the job\'s mapClass / reduceClass), detailed ' +
+      '(local map rate; reduce shuffle, merge and reduce phases), auto (the most detailed with at least 5 samples)',
+  })
+  @IsOptional()
+  @IsIn(PREDICTOR_CHOICES as unknown as string[])
+  predictor?: PredictorChoice;
 }
+
 
 export class SolveProgressDto {
   @ApiProperty() elapsedMs!: number;
@@ -86,6 +100,8 @@ export class SolveDto {
   @ApiProperty({ format: 'date-time', description: 'wall-clock time of slot 0 of the plan' }) startsAt!: string;
   @ApiProperty() timeBudgetMs!: number;
   @ApiProperty() seed!: number;
+  @ApiProperty({ enum: PREDICTOR_CHOICES }) predictor!: string;
+  @ApiProperty({ type: [StagePredictionDto], nullable: true, description: 'the stages whose durations were predicted; null when none was' }) predictions!: StagePredictionDto[] | null;
   @ApiProperty({ description: 'name of the instance solved' }) instance!: string;
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) clusterId!: string | null;
   @ApiPropertyOptional({ type: Number, nullable: true }) clusterVersion!: number | null;

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { StagePrediction } from '../../engine/predict';
 import { InstanceDoc } from '../../engine/model/types';
 import { Objective } from '../../engine/strategies/strategy';
 
@@ -40,6 +41,10 @@ export class SolveEntity {
   @Column({ type: 'text', nullable: true }) error!: string | null;
   @Column({ type: 'uuid', name: 'plan_id', nullable: true }) planId!: string | null;
   @Column({ type: 'int', default: 0 }) attempts!: number;
+  /** The runtime predictor asked for stages without durations (auto, basic, standard, detailed). */
+  @Column({ type: 'text', default: 'auto' }) predictor!: string;
+  /** Per stage whose durations were predicted: predictor, seconds, samples; null when none was. Copied into the plan. */
+  @Column({ type: 'jsonb', nullable: true }) predictions!: StagePrediction[] | null;
   @Column({ type: 'timestamptz', name: 'cancel_requested_at', nullable: true }) cancelRequestedAt!: Date | null;
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
   @Column({ type: 'timestamptz', name: 'started_at', nullable: true }) startedAt!: Date | null;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BatchesModule } from '../batches/batches.module';
 import { ClustersModule } from '../clusters/clusters.module';
+import { ExecutionsModule } from '../executions/executions.module';
 import { IdempotencyModule } from '../common/idempotency.module';
 import { ForecastsModule } from '../forecasts/forecasts.module';
 import { WorkModule } from '../work/work.module';
@@ -11,7 +12,7 @@ import { SolvesRepository } from './solves.repository';
 import { SolvesService } from './solves.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SolveEntity]), WorkModule, IdempotencyModule, ClustersModule, ForecastsModule, BatchesModule],
+  imports: [TypeOrmModule.forFeature([SolveEntity]), WorkModule, IdempotencyModule, ClustersModule, ForecastsModule, BatchesModule, ExecutionsModule],
   controllers: [SolvesController],
   providers: [SolvesRepository, SolvesService],
   exports: [SolvesService],

@@ -18,6 +18,8 @@ import { CreateSolveDto, SolveDto } from './solve.dto';
 import { SOLVE_STATUSES, SolveEntity, SolveStatus } from './solve.entity';
 import { SOLVE_WORK } from './solve.kind';
 import { SolvesRepository } from './solves.repository';
+import { historyKeys, needsPrediction, predictDurations, PredictorChoice, StagePrediction } from '../../engine/predict';
+import { RuntimeHistoryService } from '../executions/runtime-history.service';
 
 interface References {
   clusterId: string | null;
@@ -34,12 +36,15 @@ export class SolvesService {
     private readonly clusters: ClustersService,
     private readonly forecasts: ForecastsService,
     private readonly batches: BatchesService,
+    private readonly history: RuntimeHistoryService,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   /** Validates everything first (a rejected request writes nothing), then stores the solve and queues it. */
   async create(p: Principal, dto: CreateSolveDto): Promise<SolveEntity> {
-    const { instance, refs } = dto.instance ? this.inline(dto) : await this.fromReferences(p, dto);
+    const built = dto.instance ? this.inline(dto) : await this.fromReferences(p, dto);
+    const { refs } = built;
+    const { instance, predictions } = await this.predicted(built.historyOf ?? p.tenantId, built.instance, dto.predictor ?? 'auto', !!dto.instance);
     this.check(instance, !!dto.instance);
     // One clock for both: a solve without startsAt starts exactly when it is created.
     const now = new Date();
@@ -51,6 +56,8 @@ export class SolvesService {
       startsAt: dto.startsAt ? new Date(dto.startsAt) : now,
       timeBudgetMs: dto.timeBudgetMs ?? 5000,
       seed: dto.seed ?? 1,
+      predictor: dto.predictor ?? 'auto',
+      predictions: predictions.length ? predictions : null,
       ...refs,
       instance,
       instanceName: instance.name,
@@ -65,9 +72,23 @@ export class SolvesService {
    * checked as a solve's is: what a policy simulation runs on. Problems are 422s naming the request's fields.
    */
   async instanceOf(p: Principal, refs: Pick<CreateSolveDto, 'clusterId' | 'batchId' | 'forecastId' | 'horizon' | 'safetyMargin'>): Promise<{ instance: InstanceDoc; clusterId: string }> {
-    const { instance, refs: found } = await this.fromReferences(p, refs as CreateSolveDto);
+    const built = await this.fromReferences(p, refs as CreateSolveDto);
+    const { instance } = await this.predicted(built.historyOf!, built.instance, 'auto', false);
     this.check(instance, false);
-    return { instance, clusterId: found.clusterId! };
+    return { instance, clusterId: built.refs.clusterId! };
+  }
+
+  /**
+   * Fills in the durations of stages that give neither work nor durationSeconds from the caller's execution
+   * history (POSUM's predictors, src/engine/predict), else their defaultDurationSeconds; a stage nothing can
+   * fill is a 422 naming it. Nothing to predict: no query.
+   */
+  private async predicted(tenantId: string, instance: InstanceDoc, choice: PredictorChoice, inline: boolean): Promise<{ instance: InstanceDoc; predictions: StagePrediction[] }> {
+    if (!Array.isArray(instance.jobs) || !instance.jobs.some((j) => Array.isArray(j?.stages) && j.stages.some((s) => s && typeof s === 'object' && needsPrediction(s)))) return { instance, predictions: [] };
+    const history = await this.history.forTenant(tenantId, historyKeys(instance));
+    const filled = predictDurations(instance, history, choice);
+    if (filled.issues.length) throw invalid(inline ? prefixIssues('instance', filled.issues) : filled.issues.map((i) => ({ ...i, path: sourcePath(i.path) })));
+    return { instance: filled.doc, predictions: filled.predictions };
   }
 
   /** Size first, on the document (an instance over the limits is refused before the engine builds anything), then the engine's semantic checks. */
@@ -83,7 +104,7 @@ export class SolvesService {
     }
   }
 
-  private inline(dto: CreateSolveDto): { instance: InstanceDoc; refs: References } {
+  private inline(dto: CreateSolveDto): { instance: InstanceDoc; refs: References; historyOf?: string } {
     const issues: Issue[] = [];
     for (const f of ['clusterId', 'forecastId', 'batchId', 'horizon'] as const)
       if (dto[f] !== undefined) issues.push({ path: f, message: 'not allowed together with instance' });
@@ -99,7 +120,8 @@ export class SolvesService {
     return { instance, refs: { clusterId: null, clusterVersion: null, forecastId: null, batchId: null } };
   }
 
-  private async fromReferences(p: Principal, dto: CreateSolveDto): Promise<{ instance: InstanceDoc; refs: References }> {
+  /** The instance from the references; `historyOf`: the batch's tenant, whose execution history predicts its missing durations. */
+  private async fromReferences(p: Principal, dto: CreateSolveDto): Promise<{ instance: InstanceDoc; refs: References; historyOf: string }> {
     const issues: Issue[] = [];
     if (!dto.clusterId) issues.push({ path: 'clusterId', message: 'required unless a whole instance is given' });
     if (!dto.batchId) issues.push({ path: 'batchId', message: 'required unless a whole instance is given' });
@@ -134,7 +156,7 @@ export class SolvesService {
       safetyMargin: sm.margin,
       customer: batch.tenantId,
     });
-    return { instance, refs: { clusterId: cluster.id, clusterVersion: version.version, forecastId: forecast?.id ?? null, batchId: batch.id } };
+    return { instance, refs: { clusterId: cluster.id, clusterVersion: version.version, forecastId: forecast?.id ?? null, batchId: batch.id }, historyOf: batch.tenantId };
   }
 
   async get(p: Principal, id: string): Promise<SolveEntity> {
@@ -195,6 +217,8 @@ export function toSolveDto(s: SolveEntity): SolveDto {
     startsAt: s.startsAt.toISOString(),
     timeBudgetMs: s.timeBudgetMs,
     seed: s.seed,
+    predictor: s.predictor,
+    predictions: s.predictions,
     instance: s.instanceName,
     clusterId: s.clusterId,
     clusterVersion: s.clusterVersion,

@@ -39,7 +39,8 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveThreadInput, 
 
   async complete(s: SolveEntity, out: SolveOutcome, _cancelled: boolean, last: SolveProgress | undefined): Promise<Completion> {
     const plan = out.plan;
-    const document = { ...plan, kpis: out.kpis, rejections: out.rejections };
+    // Stages whose durations were predicted say so in the plan (FORMAT.md, plans: predictions).
+    const document = { ...plan, kpis: out.kpis, rejections: out.rejections, ...(s.predictions ? { predictions: s.predictions } : {}) };
     const progress: SolveProgress = {
       elapsedMs: Number(plan.stats?.elapsedMs ?? last?.elapsedMs ?? 0),
       iterations: last?.iterations ?? 0,
