@@ -11,11 +11,13 @@ import { loadInstance } from './engine/model/model';
 import { PlanDoc } from './engine/model/types';
 import { POLICY_NAMES } from './engine/policies';
 import { QOS_NAMES } from './engine/qos';
-import { simulatePlan, simulatePolicy, validateActualUsage } from './engine/simulate';
+import { simulatePlan, simulatePolicy, validateActualUsage, validateRuntimeTruth } from './engine/simulate';
 
 export const SIMULATE_USAGE = `  fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N] [--reduce-slowstart F]
   fallow simulate INSTANCE.json --policy ${POLICY_NAMES.join('|')} [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N] [--reduce-slowstart F]
-    --reduce-slowstart F: a stage after others may launch once F of each earlier stage's tasks ended (Hadoop's slow start, in (0, 1]; default 1)`;
+    --reduce-slowstart F: a stage after others may launch once F of each earlier stage's tasks ended (Hadoop's slow start, in (0, 1]; default 1)
+    --true-seconds FILE: what tasks really take, {job: {stage: seconds per task at speed 1}}, where it differs from the instance
+    --runtime-sigma S: multiply each task's runtime by a lognormal factor of mean 1 and log-scale spread S (drawn from --seed)`;
 
 /** Exit codes: 0 report printed, 2 bad input (the message names the file or field). */
 export function simulateCommand(args: string[]): number {
@@ -41,7 +43,7 @@ function run(args: string[]): number {
     parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: { actual: { type: 'string' }, qos: { type: 'string' }, policy: { type: 'string' }, seed: { type: 'string', default: '1' }, 'reduce-slowstart': { type: 'string', default: '1' } },
+      options: { actual: { type: 'string' }, qos: { type: 'string' }, policy: { type: 'string' }, seed: { type: 'string', default: '1' }, 'reduce-slowstart': { type: 'string', default: '1' }, 'true-seconds': { type: 'string' }, 'runtime-sigma': { type: 'string' } },
     });
   } catch (e) {
     return usage((e as Error).message);
@@ -61,7 +63,9 @@ function run(args: string[]): number {
   let actual;
   if (values.actual !== undefined) actual = validateActualUsage(model.doc, readJson(values.actual));
   else process.stderr.write('fallow: no --actual given: simulating with the instance\'s own usage as the actual utilisation (a perfect forecast)\n');
-  const options = { actual, qos: values.qos, seed, reduceSlowstart };
+  const sigma = values['runtime-sigma'] === undefined ? undefined : Number(values['runtime-sigma']);
+  const runtimeTruth = validateRuntimeTruth(model, values['true-seconds'] === undefined ? undefined : readJson(values['true-seconds']), sigma);
+  const options = { actual, qos: values.qos, seed, reduceSlowstart, runtimeTruth };
   const report =
     values.policy !== undefined ? simulatePolicy(model, values.policy, options) : simulatePlan(model, readJson(positionals[1]) as PlanDoc, options);
   process.stdout.write(JSON.stringify(report, null, 1) + '\n');

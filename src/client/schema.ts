@@ -1672,6 +1672,24 @@ export interface components {
              * @default 1
              */
             reduceSlowstart?: number;
+            /**
+             * @description what tasks really take, job -> stage -> seconds per task on a node of speed 1, where it differs from the instance (a plan solved on predicted durations replayed against the truth)
+             * @example {
+             *       "j1": {
+             *         "map": 14.5
+             *       }
+             *     }
+             */
+            trueSeconds?: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /**
+             * @description each task's runtime is multiplied by a lognormal factor of mean 1 and this log-scale spread, drawn from the seed
+             * @default 0
+             */
+            runtimeSigma?: number;
         };
         MinMedianMaxDto: {
             min: number;
@@ -1771,6 +1789,14 @@ export interface components {
             seed: number;
             /** @description share of a stage's predecessor tasks that must end before it may launch (1: the strict barrier) */
             reduceSlowstart: number;
+            /** @description true seconds per task where they differ from the instance */
+            trueSeconds: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            } | null;
+            /** @description lognormal spread of task runtimes (0: none) */
+            runtimeSigma: number;
             /**
              * @description usage: posted actualUsage; forecast: actualForecastId's usage; plan: the plan's own forecast taken as actual (a perfect forecast)
              * @enum {string}
@@ -1846,6 +1872,24 @@ export interface components {
              * @default 1
              */
             reduceSlowstart?: number;
+            /**
+             * @description what tasks really take, job -> stage -> seconds per task on a node of speed 1, where it differs from the instance (a plan solved on predicted durations replayed against the truth)
+             * @example {
+             *       "j1": {
+             *         "map": 14.5
+             *       }
+             *     }
+             */
+            trueSeconds?: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /**
+             * @description each task's runtime is multiplied by a lognormal factor of mean 1 and this log-scale spread, drawn from the seed
+             * @default 0
+             */
+            runtimeSigma?: number;
             /**
              * @description hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs or aco-bp
              * @enum {string}

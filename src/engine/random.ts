@@ -31,6 +31,12 @@ export class Random {
     return this.nextU32() / 4294967296;
   }
 
+  /** Standard normal (Box-Muller). */
+  gaussian(): number {
+    const u = 1 - this.next(); // (0, 1]: log(0) is not a number
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.next());
+  }
+
   /** Uniform integer in [0, n). */
   int(n: number): number {
     return Math.floor(this.next() * n);

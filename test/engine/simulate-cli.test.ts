@@ -69,6 +69,10 @@ describe('fallow simulate', () => {
       const unknownNode = fallow('simulate', inst, '--policy', 'hadoop', '--actual', write('u2.json', { zz: {} }));
       assert.equal(unknownNode.code, 2);
       assert.match(unknownNode.stderr, /actual\.zz/);
+      const badTruth = fallow('simulate', inst, '--policy', 'hadoop', '--true-seconds', write('t.json', { nojob: { map: 1 } }), '--runtime-sigma', 'x');
+      assert.equal(badTruth.code, 2);
+      assert.match(badTruth.stderr, /trueSeconds\.nojob/);
+      assert.match(badTruth.stderr, /runtimeSigma: must be a number in \[0, 3\]/);
       const badSlowstart = fallow('simulate', inst, '--policy', 'hadoop', '--reduce-slowstart', '0');
       assert.equal(badSlowstart.code, 2);
       assert.match(badSlowstart.stderr, /--reduce-slowstart must be a number in \(0, 1\]/);

@@ -192,8 +192,9 @@ describe('plan simulations', () => {
 
   it('runs an online policy on a cluster, batch and forecast as long work: the report of the policy, no plan', async () => {
     const post = (body: Json, key = a.keys.customer) => svc.client(key).POST('/v1/simulations', { body });
-    for (const [policy, reduceSlowstart] of [['aco-bp', 0.05], ['fair', undefined]] as const) {
-      const r = await post({ clusterId, batchId, forecastId, policy, qos: 'none', seed: 3, reduceSlowstart });
+    const truth = { trueSeconds: { j2: { map: 1800 } }, runtimeSigma: 0.2 };
+    for (const [policy, reduceSlowstart, truthOf] of [['aco-bp', 0.05, undefined], ['fair', undefined, truth]] as const) {
+      const r = await post({ clusterId, batchId, forecastId, policy, qos: 'none', seed: 3, reduceSlowstart, ...truthOf });
       assert.equal(r.response.status, 202, JSON.stringify(r.error));
       assert.equal(r.response.headers.get('location'), `/v1/simulations/${r.data!.id}`);
       assert.deepEqual([r.data!.planId, r.data!.policy, r.data!.status], [null, policy, 'queued']);
@@ -202,14 +203,20 @@ describe('plan simulations', () => {
       const report = done.report!;
       assert.deepEqual([report.mode, report.driver, report.qos, report.seed, report.unfinishedJobs], ['policy', policy, 'none', 3, 0]);
       assert.deepEqual([done.reduceSlowstart, report.reduceSlowstart], [reduceSlowstart ?? 1, reduceSlowstart ?? 1]);
+      assert.deepEqual([done.trueSeconds, done.runtimeSigma], [truthOf?.trueSeconds ?? null, truthOf?.runtimeSigma ?? 0]);
+      // j2's maps really take 1800 s (twice the instance's 900 s, give or take the spread).
+      if (truthOf) assert.ok(report.jobs[1].computeSeconds! > 1800 * Math.exp(-0.8), `j2 took ${report.jobs[1].computeSeconds} s`);
       assert.deepEqual(report.jobs.map((j: Json) => j.id), ['j1', 'j2']);
       assert.ok(report.utilisation.seconds.length > 0 && report.jainFairness > 0);
     }
     // Every problem at once, nothing stored; someone else's batch is a 404; a farmer may not run a batch.
     const before = await count();
-    const bad = await post({ clusterId, batchId, policy: 'sjf', qos: 'fast', seed: -1, reduceSlowstart: 0 });
+    const bad = await post({ clusterId, batchId, policy: 'sjf', qos: 'fast', seed: -1, reduceSlowstart: 0, runtimeSigma: -1 });
     assert.equal(bad.response.status, 422);
-    assert.deepEqual((bad.error as Json).problems.map((p: Json) => p.path).sort(), ['policy', 'qos', 'reduceSlowstart', 'seed']);
+    assert.deepEqual((bad.error as Json).problems.map((p: Json) => p.path).sort(), ['policy', 'qos', 'reduceSlowstart', 'runtimeSigma', 'seed']);
+    const badTruth = await post({ clusterId, batchId, forecastId, policy: 'fair', trueSeconds: { j1: { nope: 5 }, j9: { map: 1 } } });
+    assert.equal(badTruth.response.status, 422);
+    assert.deepEqual((badTruth.error as Json).problems.map((p: Json) => p.path).sort(), ['trueSeconds.j1.nope', 'trueSeconds.j9']);
     assert.equal((await post({ clusterId, batchId, forecastId, policy: 'fair' }, b.keys.customer)).response.status, 404);
     assert.equal((await post({ clusterId, batchId, forecastId, policy: 'fair' }, a.keys.farmer)).response.status, 403);
     assert.equal(await count(), before);

@@ -10,7 +10,7 @@ import { makePolicy } from '../policies';
 import { getQos } from '../qos';
 import { SimReport } from './metrics';
 import { PlanDriver } from './plan-driver';
-import { Simulator } from './simulator';
+import { RuntimeTruth, Simulator } from './simulator';
 import { ActualUsage, UsageDoc } from './usage';
 
 export interface SimulateOptions {
@@ -23,6 +23,8 @@ export interface SimulateOptions {
   maxWindows?: number;
   /** Share of a stage's predecessor tasks that must end before it may launch and start fetching (Hadoop's slow start); default 1, the strict barrier. */
   reduceSlowstart?: number;
+  /** What tasks really take, when not what the instance says (true per-stage seconds, lognormal noise). */
+  runtimeTruth?: RuntimeTruth;
 }
 
 /** Replays a plan; the plan must pass the evaluator against the instance (it was made for it). */
@@ -39,6 +41,7 @@ export function simulatePlan(model: Model, plan: PlanDoc, options: SimulateOptio
     seed: options.seed,
     maxWindows: options.maxWindows,
     reduceSlowstart: options.reduceSlowstart,
+    runtimeTruth: options.runtimeTruth,
   }).run();
 }
 
@@ -50,9 +53,12 @@ export function simulatePolicy(model: Model, policy: string, options: SimulateOp
     seed: options.seed,
     maxWindows: options.maxWindows,
     reduceSlowstart: options.reduceSlowstart,
+    runtimeTruth: options.runtimeTruth,
   }).run();
 }
 
 export type { JobRun, SimReport } from './metrics';
+export type { RuntimeTruth } from './simulator';
 export { validateActualUsage } from './usage';
 export type { UsageDoc } from './usage';
+export { validateRuntimeTruth } from './truth';

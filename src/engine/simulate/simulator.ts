@@ -72,6 +72,18 @@ export interface SimOptions {
    * overlaps the maps; the container is held meanwhile). 1 (the default) keeps the strict barrier.
    */
   reduceSlowstart?: number;
+  /**
+   * What the tasks really take when it differs from the instance (a plan built on predicted durations
+   * replayed against the truth). `trueSeconds`: per job and stage, seconds per task on a node of speed 1
+   * (replacing work or durationSeconds); `runtimeSigma`: each task's runtime is further multiplied by a
+   * lognormal factor of mean 1 and this log-scale spread, drawn per task from the seed.
+   */
+  runtimeTruth?: RuntimeTruth;
+}
+
+export interface RuntimeTruth {
+  trueSeconds?: Record<string, Record<string, number>>;
+  runtimeSigma?: number;
 }
 
 /** Hadoop's default mapreduce.task.timeout: 10 minutes without progress. */
@@ -131,6 +143,8 @@ export class Simulator {
   private readonly earlyFetchEnd: Float64Array;
   private readonly slowstart: number;
   private readonly stageWork: Float64Array; // GFLOP per task, or -durationSeconds
+  /** Per task: its true runtime over the stage's (1 unless options.runtimeTruth.runtimeSigma). */
+  private readonly runtimeFactor: Float64Array;
   private readonly links: Link[];
   private readonly margin: Float64Array;
   private readonly cpu: number;
@@ -184,10 +198,21 @@ export class Simulator {
     this.earlyFetchEnd = new Float64Array(nTasks).fill(-1);
     this.slowstart = options.reduceSlowstart ?? 1;
     if (!(this.slowstart > 0 && this.slowstart <= 1)) throw new Error('reduceSlowstart must be in (0, 1]');
+    const truth = options.runtimeTruth ?? {};
     this.stageWork = Float64Array.from(model.stages, (s) => {
       const spec = model.doc.jobs[s.job].stages.find((x) => x.id === s.id)!;
+      const given = truth.trueSeconds?.[model.jobs[s.job].id]?.[s.id];
+      if (given !== undefined) return spec.work !== undefined && spec.work !== null ? given : -given; // seconds at speed 1 = GFLOP at 1 GFLOP/s
       return spec.work !== undefined && spec.work !== null ? spec.work : -spec.durationSeconds!;
     });
+    this.runtimeFactor = new Float64Array(nTasks).fill(1);
+    const sigma = truth.runtimeSigma ?? 0;
+    if (!(sigma >= 0)) throw new Error('runtimeSigma must be >= 0');
+    if (sigma > 0) {
+      // Its own stream: the same tasks get the same factors whatever the driver draws from sim.rng.
+      const draw = new Random(((options.seed ?? 1) ^ 0x5eed5eed) >>> 0);
+      for (let i = 0; i < nTasks; i++) this.runtimeFactor[i] = Math.exp(sigma * draw.gaussian() - (sigma * sigma) / 2);
+    }
     this.staging = new Float64Array(model.jobs.length);
     this.sampler = new BatchSampler(model);
     const sim = this;
@@ -466,7 +491,7 @@ export class Simulator {
 
   private baseSeconds(i: number, k: number): number {
     const w = this.stageWork[this.model.taskStage[i]];
-    return w >= 0 ? w / this.model.speed[k] : -w;
+    return (w >= 0 ? w / this.model.speed[k] : -w) * this.runtimeFactor[i];
   }
 
   private startRunning(i: number): void {

@@ -8,6 +8,7 @@ export interface SimulationRequest {
   qos?: unknown;
   seed?: unknown;
   reduceSlowstart?: unknown;
+  runtimeSigma?: unknown;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -28,5 +29,7 @@ export function simulationIssues(dto: SimulationRequest): Issue[] {
     issues.push({ path: 'seed', message: `must be an integer in [0, 2147483647], got ${show(s)}` });
   const f = dto.reduceSlowstart;
   if (f !== undefined && !(typeof f === 'number' && f > 0 && f <= 1)) issues.push({ path: 'reduceSlowstart', message: `must be a number in (0, 1], got ${show(f)}` });
+  const sigma = dto.runtimeSigma;
+  if (sigma !== undefined && !(typeof sigma === 'number' && sigma >= 0 && sigma <= 3)) issues.push({ path: 'runtimeSigma', message: `must be a number in [0, 3], got ${show(sigma)}` });
   return issues;
 }

@@ -46,6 +46,21 @@ export class CreateSimulationDto {
   })
   @Allow()
   reduceSlowstart?: number;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'object', additionalProperties: { type: 'number', exclusiveMinimum: true, minimum: 0 } },
+    example: { j1: { map: 14.5 } },
+    description:
+      'what tasks really take, job -> stage -> seconds per task on a node of speed 1, where it differs from the instance (a plan solved on ' +
+      'predicted durations replayed against the truth)',
+  })
+  @Allow()
+  trueSeconds?: Record<string, Record<string, number>>;
+
+  @ApiPropertyOptional({ type: 'number', minimum: 0, maximum: 3, default: 0, description: 'each task\'s runtime is multiplied by a lognormal factor of mean 1 and this log-scale spread, drawn from the seed' })
+  @Allow()
+  runtimeSigma?: number;
 }
 
 /** An online policy run on a cluster, batch and forecast (the ACO-BP comparison's baselines and ACO-BP itself). */
@@ -140,6 +155,9 @@ export class SimulationDto {
   @ApiProperty({ enum: QOS_NAMES }) qos!: string;
   @ApiProperty({ type: 'integer' }) seed!: number;
   @ApiProperty({ description: 'share of a stage\'s predecessor tasks that must end before it may launch (1: the strict barrier)' }) reduceSlowstart!: number;
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'object', additionalProperties: { type: 'number' } }, description: 'true seconds per task where they differ from the instance' })
+  trueSeconds!: Record<string, Record<string, number>> | null;
+  @ApiProperty({ description: 'lognormal spread of task runtimes (0: none)' }) runtimeSigma!: number;
   @ApiProperty({ enum: ACTUAL_SOURCES, description: 'usage: posted actualUsage; forecast: actualForecastId\'s usage; plan: the plan\'s own forecast taken as actual (a perfect forecast)' })
   actualSource!: ActualSource;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) actualForecastId!: string | null;

@@ -30,6 +30,9 @@ export class SimulationEntity {
   @Column({ type: 'int' }) seed!: number;
   /** Share of a stage's predecessor tasks that must end before it may launch (Hadoop's reduce slow start); 1 is the strict barrier. */
   @Column({ type: 'double precision', name: 'reduce_slowstart', default: 1 }) reduceSlowstart!: number;
+  /** What tasks really take where it differs from the instance (job -> stage -> seconds at speed 1), and a lognormal spread. */
+  @Column({ type: 'jsonb', name: 'true_seconds', nullable: true }) trueSeconds!: Record<string, Record<string, number>> | null;
+  @Column({ type: 'double precision', name: 'runtime_sigma', default: 0 }) runtimeSigma!: number;
   @Column({ type: 'text', name: 'actual_source' }) actualSource!: ActualSource;
   @Column({ type: 'uuid', name: 'actual_forecast_id', nullable: true }) actualForecastId!: string | null;
   /**

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InstanceDoc } from '../../engine/model/types';
+import { ValidationError } from '../../engine/model/errors';
+import { loadInstance } from '../../engine/model/model';
+import { validateRuntimeTruth } from '../../engine/simulate';
 import { POLICY_NAMES } from '../../engine/policies';
 import { Principal, tenantScope } from '../auth/principal';
 import { pageOf } from '../common/keyset-page';
@@ -37,12 +40,14 @@ export class SimulationsService {
     if (issues.length) throw invalid(issues);
     const solve = await this.solves.withInstance(plan.solveId);
     const actual = await this.actual(solve, dto);
+    const truth = runtimeTruth(solve.instance, dto);
     return this.work.enqueue(SIMULATION_WORK, {
       tenantId: plan.tenantId,
       planId: plan.id,
       qos: dto.qos ?? 'salamander',
       seed: dto.seed ?? 1,
       reduceSlowstart: dto.reduceSlowstart ?? 1,
+      ...truth,
       ...actual,
       report: null,
     });
@@ -58,6 +63,7 @@ export class SimulationsService {
     if (issues.length) throw invalid(issues);
     const { instance, clusterId } = await this.solves.instanceOf(p, dto);
     const actual = await this.actual({ instance, clusterId }, dto);
+    const truth = runtimeTruth(instance, dto);
     return this.work.enqueue(SIMULATION_WORK, {
       tenantId: p.tenantId,
       planId: null,
@@ -66,6 +72,7 @@ export class SimulationsService {
       qos: dto.qos ?? 'cuckoo',
       seed: dto.seed ?? 1,
       reduceSlowstart: dto.reduceSlowstart ?? 1,
+      ...truth,
       ...actual,
       report: null,
     });
@@ -129,6 +136,8 @@ export function toSimulationDto(s: SimulationEntity): SimulationDto {
     qos: s.qos,
     seed: s.seed,
     reduceSlowstart: s.reduceSlowstart,
+    trueSeconds: s.trueSeconds,
+    runtimeSigma: s.runtimeSigma,
     actualSource: s.actualSource,
     actualForecastId: s.actualForecastId,
     actualDescription: DESCRIPTIONS[s.actualSource],
@@ -138,4 +147,16 @@ export function toSimulationDto(s: SimulationEntity): SimulationDto {
     startedAt: s.startedAt?.toISOString() ?? null,
     finishedAt: s.finishedAt?.toISOString() ?? null,
   };
+}
+
+/** The request's true seconds and runtime spread, checked against the instance (422 naming each path). */
+function runtimeTruth(instance: InstanceDoc, dto: CreateSimulationDto): { trueSeconds: Record<string, Record<string, number>> | null; runtimeSigma: number } {
+  if (dto.trueSeconds === undefined && dto.runtimeSigma === undefined) return { trueSeconds: null, runtimeSigma: 0 };
+  try {
+    const t = validateRuntimeTruth(loadInstance(instance), dto.trueSeconds, dto.runtimeSigma);
+    return { trueSeconds: t.trueSeconds ?? null, runtimeSigma: t.runtimeSigma ?? 0 };
+  } catch (e) {
+    if (e instanceof ValidationError) throw invalid(e.issues);
+    throw e;
+  }
 }

@@ -18,11 +18,14 @@ export interface SimulationInput {
   qos: string;
   seed: number;
   reduceSlowstart: number;
+  trueSeconds: Record<string, Record<string, number>> | null;
+  runtimeSigma: number;
 }
 
 export function computeSimulation(input: SimulationInput): SimReport {
   const model = loadInstance(input.instance);
-  const options = { actual: input.actual ?? undefined, qos: input.qos, seed: input.seed, reduceSlowstart: input.reduceSlowstart };
+  const options = { actual: input.actual ?? undefined, qos: input.qos, seed: input.seed, reduceSlowstart: input.reduceSlowstart,
+    runtimeTruth: { trueSeconds: input.trueSeconds ?? undefined, runtimeSigma: input.runtimeSigma } };
   return input.plan ? simulatePlan(model, input.plan, options) : simulatePolicy(model, input.policy!, options);
 }
 
