@@ -6,6 +6,7 @@
  *   (the benchmark is not part of the CLI: `npm run bench -- [options]` in the repository, see bench/README.md)
  *   fallow forecast HISTORY.csv ... / fallow forecast-eval TRACES ...   (usage forecasts, see forecast-cli.ts)
  *   fallow simulate INSTANCE.json [PLAN.json | --policy NAME] [--actual USAGE.json] ...   (see simulate-cli.ts)
+ *   fallow predict-eval [--alibaba FILE] [--swim FILE] [--json]   (runtime predictors' accuracy, see predict-eval-cli.ts)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -15,6 +16,7 @@ import { loadInstance } from './engine/model/model';
 import { solve } from './engine/solve';
 import { FORECAST_USAGE, forecastMain } from './forecast-cli';
 import { SIMULATE_USAGE, simulateCommand } from './simulate-cli';
+import { PREDICT_EVAL_USAGE, predictEvalCommand } from './predict-eval-cli';
 import { strategyNames } from './engine/strategies';
 import { Objective, OBJECTIVES } from './engine/strategies/strategy';
 
@@ -23,6 +25,7 @@ const USAGE = `usage:
   fallow check INSTANCE.json PLAN.json [--json]
 ${FORECAST_USAGE}
 ${SIMULATE_USAGE}
+${PREDICT_EVAL_USAGE}
 strategies: ${strategyNames().join(', ')}`;
 
 async function main(argv: string[]): Promise<number> {
@@ -31,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'check') return checkCommand(rest);
   if (command === 'forecast' || command === 'forecast-eval') return forecastMain(command, rest);
   if (command === 'simulate') return simulateCommand(rest);
+  if (command === 'predict-eval') return predictEvalCommand(rest);
   if (command === 'bench') {
     // The benchmark is its own entry point (bench/run.ts); src/ never imports bench/.
     process.stderr.write('fallow: the benchmark is not part of the CLI; run it from the repository with `npm run bench -- ...`\n');

@@ -28,18 +28,19 @@ describe('runtime predictors', () => {
   });
 
   test('standard, Eq. 1: r = d x rho for maps; reduces read f x D^M / R at the reduce rate, else the map rate', () => {
-    // Class maps: 20 s for 100 B and 60 s for 200 B: rho = mean(0.2, 0.3) = 0.25 s/B. A 100-B map: 25 s.
+    // Class maps: 20 s for 100 B and 60 s for 200 B: rho = 80 s / 300 B (the weighted rate; the mean of the
+    // two ratios would be 0.25). A 100-B map: 26.67 s.
     const maps = ev([], [{ runtimeSeconds: 20, inputBytes: 100, outputBytes: 50 }, { runtimeSeconds: 60, inputBytes: 200, outputBytes: 100 }]);
     const m = standard(mapQuery(maps))!;
-    assert.deepEqual([m.seconds, m.samples, m.source], [25, 2, 'class']);
+    assert.deepEqual([m.seconds, m.samples, m.source], [(100 * 80) / 300, 2, 'class']);
     // f = 150 / 300 = 0.5; the job's maps read 1000 B: 4 reduces read 0.5 x 1000 / 4 = 125 B each.
     assert.equal(selectivity(maps), 0.5);
     const reduces = ev([], [{ runtimeSeconds: 12.5, inputBytes: 125 }]); // 0.1 s/B
     const r = standard(reduceQuery(reduces, maps))!;
     assert.deepEqual([r.seconds, r.source], [12.5, 'class']);
-    // No reduce history at all: the maps' rate, 0.25 s/B x 125 B.
+    // No reduce history at all: the maps' rate, 80/300 s/B x 125 B.
     const fallback = standard(reduceQuery(ev(), maps))!;
-    assert.deepEqual([fallback.seconds, fallback.source], [31.25, 'map-rate']);
+    assert.deepEqual([fallback.seconds, fallback.source], [(125 * 80) / 300, 'map-rate']);
     // This job's completed maps come before any history.
     const own = standard(mapQuery(ev([{ runtimeSeconds: 5, inputBytes: 100 }], [{ runtimeSeconds: 20, inputBytes: 100 }])))!;
     assert.deepEqual([own.seconds, own.source], [5, 'current-job']);

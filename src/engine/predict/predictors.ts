@@ -1,4 +1,4 @@
-import { emptyStats, mean, Moments, StageStats, std, TaskKind } from './stats';
+import { emptyStats, mean, Moments, rateOf, StageStats, std, TaskKind } from './stats';
 
 /**
  * POSUM's three task-runtime predictors (seeds/002, section IV, Eq. 1-3), on the statistics of stats.ts.
@@ -106,7 +106,8 @@ export function taskInputBytes(q: StageQuery): number | null {
 }
 
 /**
- * Standard (Eq. 1): r = d x rho, rho the mean seconds per byte of similar completed tasks (this job's, else
+ * Standard (Eq. 1): r = d x rho, rho the seconds per byte of similar completed tasks (weighted: their total
+ * seconds over their total bytes, stats.ts rateOf) (this job's, else
  * the class's, else the customer's). A reduce with no history of its own but completed maps takes the map
  * rate, as the paper says. null when the stage's input size is unknown or nothing has a rate.
  */
@@ -119,7 +120,7 @@ export function standard(q: StageQuery): Prediction | null {
     if (maps) found = { m: maps.m, source: 'map-rate' };
   }
   if (!found) return null;
-  return { predictor: 'standard', seconds: d * mean(found.m), samples: found.m.n, errorSeconds: errorOf(found.m, d), source: found.source };
+  return { predictor: 'standard', seconds: d * rateOf(found.m), samples: found.m.n, errorSeconds: errorOf(found.m, d), source: found.source };
 }
 
 /**
@@ -138,18 +139,18 @@ export function detailed(q: StageQuery): Prediction | null {
     const remote = firstWith(q.own, (s) => s.rateRemote);
     return {
       predictor: 'detailed',
-      seconds: d * mean(local.m),
+      seconds: d * rateOf(local.m),
       samples: local.m.n,
       errorSeconds: errorOf(local.m, d),
       source: local.source,
-      ...(remote ? { alternativeSeconds: d * mean(remote.m) } : {}),
+      ...(remote ? { alternativeSeconds: d * rateOf(remote.m) } : {}),
     };
   }
   for (const [source, of] of SOURCES) {
     const s = of(q.own);
     if (!s || s.mergeRate.n === 0) continue;
-    const typicalRate = mean(s.shuffleRate) + mean(s.mergeRate) + mean(s.reduceRate);
-    const tail = d * (mean(s.mergeRate) + mean(s.reduceRate));
+    const typicalRate = rateOf(s.shuffleRate) + rateOf(s.mergeRate) + rateOf(s.reduceRate);
+    const tail = d * (rateOf(s.mergeRate) + rateOf(s.reduceRate));
     const first = s.firstShuffle.n > 0 ? mean(s.firstShuffle) + tail : undefined;
     if (s.shuffleRate.n === 0) {
       // Only first-wave reduces seen: that is the estimate there is.

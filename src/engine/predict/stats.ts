@@ -26,11 +26,16 @@ export interface TaskRun {
   firstWave?: boolean | null;
 }
 
-/** Count, sum and sum of squares of a quantity: its mean and spread, mergeable by addition. */
+/**
+ * Count, sum and sum of squares of a quantity (its mean and spread), and for a ratio r / d the sums of
+ * its numerators and denominators (`num`, `den`: the weighted rate sum r / sum d). All mergeable by addition.
+ */
 export interface Moments {
   n: number;
   sum: number;
   sumSq: number;
+  num: number;
+  den: number;
 }
 
 export interface StageStats {
@@ -53,7 +58,7 @@ export interface StageStats {
 }
 
 export function emptyMoments(): Moments {
-  return { n: 0, sum: 0, sumSq: 0 };
+  return { n: 0, sum: 0, sumSq: 0, num: 0, den: 0 };
 }
 
 export function emptyStats(): StageStats {
@@ -71,10 +76,14 @@ export function emptyStats(): StageStats {
   };
 }
 
-function add(m: Moments, x: number): void {
+/** Adds x = num / den (for a plain quantity: num = x, den = 1). */
+function add(m: Moments, num: number, den = 1): void {
+  const x = num / den;
   m.n++;
   m.sum += x;
   m.sumSq += x * x;
+  m.num += num;
+  m.den += den;
 }
 
 /** Adds one completed task to a stage's statistics (mutates and returns `s`). */
@@ -83,10 +92,10 @@ export function addRun(s: StageStats, run: TaskRun): StageStats {
   add(s.runtime, run.runtimeSeconds);
   const d = run.inputBytes ?? 0;
   if (d > 0) {
-    const rate = run.runtimeSeconds / d;
-    add(s.rate, rate);
-    if (run.locality === 'node') add(s.rateLocal, rate);
-    else if (run.locality === 'rack' || run.locality === 'remote') add(s.rateRemote, rate);
+    const r = run.runtimeSeconds;
+    add(s.rate, r, d);
+    if (run.locality === 'node') add(s.rateLocal, r, d);
+    else if (run.locality === 'rack' || run.locality === 'remote') add(s.rateRemote, r, d);
     if (run.outputBytes !== null && run.outputBytes !== undefined && run.outputBytes >= 0) {
       s.bytesIn += d;
       s.bytesOut += run.outputBytes;
@@ -94,9 +103,9 @@ export function addRun(s: StageStats, run: TaskRun): StageStats {
     const phases = [run.shuffleSeconds, run.mergeSeconds, run.reduceSeconds];
     if (phases.every((p) => p !== null && p !== undefined && p >= 0)) {
       if (run.firstWave) add(s.firstShuffle, run.shuffleSeconds!);
-      else add(s.shuffleRate, run.shuffleSeconds! / d);
-      add(s.mergeRate, run.mergeSeconds! / d);
-      add(s.reduceRate, run.reduceSeconds! / d);
+      else add(s.shuffleRate, run.shuffleSeconds!, d);
+      add(s.mergeRate, run.mergeSeconds!, d);
+      add(s.reduceRate, run.reduceSeconds!, d);
     }
   }
   return s;
@@ -104,7 +113,7 @@ export function addRun(s: StageStats, run: TaskRun): StageStats {
 
 /** Field-wise sum: the statistics of the union of two sets of tasks. */
 export function mergeStats(a: StageStats, b: StageStats): StageStats {
-  const m = (x: Moments, y: Moments): Moments => ({ n: x.n + y.n, sum: x.sum + y.sum, sumSq: x.sumSq + y.sumSq });
+  const m = (x: Moments, y: Moments): Moments => ({ n: x.n + y.n, sum: x.sum + y.sum, sumSq: x.sumSq + y.sumSq, num: x.num + y.num, den: x.den + y.den });
   return {
     runtime: m(a.runtime, b.runtime),
     rate: m(a.rate, b.rate),
@@ -127,6 +136,15 @@ export function statsOf(runs: Iterable<TaskRun>): StageStats {
 
 export function mean(m: Moments): number {
   return m.n > 0 ? m.sum / m.n : NaN;
+}
+
+/**
+ * A processing rate (seconds per byte): total seconds over total bytes of the samples. POSUM's formula
+ * averages the per-task ratios; that mean is dominated by tasks that read almost nothing (a reduce of a few
+ * kB still pays its start-up), while the weighted rate is what the bytes actually cost.
+ */
+export function rateOf(m: Moments): number {
+  return m.den > 0 ? m.num / m.den : NaN;
 }
 
 /** Sample standard deviation; NaN below two samples (one sample says nothing of the spread). */

@@ -127,6 +127,8 @@ export class Simulator {
   /** Per task, for tests and reports: when its last attempt was launched and when it ended (-1: not yet). */
   readonly startedAt: Float64Array;
   readonly endTime: Float64Array;
+  /** Per task: when its last attempt had its inputs and began computing (a reduce's shuffle end; -1: not yet). */
+  readonly computeStartedAt: Float64Array;
   /** Per task: times the QoS controller killed it; whether its last attempt ran remotely. */
   readonly kills: Int32Array;
   readonly remote: Uint8Array;
@@ -186,6 +188,7 @@ export class Simulator {
     this.remote = new Uint8Array(nTasks);
     this.endTime = new Float64Array(nTasks).fill(-1);
     this.startedAt = new Float64Array(nTasks).fill(-1);
+    this.computeStartedAt = new Float64Array(nTasks).fill(-1);
     this.kills = new Int32Array(nTasks);
     this.nodes = Array.from({ length: K }, () => new NodeState(M));
     this.links = model.doc.nodes.map((n) => new Link(n.bandwidthMbps));
@@ -498,6 +501,7 @@ export class Simulator {
     const k = this.node[i];
     const node = this.nodes[k];
     this.state[i] = TaskState.Running;
+    this.computeStartedAt[i] = this.now;
     this.rem[i] = this.baseSeconds(i, k);
     this.since[i] = this.now;
     if (this.cpu >= 0) node.runningCpu += this.model.stages[this.model.taskStage[i]].demand[this.cpu];

@@ -114,19 +114,19 @@ export class ExecutionsRepository {
        SELECT solve_id, job, stage, min(tenant_id::text)::uuid, min(kind), min(map_class), min(reduce_class), max(finished_at),
          COALESCE(sum(d) FILTER (WHERE d > 0 AND o IS NOT NULL), 0), COALESCE(sum(o) FILTER (WHERE d > 0 AND o IS NOT NULL), 0),
          ${moments([
-           ['rt', 'true'],
-           ['rate', 'd > 0'],
-           ['rate', "d > 0 AND locality = 'node'"],
-           ['rate', "d > 0 AND locality IN ('rack', 'remote')"],
-           ['sh / d', 'phased AND NOT first_wave'],
-           ['mg / d', 'phased'],
-           ['rd / d', 'phased'],
-           ['sh', 'phased AND first_wave'],
+           ['rt', '1', 'true'],
+           ['rt', 'd', 'd > 0'],
+           ['rt', 'd', "d > 0 AND locality = 'node'"],
+           ['rt', 'd', "d > 0 AND locality IN ('rack', 'remote')"],
+           ['sh', 'd', 'phased AND NOT first_wave'],
+           ['mg', 'd', 'phased'],
+           ['rd', 'd', 'phased'],
+           ['sh', '1', 'phased AND first_wave'],
          ])}
        FROM v GROUP BY solve_id, job, stage
        ON CONFLICT (solve_id, job, stage) DO UPDATE SET
          last_finished_at = EXCLUDED.last_finished_at, bytes_in = EXCLUDED.bytes_in, bytes_out = EXCLUDED.bytes_out,
-         ${MOMENT_NAMES.flatMap((m) => [`${m}_n`, `${m}_sum`, `${m}_sum_sq`]).map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,
+         ${MOMENT_COLUMNS.split(', ').map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,
       [solveIds, jobs],
     );
   }
@@ -136,7 +136,7 @@ export class ExecutionsRepository {
    * sums over the `recent` most recently finished stages (each a job's stage), newest first.
    */
   async history(tenantId: string, mapClasses: string[], reduceClasses: string[], recent: number): Promise<HistoryRows> {
-    const sums = MOMENT_NAMES.flatMap((m) => [`sum(${m}_n)::float8 AS ${m}_n`, `sum(${m}_sum) AS ${m}_sum`, `sum(${m}_sum_sq) AS ${m}_sum_sq`]).join(', ');
+    const sums = MOMENT_COLUMNS.split(', ').map((c) => `sum(${c})::float8 AS ${c}`).join(', ');
     const agg = `count(*)::int AS stages, sum(bytes_in) AS bytes_in, sum(bytes_out) AS bytes_out, ${sums}`;
     const byClass = (column: string, kind: string, classes: string[]) =>
       classes.length === 0
@@ -229,11 +229,21 @@ export class ExecutionsRepository {
 
 /** The moment columns of stage_history, in the order of HISTORY_MOMENTS. */
 const MOMENT_NAMES = Object.keys(HISTORY_MOMENTS);
-const MOMENT_COLUMNS = MOMENT_NAMES.flatMap((m) => [`${m}_n`, `${m}_sum`, `${m}_sum_sq`]).join(', ');
+const MOMENT_COLUMNS = MOMENT_NAMES.flatMap((m) => [`${m}_n`, `${m}_sum`, `${m}_sum_sq`, `${m}_num`, `${m}_den`]).join(', ');
 
-/** count, sum and sum of squares of each `[expression, filter]`, in MOMENT_NAMES order. */
-function moments(of: [string, string][]): string {
-  return of.map(([x, where]) => `count(*) FILTER (WHERE ${where}), COALESCE(sum(${x}) FILTER (WHERE ${where}), 0), COALESCE(sum((${x}) * (${x})) FILTER (WHERE ${where}), 0)`).join(',\n         ');
+/**
+ * Of each `[numerator, denominator, filter]` (in MOMENT_NAMES order), over the rows the filter keeps: the
+ * count, the sum and sum of squares of numerator / denominator, and the sums of numerators and denominators
+ * (stats.ts Moments).
+ */
+function moments(of: [string, string, string][]): string {
+  return of
+    .map(([num, den, where]) => {
+      const x = `(${num}) / (${den})`;
+      const f = `FILTER (WHERE ${where})`;
+      return `count(*) ${f}, COALESCE(sum(${x}) ${f}, 0), COALESCE(sum(${x} * ${x}) ${f}, 0), COALESCE(sum(${num}) ${f}, 0), COALESCE(sum((${den})::float8) ${f}, 0)`;
+    })
+    .join(',\n         ');
 }
 
 /** One row of summed history: `key` (a class or a kind), how many stages, and the summed moment columns. */

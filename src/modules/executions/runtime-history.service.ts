@@ -28,7 +28,8 @@ function toStats(r: HistoryRow): StageStats {
   s.bytesIn = Number(r.bytes_in);
   s.bytesOut = Number(r.bytes_out);
   for (const [column, field] of Object.entries(HISTORY_MOMENTS)) {
-    const m: Moments = { n: Number(r[`${column}_n`]), sum: Number(r[`${column}_sum`]), sumSq: Number(r[`${column}_sum_sq`]) };
+    const v = (suffix: string) => Number(r[`${column}_${suffix}`]);
+    const m: Moments = { n: v('n'), sum: v('sum'), sumSq: v('sum_sq'), num: v('num'), den: v('den') };
     (s as unknown as Record<string, Moments>)[field] = m;
   }
   return s;
