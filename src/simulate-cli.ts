@@ -2,7 +2,7 @@
  * `fallow simulate`: replays a plan, or runs an online policy, against the regular customers' actual
  * utilisation and prints the realised metrics as one JSON report (src/engine/simulate).
  *   fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos salamander|cuckoo|none] [--seed N] [--reduce-slowstart F]
- *   fallow simulate INSTANCE.json --policy hadoop|cuckoo|fair|fair-nodelay|rws|hmjs|aco-bp [--actual USAGE.json] [--qos ...] [--seed N] [--reduce-slowstart F]
+ *   fallow simulate INSTANCE.json --policy NAME|posum [--provision NAME] [--delta D] [--alpha A --beta B --gamma G] [--actual USAGE.json] [--qos ...] [--seed N] ...
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -10,11 +10,16 @@ import { ValidationError } from './engine/model/errors';
 import { loadInstance } from './engine/model/model';
 import { PlanDoc } from './engine/model/types';
 import { POLICY_NAMES } from './engine/policies';
+import { PROVISIONING_NAMES, ProvisioningName } from './engine/policies/provisioning';
+import { portfolioParams } from './engine/simulate';
+import type { PortfolioParams } from './engine/posum/portfolio';
 import { QOS_NAMES } from './engine/qos';
 import { simulatePlan, simulatePolicy, validateActualUsage, validateRuntimeTruth } from './engine/simulate';
 
 export const SIMULATE_USAGE = `  fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N] [--reduce-slowstart F]
-  fallow simulate INSTANCE.json --policy ${POLICY_NAMES.join('|')} [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N] [--reduce-slowstart F]
+  fallow simulate INSTANCE.json --policy ${[...POLICY_NAMES, 'posum'].join('|')} [--provision ${PROVISIONING_NAMES.join('|')}] [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N] [--reduce-slowstart F]
+    POSUM (--policy posum, or one member: an allocation policy with --provision): [--delta D] [--alpha A] [--beta B] [--gamma G]
+    [--period S] [--look-ahead S] [--x N] [--max-slowdown F]; the report carries score {vd, sb, c}, fc and posum's decisions
     --reduce-slowstart F: a stage after others may launch once F of each earlier stage's tasks ended (Hadoop's slow start, in (0, 1]; default 1)
     --true-seconds FILE: what tasks really take, {job: {stage: seconds per task at speed 1}}, where it differs from the instance
     --runtime-sigma S: multiply each task's runtime by a lognormal factor of mean 1 and log-scale spread S (drawn from --seed)`;
@@ -43,7 +48,9 @@ function run(args: string[]): number {
     parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: { actual: { type: 'string' }, qos: { type: 'string' }, policy: { type: 'string' }, seed: { type: 'string', default: '1' }, 'reduce-slowstart': { type: 'string', default: '1' }, 'true-seconds': { type: 'string' }, 'runtime-sigma': { type: 'string' } },
+      options: { actual: { type: 'string' }, qos: { type: 'string' }, policy: { type: 'string' }, seed: { type: 'string', default: '1' }, 'reduce-slowstart': { type: 'string', default: '1' }, 'true-seconds': { type: 'string' }, 'runtime-sigma': { type: 'string' },
+        provision: { type: 'string' }, delta: { type: 'string' }, alpha: { type: 'string' }, beta: { type: 'string' }, gamma: { type: 'string' },
+        period: { type: 'string' }, 'look-ahead': { type: 'string' }, x: { type: 'string' }, 'max-slowdown': { type: 'string' } },
     });
   } catch (e) {
     return usage((e as Error).message);
@@ -54,8 +61,13 @@ function run(args: string[]): number {
   const reduceSlowstart = Number(values['reduce-slowstart']);
   if (!(reduceSlowstart > 0 && reduceSlowstart <= 1)) return usage(`--reduce-slowstart must be a number in (0, 1], got "${values['reduce-slowstart']}"`);
   if (values.qos !== undefined && !QOS_NAMES.includes(values.qos)) return usage(`--qos must be one of ${QOS_NAMES.join(', ')}, got "${values.qos}"`);
-  if (values.policy !== undefined && !(POLICY_NAMES as readonly string[]).includes(values.policy))
-    return usage(`--policy must be one of ${POLICY_NAMES.join(', ')}, got "${values.policy}"`);
+  if (values.policy !== undefined && ![...POLICY_NAMES, 'posum'].includes(values.policy))
+    return usage(`--policy must be one of ${[...POLICY_NAMES, 'posum'].join(', ')}, got "${values.policy}"`);
+  if (values.provision !== undefined && !(PROVISIONING_NAMES as readonly string[]).includes(values.provision))
+    return usage(`--provision must be one of ${PROVISIONING_NAMES.join(', ')}, got "${values.provision}"`);
+  if (values.provision !== undefined && values.policy === undefined) return usage('--provision goes with --policy (a plan leases no nodes)');
+  const posum = posumOptions(values);
+  if (typeof posum === 'string') return usage(posum);
   if (values.policy === undefined && positionals.length !== 2) return usage('simulate needs INSTANCE.json and PLAN.json, or INSTANCE.json --policy NAME');
   if (values.policy !== undefined && positionals.length !== 1) return usage('simulate --policy takes INSTANCE.json only (no plan)');
 
@@ -65,7 +77,7 @@ function run(args: string[]): number {
   else process.stderr.write('fallow: no --actual given: simulating with the instance\'s own usage as the actual utilisation (a perfect forecast)\n');
   const sigma = values['runtime-sigma'] === undefined ? undefined : Number(values['runtime-sigma']);
   const runtimeTruth = validateRuntimeTruth(model, values['true-seconds'] === undefined ? undefined : readJson(values['true-seconds']), sigma);
-  const options = { actual, qos: values.qos, seed, reduceSlowstart, runtimeTruth };
+  const options = { actual, qos: values.qos, seed, reduceSlowstart, runtimeTruth, provision: values.provision as ProvisioningName | undefined, posum };
   const report =
     values.policy !== undefined ? simulatePolicy(model, values.policy, options) : simulatePlan(model, readJson(positionals[1]) as PlanDoc, options);
   process.stdout.write(JSON.stringify(report, null, 1) + '\n');
@@ -91,4 +103,34 @@ function readJson(path: string): unknown {
 function usage(message: string): number {
   process.stderr.write(`fallow: ${message}\nusage:\n${SIMULATE_USAGE}\n`);
   return 2;
+}
+
+/** POSUM's flags as parameters, or the message naming the first bad one. */
+function posumOptions(v: Record<string, string | boolean | undefined>): Partial<PortfolioParams> | string {
+  const num = (flag: string, ok: (x: number) => boolean, what: string): number | undefined | string => {
+    const raw = v[flag];
+    if (raw === undefined) return undefined;
+    const x = Number(raw);
+    return ok(x) ? x : `--${flag} must be ${what}, got "${raw}"`;
+  };
+  const checks = {
+    delta: num('delta', (x) => x >= 0 && x <= 1, 'a number in [0, 1]'),
+    alpha: num('alpha', (x) => x >= 0, 'a number >= 0'),
+    beta: num('beta', (x) => x >= 0, 'a number >= 0'),
+    gamma: num('gamma', (x) => x >= 0, 'a number >= 0'),
+    period: num('period', (x) => x > 0, 'a number of seconds > 0'),
+    lookAhead: num('look-ahead', (x) => x > 0, 'a number of seconds > 0'),
+    x: num('x', (x) => Number.isInteger(x) && x >= 0, 'an integer >= 0'),
+    maxSlowdown: num('max-slowdown', (x) => x > 0, 'a number > 0'),
+  };
+  for (const c of Object.values(checks)) if (typeof c === 'string') return c;
+  const n = checks as Record<string, number | undefined>;
+  const d = portfolioParams();
+  return {
+    ...(n.period !== undefined ? { periodSeconds: n.period } : {}),
+    ...(n.lookAhead !== undefined ? { lookAheadSeconds: n.lookAhead } : {}),
+    weights: { alpha: n.alpha ?? d.weights.alpha, beta: n.beta ?? d.weights.beta, gamma: n.gamma ?? d.weights.gamma },
+    allocation: { ...d.allocation, ...(n.delta !== undefined ? { delta: n.delta } : {}) },
+    provisioning: { ...d.provisioning, ...(n.x !== undefined ? { x: n.x } : {}), ...(n.maxSlowdown !== undefined ? { maxBoundedSlowdown: n.maxSlowdown } : {}) },
+  };
 }

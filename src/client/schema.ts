@@ -1691,6 +1691,14 @@ export interface components {
              */
             runtimeSigma?: number;
         };
+        PosumScoreDto: {
+            /** @description V_D: squared deadline violations of deadline-class jobs, seconds^2, over their count */
+            vd: number;
+            /** @description S_B: sum of the bounded slowdowns of the other jobs */
+            sb: number;
+            /** @description C: node uptime hours x costPerHour */
+            c: number;
+        };
         MinMedianMaxDto: {
             min: number;
             median: number;
@@ -1733,6 +1741,8 @@ export interface components {
             qos: string;
             seed: number;
             reduceSlowstart: number;
+            /** @description POSUM's P = (V_D, S_B, C) of the run (Table I) */
+            score: components["schemas"]["PosumScoreDto"];
             /** @description latest task end, seconds from slot 0 */
             makespanSeconds: number;
             /** @description over accepted jobs that finished */
@@ -1781,7 +1791,7 @@ export interface components {
              * @description the online policy run; null for a plan replay
              * @enum {string|null}
              */
-            policy: "hadoop" | "cuckoo" | "fair" | "fair-nodelay" | "rws" | "hmjs" | "aco-bp" | null;
+            policy: "hadoop" | "cuckoo" | "fair" | "fair-nodelay" | "rws" | "hmjs" | "aco-bp" | "edls-sh" | "edls-pr" | "hsrtf" | "locf" | null;
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             /** @enum {string} */
@@ -1891,10 +1901,10 @@ export interface components {
              */
             runtimeSigma?: number;
             /**
-             * @description hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs or aco-bp
+             * @description hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs, aco-bp, or one of POSUM's allocation policies: edls-sh, edls-pr, hsrtf, locf (delta 0.5)
              * @enum {string}
              */
-            policy: "hadoop" | "cuckoo" | "fair" | "fair-nodelay" | "rws" | "hmjs" | "aco-bp";
+            policy: "hadoop" | "cuckoo" | "fair" | "fair-nodelay" | "rws" | "hmjs" | "aco-bp" | "edls-sh" | "edls-pr" | "hsrtf" | "locf";
             /**
              * Format: uuid
              * @description the cluster (a lendable one, or your own)

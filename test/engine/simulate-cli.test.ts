@@ -55,6 +55,10 @@ describe('fallow simulate', () => {
         assert.equal(report.driver, policy);
         assert.equal(report.reduceSlowstart, 1);
       }
+      const posum = JSON.parse(fallow('simulate', write('i.json', INSTANCE), '--policy', 'posum', '--period', '300', '--qos', 'none').stdout);
+      assert.ok(posum.decisions.length > 0 && posum.decisions[0].scores.length === 16, 'posum decides among 16 members');
+      for (const k of ['vd', 'sb', 'c']) assert.equal(typeof posum.score[k], 'number');
+      assert.equal(typeof posum.fc, 'number');
       const early = JSON.parse(fallow('simulate', write('i.json', INSTANCE), '--policy', 'hadoop', '--reduce-slowstart', '0.05').stdout);
       assert.equal(early.reduceSlowstart, 0.05);
     });
@@ -73,6 +77,11 @@ describe('fallow simulate', () => {
       assert.equal(badTruth.code, 2);
       assert.match(badTruth.stderr, /trueSeconds\.nojob/);
       assert.match(badTruth.stderr, /runtimeSigma: must be a number in \[0, 3\]/);
+      const badDelta = fallow('simulate', inst, '--policy', 'posum', '--delta', '2');
+      assert.equal(badDelta.code, 2);
+      assert.match(badDelta.stderr, /--delta must be a number in \[0, 1\]/);
+      assert.match(fallow('simulate', inst, '--policy', 'locf', '--provision', 'mostly').stderr, /--provision must be one of plus-x, minus-x, dlx, maxbsd/);
+      assert.match(fallow('simulate', inst, '--policy', 'posum', '--period', '0').stderr, /--period must be a number of seconds > 0/);
       const badSlowstart = fallow('simulate', inst, '--policy', 'hadoop', '--reduce-slowstart', '0');
       assert.equal(badSlowstart.code, 2);
       assert.match(badSlowstart.stderr, /--reduce-slowstart must be a number in \(0, 1\]/);

@@ -1,4 +1,6 @@
 import { batchKpis } from './batch-kpis';
+import { planScore } from './posum-kpi';
+import type { PosumScore } from '../posum/score';
 import { LocalityCounts, localityOf } from './locality';
 import { Model, NO_TASK_LIMIT, stageKey } from '../model/model';
 import { PLAN_FORMAT } from '../model/types';
@@ -60,6 +62,8 @@ export interface Kpis {
   ruByNode: Record<string, number>;
   /** Jain's fairness index over accepted jobs of (the job's lower bound alone on the cluster) / (its end - release). */
   jainFairness: number;
+  /** POSUM's P = (V_D, S_B, C) (Table I): deadline violations, bounded slowdown, node cost (posum-kpi.ts). */
+  score: PosumScore;
   jobs: JobOutcome[];
 }
 
@@ -313,6 +317,7 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
       remoteTasks,
       locality: localityOf(model, node, counted),
       ...batchKpis(model, slotLoad, horizonForKpis, ruNode, jobs),
+      score: planScore(model, node, counted, jobs, makespan),
       jobs,
     },
   };

@@ -12,6 +12,17 @@ export interface NodeSpec {
   maxTasks?: number;
   bandwidthMbps?: number;
   costPerHour?: number;
+  /**
+   * An ephemeral node a provisioning policy leases and releases while a workload runs (POSUM): down until
+   * leased, up `startupSeconds` after, released only when idle and at least `minLeaseSeconds` after its lease.
+   * Plans treat it as any node; online policies use it only when leased.
+   */
+  lease?: LeaseSpec;
+}
+
+export interface LeaseSpec {
+  startupSeconds: number;
+  minLeaseSeconds: number;
 }
 
 export interface StageSpec {

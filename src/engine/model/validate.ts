@@ -74,6 +74,14 @@ export function validateInstance(raw: unknown, options: ValidateOptions = {}): I
       optional(node.costPerHour, `${p}.costPerHour`, (v) => isNum(v) && v >= 0, 'a number >= 0');
       optional(node.rack, `${p}.rack`, (v) => typeof v === 'string', 'a string');
       optional(node.flavor, `${p}.flavor`, (v) => typeof v === 'string', 'a string');
+      if (node.lease !== undefined) {
+        if (!isObject(node.lease)) bad(`${p}.lease`, 'must be an object { startupSeconds, minLeaseSeconds }');
+        else {
+          const l = node.lease as Record<string, unknown>;
+          for (const k of ['startupSeconds', 'minLeaseSeconds']) if (!isNum(l[k]) || (l[k] as number) < 0) bad(`${p}.lease.${k}`, `must be a number >= 0, got ${show(l[k])}`);
+          for (const k of Object.keys(l)) if (k !== 'startupSeconds' && k !== 'minLeaseSeconds') bad(`${p}.lease.${k}`, 'unknown field (expected startupSeconds or minLeaseSeconds)');
+        }
+      }
     });
 
   if (doc.usage !== undefined) {

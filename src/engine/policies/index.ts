@@ -7,8 +7,9 @@ import { FairPolicy } from './fair';
 import { HadoopPolicy } from './hadoop';
 import { HmjsPolicy } from './hmjs';
 import { RwsPolicy } from './rws';
+import { PosumAllocationPolicy } from './posum-allocation';
 
-export const POLICY_NAMES = ['hadoop', 'cuckoo', 'fair', 'fair-nodelay', 'rws', 'hmjs', 'aco-bp'] as const;
+export const POLICY_NAMES = ['hadoop', 'cuckoo', 'fair', 'fair-nodelay', 'rws', 'hmjs', 'aco-bp', 'edls-sh', 'edls-pr', 'hsrtf', 'locf'] as const;
 export type PolicyName = (typeof POLICY_NAMES)[number];
 
 export function makePolicy(name: string, model: Model): Driver {
@@ -19,9 +20,10 @@ export function makePolicy(name: string, model: Model): Driver {
   if (name === 'rws') return new RwsPolicy(model);
   if (name === 'hmjs') return new HmjsPolicy(model);
   if (name === 'aco-bp') return new AcoBpPolicy(model);
+  if (name === 'edls-sh' || name === 'edls-pr' || name === 'hsrtf' || name === 'locf') return new PosumAllocationPolicy(model, name);
   throw new ValidationError('options', [{ path: 'policy', message: `unknown policy "${name}" (one of ${POLICY_NAMES.join(', ')})` }]);
 }
 
-export { AcoBpPolicy, CuckooPolicy, FairPolicy, HadoopPolicy, HmjsPolicy, RwsPolicy };
+export { AcoBpPolicy, CuckooPolicy, FairPolicy, HadoopPolicy, HmjsPolicy, PosumAllocationPolicy, RwsPolicy };
 export { hostWeights } from './host-weights';
 export { wrrPlacement } from './wrr-placement';

@@ -11,6 +11,10 @@ import { getQos } from '../qos';
 import { SimReport } from './metrics';
 import { PlanDriver } from './plan-driver';
 import { RuntimeTruth, Simulator } from './simulator';
+import { PORTFOLIO_DEFAULTS, PortfolioParams, PortfolioPolicy } from '../posum/portfolio';
+import { fc } from '../posum/score';
+import { POSUM_ALLOCATIONS, PosumAllocation, PosumAllocationPolicy } from '../policies/posum-allocation';
+import { ProvisioningName, ProvisioningPolicy } from '../policies/provisioning';
 import { ActualUsage, UsageDoc } from './usage';
 
 export interface SimulateOptions {
@@ -25,6 +29,21 @@ export interface SimulateOptions {
   reduceSlowstart?: number;
   /** What tasks really take, when not what the instance says (true per-stage seconds, lognormal noise). */
   runtimeTruth?: RuntimeTruth;
+  /** A provisioning policy leasing the instance's `lease` nodes (POSUM's plus-x, minus-x, dlx, maxbsd); policies only. */
+  provision?: ProvisioningName;
+  /** POSUM's parameters: delta, the periods, the look-ahead, alpha/beta/gamma (policy posum and its members). */
+  posum?: Partial<PortfolioParams>;
+}
+
+/** POSUM's parameters with the defaults filled in. */
+export function portfolioParams(p: Partial<PortfolioParams> = {}): PortfolioParams {
+  return {
+    ...PORTFOLIO_DEFAULTS,
+    ...p,
+    weights: { ...PORTFOLIO_DEFAULTS.weights, ...p.weights },
+    allocation: { ...PORTFOLIO_DEFAULTS.allocation, ...p.allocation },
+    provisioning: { ...PORTFOLIO_DEFAULTS.provisioning, ...p.provisioning },
+  };
 }
 
 /** Replays a plan; the plan must pass the evaluator against the instance (it was made for it). */
@@ -45,16 +64,30 @@ export function simulatePlan(model: Model, plan: PlanDoc, options: SimulateOptio
   }).run();
 }
 
-/** Runs an online policy ('hadoop' or 'cuckoo'). */
+/**
+ * Runs an online policy (POLICY_NAMES, or `posum`: the portfolio of src/engine/posum) against the actual
+ * utilisation; with `provision`, a provisioning policy leases the instance's `lease` nodes meanwhile. The
+ * report carries F_c of its score against (0, 0, 0) with the weights given, and POSUM's decision trail.
+ */
 export function simulatePolicy(model: Model, policy: string, options: SimulateOptions = {}): SimReport {
-  const driver = makePolicy(policy, model);
-  return new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), driver, {
+  const params = portfolioParams(options.posum);
+  const portfolio = policy === 'posum' ? new PortfolioPolicy(model, params) : null;
+  const driver = portfolio ?? (POSUM_ALLOCATIONS.includes(policy as never) ? new PosumAllocationPolicy(model, policy as PosumAllocation, params.allocation) : makePolicy(policy, model));
+  const provisioner = portfolio ?? (options.provision ? new ProvisioningPolicy(model, options.provision, params.provisioning) : undefined);
+  const report = new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), driver, {
     qos: getQos(options.qos ?? 'cuckoo'),
     seed: options.seed,
     maxWindows: options.maxWindows,
     reduceSlowstart: options.reduceSlowstart,
     runtimeTruth: options.runtimeTruth,
+    provisioner,
   }).run();
+  return {
+    ...report,
+    provisioning: portfolio ? 'posum' : (options.provision ?? null),
+    fc: Math.round(fc(report.score, { vd: 0, sb: 0, c: 0 }, params.weights) * 1e4) / 1e4,
+    ...(portfolio ? { decisions: portfolio.trail } : {}),
+  };
 }
 
 export type { JobRun, SimReport } from './metrics';

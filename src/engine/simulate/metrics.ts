@@ -1,3 +1,5 @@
+import type { Decision } from '../posum/portfolio';
+import type { PosumScore } from '../posum/score';
 import type { BatchMetrics } from './batch-metrics';
 /**
  * The realised metrics of one simulated run (Salamander IV: job execution time, % relaunched and % remote
@@ -24,6 +26,14 @@ export interface SimReport extends BatchMetrics {
   driver: string;
   qos: string;
   seed: number;
+  /** POSUM's P = (V_D, S_B, C) of the run (Table I). */
+  score: PosumScore;
+  /** Policies: F_c (Eq. 5) of the score against (0, 0, 0) with the run's alpha, beta, gamma. */
+  fc?: number;
+  /** Policies: the provisioning policy that leased nodes (posum: its members'), null for none. */
+  provisioning?: string | null;
+  /** POSUM: every decision (time, each member's score and distance to the ideal point, the choice). */
+  decisions?: Decision[];
   /** Share of a stage's predecessor tasks that ended before it could launch (1: the strict barrier). */
   reduceSlowstart: number;
   /** Latest task end on the window clock (0 = start of the window). */

@@ -7,6 +7,8 @@ import { jobRevenue, JobRun, pct, SimReport, summarise } from './metrics';
 import { NodeState, throttleFactor } from './node-state';
 import { Link, stagingSeconds, transferSeconds } from './transfer';
 import { ActualUsage } from './usage';
+import { posumScore, PosumScore } from '../posum/score';
+import { roundScore } from '../evaluate/posum-kpi';
 
 /**
  * Who decides where and when tasks run: a plan to follow (plan-driver.ts) or an online policy
@@ -79,6 +81,15 @@ export interface SimOptions {
    * lognormal factor of mean 1 and this log-scale spread, drawn per task from the seed.
    */
   runtimeTruth?: RuntimeTruth;
+  /** Leases and releases the instance's `lease` nodes while the workload runs (POSUM's provisioning). */
+  provisioner?: Provisioner;
+}
+
+/** A provisioning policy: every `periodSeconds` it may lease and release the leasable nodes (sim.leaseNode, sim.releaseNode). */
+export interface Provisioner {
+  readonly name: string;
+  readonly periodSeconds: number;
+  decide(sim: Simulator): void;
 }
 
 export interface RuntimeTruth {
@@ -97,8 +108,10 @@ const RELEASE = 3;
 const TIMER = 4;
 const STALL = 5;
 const SAMPLE = 6;
+const NODE_UP = 7;
+const PROVISION = 8;
 /** Same-time order: ends and fetches, then ticks and stalls, then releases and timers, last the sample (after every launch of that instant). */
-const PRIORITY = [0, 0, 1, 2, 2, 1, 3];
+const PRIORITY = [0, 0, 1, 2, 2, 1, 3, 1, 2];
 
 /**
  * Discrete-event simulation of MapReduce tasks on ephemeral capacity (DESIGN.md; Salamander IV,
@@ -117,6 +130,15 @@ export class Simulator {
   readonly replicas: (number[] | null)[];
   /** Set by the driver in prepare(): concurrent task slots per node. */
   readonly slots: Int32Array;
+  /**
+   * Per node: whether it can run tasks now. A `lease` node is down until leased and up its start-up delay
+   * later (online policies; a plan's nodes are all up). `leasedAt`: when its current lease began (-1: none).
+   */
+  readonly up: Uint8Array;
+  readonly leasedAt: Float64Array;
+  /** Per node: seconds of lease ended so far (the current lease counts in uptime() too). */
+  private readonly leasedSeconds: Float64Array;
+  private readonly leaseSeq: Int32Array;
 
   readonly state: Uint8Array;
   readonly node: Int32Array;
@@ -137,8 +159,10 @@ export class Simulator {
   private readonly version: Int32Array; // invalidates a killed attempt's pending events
   private readonly stageLeft: Int32Array;
   private readonly stagePredsLeft: Int32Array;
-  /** Tasks of each stage that have ended (for the slow-start threshold). */
-  private readonly stageDone: Int32Array;
+  /** Tasks of each stage that have ended (for the slow-start threshold and the policies' predictions). */
+  readonly stageDone: Int32Array;
+  /** Per stage: the runtimes (launch to end) of its ended tasks, as the runtime predictors' evidence. */
+  readonly stageRuns: { n: number; sum: number; sumSq: number }[];
   /** Per stage: it has been made ready (early or at its barrier). */
   private readonly stageReady: Uint8Array;
   /** Per task launched before its predecessors all ended: when the output fetched so far will have arrived; -1 otherwise. */
@@ -179,6 +203,10 @@ export class Simulator {
     this.accepted = new Uint8Array(model.jobs.length).fill(1);
     this.replicas = new Array(nTasks).fill(null);
     this.slots = Int32Array.from(model.maxTasks);
+    this.up = Uint8Array.from(model.doc.nodes, (n) => (n.lease && driver.mode === 'policy' ? 0 : 1));
+    this.leasedAt = new Float64Array(model.K).fill(-1);
+    this.leasedSeconds = new Float64Array(model.K);
+    this.leaseSeq = new Int32Array(model.K);
     this.state = new Uint8Array(nTasks);
     this.node = new Int32Array(nTasks).fill(-1);
     this.launchSeq = new Float64Array(nTasks);
@@ -197,6 +225,7 @@ export class Simulator {
     this.stageLeft = Int32Array.from(model.stages, (s) => s.tasks);
     this.stagePredsLeft = Int32Array.from(model.stages, (s) => s.preds.length);
     this.stageDone = new Int32Array(model.stages.length);
+    this.stageRuns = model.stages.map(() => ({ n: 0, sum: 0, sumSq: 0 }));
     this.stageReady = new Uint8Array(model.stages.length);
     this.earlyFetchEnd = new Float64Array(nTasks).fill(-1);
     this.slowstart = options.reduceSlowstart ?? 1;
@@ -256,6 +285,7 @@ export class Simulator {
       this.queue.push(job.release * model.slotSeconds, PRIORITY[RELEASE], RELEASE, j);
     });
     this.queue.push(0, PRIORITY[TICK], TICK, 0);
+    if (this.options.provisioner) this.queue.push(0, PRIORITY[PROVISION], PROVISION, 0);
     this.queue.push(0, PRIORITY[SAMPLE], SAMPLE, 0);
     const horizon = model.T * model.slotSeconds * (this.options.maxWindows ?? 10);
     const ev: SimEvent = { time: 0, kind: 0, a: 0, b: 0 };
@@ -284,6 +314,14 @@ export class Simulator {
           this.sampler.sample(this.now, (k) => this.nodes[k].used);
           if (this.remaining > 0) this.queue.push(this.now + SAMPLE_SECONDS, PRIORITY[SAMPLE], SAMPLE, 0);
           break;
+        case NODE_UP:
+          // Only the current lease's start-up: a node released and leased again waits for its new one.
+          if (this.leasedAt[ev.a] >= 0 && ev.b === this.leaseSeq[ev.a]) (this.up[ev.a] = 1), this.capacityEpoch++;
+          break;
+        case PROVISION:
+          this.options.provisioner!.decide(this);
+          if (this.remaining > 0) this.queue.push(this.now + this.options.provisioner!.periodSeconds, PRIORITY[PROVISION], PROVISION, 0);
+          break;
         case STALL:
           // Still the same attempt at factor 0 (any change of the node's factor bumps the version).
           if (ev.b === this.version[ev.a] && this.state[ev.a] === TaskState.Running) (this.stalls++, this.kill(ev.a));
@@ -302,7 +340,43 @@ export class Simulator {
   }
 
   freeSlots(k: number): number {
-    return this.slots[k] - this.nodes[k].tasks.length;
+    return this.up[k] ? this.slots[k] - this.nodes[k].tasks.length : 0;
+  }
+
+  /** Whether node k is an ephemeral node a provisioner may lease and release. */
+  leasable(k: number): boolean {
+    return this.model.doc.nodes[k].lease !== undefined;
+  }
+
+  /** Leases node k now: it comes up after its start-up delay. False when not leasable or already leased. */
+  leaseNode(k: number): boolean {
+    const spec = this.model.doc.nodes[k].lease;
+    if (!spec || this.leasedAt[k] >= 0) return false;
+    this.leasedAt[k] = this.now;
+    this.leaseSeq[k]++;
+    this.queue.push(this.now + spec.startupSeconds, PRIORITY[NODE_UP], NODE_UP, k, this.leaseSeq[k]);
+    return true;
+  }
+
+  /** Whether leased node k may be released now: idle and past its minimum lease. */
+  releasable(k: number): boolean {
+    const spec = this.model.doc.nodes[k].lease;
+    return !!spec && this.leasedAt[k] >= 0 && this.nodes[k].tasks.length === 0 && this.now >= this.leasedAt[k] + spec.minLeaseSeconds - 1e-9;
+  }
+
+  /** Releases leased node k (false when it is not releasable now). */
+  releaseNode(k: number): boolean {
+    if (!this.releasable(k)) return false;
+    this.leasedSeconds[k] += this.now - this.leasedAt[k];
+    this.leasedAt[k] = -1;
+    this.up[k] = 0;
+    return true;
+  }
+
+  /** Seconds node k has been paid for by `until`: a node without `lease` from 0; a leasable one while leased. */
+  uptime(k: number, until: number): number {
+    if (!this.leasable(k) || this.driver.mode === 'plan') return until;
+    return this.leasedSeconds[k] + (this.leasedAt[k] >= 0 ? Math.max(0, until - this.leasedAt[k]) : 0);
   }
 
   /**
@@ -373,6 +447,7 @@ export class Simulator {
   /** Per metric, what node k has left now for more tasks: C(1-U-S) under the actual load, minus its tasks' reservations. */
   freeCapacity(k: number): Float64Array {
     const out = new Float64Array(this.model.M);
+    if (!this.up[k]) return out;
     for (let m = 0; m < this.model.M; m++)
       out[m] = Math.max(0, this.model.capacity[k][m] * Math.max(0, 1 - this.usage.at(k, m, this.slot) - this.margin[m]) - this.nodes[k].used[m]);
     return out;
@@ -384,6 +459,7 @@ export class Simulator {
    * Negative when the task does not fit.
    */
   headroom(k: number, i: number): number {
+    if (!this.up[k]) return -Infinity;
     const d = this.model.stages[this.model.taskStage[i]].demand;
     const cap = this.model.capacity[k];
     const used = this.nodes[k].used;
@@ -520,6 +596,11 @@ export class Simulator {
     this.capacityEpoch++;
     this.retime(k);
     this.stageDone[g]++;
+    const run = this.stageRuns[g];
+    const seconds = this.now - this.startedAt[i];
+    run.n++;
+    run.sum += seconds;
+    run.sumSq += seconds * seconds;
     if (this.slowstart < 1) this.shuffleOut(i, k);
     // Stage precedence (the map -> reduce barrier, Salamander Eq. 5): successors start once all of it ended,
     // or, with slow start, launch early and only compute then.
@@ -622,6 +703,29 @@ export class Simulator {
     for (const i of victims) this.kill(i);
   }
 
+  /**
+   * POSUM's P = (V_D, S_B, C) of the run (Table I, src/engine/posum/score.ts): e_i is the time the job's
+   * tasks ran (their last attempts); a job that did not end (rejected or unfinished) counts until the
+   * simulation stopped; every node is up until the makespan.
+   */
+  private score(jobs: JobRun[], makespan: number): PosumScore {
+    const { model } = this;
+    const S = model.slotSeconds;
+    const taskSeconds = new Float64Array(model.jobs.length);
+    for (let i = 0; i < model.nTasks; i++) if (this.state[i] === TaskState.Done) taskSeconds[model.taskJob[i]] += this.endTime[i] - this.startedAt[i];
+    const scored = model.jobs.map((job, j) => ({
+      deadlineJob: model.doc.jobs[j].class === 'deadline',
+      releaseSeconds: job.release * S,
+      endSeconds: jobs[j].endSeconds,
+      deadlineSeconds: jobs[j].deadlineSeconds,
+      taskSeconds: taskSeconds[j],
+    }));
+    const end = Math.max(this.now, makespan);
+    // A fixed node is paid until the makespan; a leased one for its leases (until the end if still leased).
+    const nodes = model.doc.nodes.map((n, k) => ({ uptimeSeconds: this.uptime(k, this.leasable(k) ? end : makespan), costPerHour: n.costPerHour ?? 0 }));
+    return roundScore(posumScore(scored, nodes, Math.max(this.now, makespan)));
+  }
+
   private report(events: number, elapsedMs: number): SimReport {
     const { model } = this;
     const S = model.slotSeconds;
@@ -661,6 +765,7 @@ export class Simulator {
       jobs.push({ id: job.id, accepted, stagingSeconds: this.staging[j], endSeconds, executionSeconds, computeSeconds, deadlineSeconds, onTime: outcome.onTime, revenue: outcome.revenue });
     });
     const batch = this.sampler.finish(this.node, (i) => this.state[i] === TaskState.Done, (j) => jobs[j].computeSeconds);
+    const score = this.score(jobs, makespan);
     return {
       ...batch,
       mode: this.driver.mode,
@@ -670,6 +775,7 @@ export class Simulator {
       reduceSlowstart: this.slowstart,
       makespanSeconds: makespan,
       jobExecutionSeconds: summarise(exec),
+      score,
       relaunchedTaskPct: pct(relaunches, tasks),
       remoteTaskPct: pct(remoteTasks, tasks),
       bytesMoved: this.placementBytes + this.remoteBytes,

@@ -6,7 +6,7 @@ import { isObject, validateInstance, ValidateOptions } from '../../engine/model/
 export const INSTANCE_FIELDS = ['format', 'name', 'horizon', 'metrics', 'safetyMargin', 'nodes', 'usage', 'network', 'jobs', 'reference', 'provenance'];
 export const HORIZON_FIELDS = ['slots', 'slotSeconds'];
 /** The fields fallow.instance/v1 gives a node (FORMAT.md). */
-export const NODE_FIELDS = ['id', 'rack', 'flavor', 'capacity', 'speed', 'maxTasks', 'bandwidthMbps', 'costPerHour'];
+export const NODE_FIELDS = ['id', 'rack', 'flavor', 'capacity', 'speed', 'maxTasks', 'bandwidthMbps', 'costPerHour', 'lease'];
 /** The fields fallow.instance/v1 gives a job and a stage (FORMAT.md). */
 export const JOB_FIELDS = ['id', 'customer', 'class', 'releaseSlot', 'deadlineSlot', 'revenue', 'replication', 'mapClass', 'reduceClass', 'stages'];
 export const STAGE_FIELDS = ['id', 'tasks', 'after', 'demand', 'work', 'durationSeconds', 'defaultDurationSeconds', 'inputMB', 'outputMB', 'blocks'];

@@ -65,7 +65,10 @@ export class CreateSimulationDto {
 
 /** An online policy run on a cluster, batch and forecast (the ACO-BP comparison's baselines and ACO-BP itself). */
 export class CreatePolicySimulationDto extends CreateSimulationDto {
-  @ApiProperty({ enum: POLICY_NAMES, description: 'hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs or aco-bp' })
+  @ApiProperty({
+    enum: POLICY_NAMES,
+    description: 'hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs, aco-bp, or one of POSUM\'s allocation policies: edls-sh, edls-pr, hsrtf, locf (delta 0.5)',
+  })
   @Allow()
   policy!: string;
 
@@ -116,12 +119,19 @@ export class LocalityDto {
 }
 
 /** The simulator's report: what `fallow simulate` prints. */
+export class PosumScoreDto {
+  @ApiProperty({ description: 'V_D: squared deadline violations of deadline-class jobs, seconds^2, over their count' }) vd!: number;
+  @ApiProperty({ description: 'S_B: sum of the bounded slowdowns of the other jobs' }) sb!: number;
+  @ApiProperty({ description: 'C: node uptime hours x costPerHour' }) c!: number;
+}
+
 export class SimReportDto {
   @ApiProperty({ enum: ['plan', 'policy'] }) mode!: 'plan' | 'policy';
   @ApiProperty() driver!: string;
   @ApiProperty() qos!: string;
   @ApiProperty() seed!: number;
   @ApiProperty() reduceSlowstart!: number;
+  @ApiProperty({ type: PosumScoreDto, description: 'POSUM\'s P = (V_D, S_B, C) of the run (Table I)' }) score!: PosumScoreDto;
   @ApiProperty({ description: 'latest task end, seconds from slot 0' }) makespanSeconds!: number;
   @ApiProperty({ type: MinMedianMaxDto, description: 'over accepted jobs that finished' }) jobExecutionSeconds!: MinMedianMaxDto;
   @ApiProperty({ description: 'kills / tasks of accepted jobs, in %' }) relaunchedTaskPct!: number;

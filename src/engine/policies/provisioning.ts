@@ -1,0 +1,124 @@
+import type { Model } from '../model/model';
+import { taskEstimates } from '../posum/estimates';
+import type { Provisioner, Simulator } from '../simulate/simulator';
+
+/**
+ * POSUM's provisioning policies (seeds/002 Table II) over the instance's `lease` nodes:
+ * - plus-x: lease x more nodes every period; minus-x: release x (idle, past their minimum lease);
+ * - dlx: as many leased nodes as the deadline jobs' remaining work needs to end by their deadlines;
+ * - maxbsd: as many as keep every batch job's projected bounded slowdown under `maxBoundedSlowdown`.
+ * Remaining work: per unfinished task of a job, its stage's demand times its duration on a node of mean
+ * speed (the instance's prediction). Capacity: the fixed nodes plus the leased ones (those still starting
+ * count: they are paid for). The needed count is per metric, the largest over metrics.
+ */
+export type ProvisioningName = 'plus-x' | 'minus-x' | 'dlx' | 'maxbsd';
+export const PROVISIONING_NAMES: readonly ProvisioningName[] = ['plus-x', 'minus-x', 'dlx', 'maxbsd'];
+
+export interface ProvisioningParams {
+  /** Nodes plus-x leases and minus-x releases per period. */
+  x: number;
+  periodSeconds: number;
+  /** maxbsd's ceiling on the projected bounded slowdown of batch jobs. */
+  maxBoundedSlowdown: number;
+  minExecutionSeconds: number;
+}
+
+export const PROVISIONING_DEFAULTS: ProvisioningParams = { x: 1, periodSeconds: 60, maxBoundedSlowdown: 4, minExecutionSeconds: 10 };
+
+export class ProvisioningPolicy implements Provisioner {
+  readonly periodSeconds: number;
+  private readonly leasableNodes: number[];
+  private readonly stageSeconds: Float64Array;
+  private readonly jobTaskSeconds: Float64Array;
+  private readonly deadlineJob: Uint8Array;
+
+  constructor(
+    private readonly model: Model,
+    readonly name: ProvisioningName,
+    private readonly p: ProvisioningParams = PROVISIONING_DEFAULTS,
+  ) {
+    if (!(p.periodSeconds > 0)) throw new Error('periodSeconds must be > 0');
+    if (!(Number.isInteger(p.x) && p.x >= 0)) throw new Error('x must be an integer >= 0');
+    this.periodSeconds = p.periodSeconds;
+    this.leasableNodes = model.doc.nodes.map((n, k) => (n.lease ? k : -1)).filter((k) => k >= 0);
+    ({ stageSeconds: this.stageSeconds, jobTaskSeconds: this.jobTaskSeconds } = taskEstimates(model));
+    this.deadlineJob = Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0));
+  }
+
+  decide(sim: Simulator): void {
+    const leased = this.leasableNodes.filter((k) => sim.leasedAt[k] >= 0).length;
+    if (this.name === 'plus-x') return this.toTarget(sim, leased + this.p.x);
+    if (this.name === 'minus-x') return this.toTarget(sim, leased - this.p.x);
+    this.toTarget(sim, this.name === 'dlx' ? this.forDeadlines(sim) : this.forSlowdown(sim));
+  }
+
+  /** Leases (in node order) or releases (idle ones past their minimum lease, last first) towards `target` leased nodes. */
+  private toTarget(sim: Simulator, target: number): void {
+    let leased = this.leasableNodes.filter((k) => sim.leasedAt[k] >= 0).length;
+    target = Math.max(0, Math.min(this.leasableNodes.length, target));
+    for (const k of this.leasableNodes) if (leased < target && sim.leaseNode(k)) leased++;
+    for (let n = this.leasableNodes.length - 1; n >= 0 && leased > target; n--) if (sim.releaseNode(this.leasableNodes[n])) leased--;
+  }
+
+  /** Per metric, the demand-seconds job j still has to run. */
+  private remainingWork(sim: Simulator, j: number): Float64Array {
+    const out = new Float64Array(this.model.M);
+    for (const g of this.model.jobs[j].stages) {
+      const s = this.model.stages[g];
+      const left = s.tasks - sim.stageDone[g];
+      for (let m = 0; m < this.model.M; m++) out[m] += left * s.demand[m] * this.stageSeconds[g];
+    }
+    return out;
+  }
+
+  private unfinished(sim: Simulator, j: number): boolean {
+    return this.model.jobs[j].stages.some((g) => sim.stageDone[g] < this.model.stages[g].tasks);
+  }
+
+  /** Leased nodes needed so that the fixed nodes plus them offer `rate` (per metric, demand per second). */
+  private nodesFor(rate: Float64Array): number {
+    const { model } = this;
+    let needed = 0;
+    for (let m = 0; m < model.M; m++) {
+      let fixed = 0;
+      for (let k = 0; k < model.K; k++) if (!model.doc.nodes[k].lease) fixed += model.capacity[k][m];
+      let missing = rate[m] - fixed;
+      let n = 0;
+      for (const k of this.leasableNodes) {
+        if (missing <= 1e-9) break;
+        missing -= model.capacity[k][m];
+        n++;
+      }
+      needed = Math.max(needed, missing > 1e-9 ? this.leasableNodes.length : n);
+    }
+    return needed;
+  }
+
+  /** DLX: the rate that ends every unfinished deadline job's remaining work by its deadline. */
+  private forDeadlines(sim: Simulator): number {
+    const rate = new Float64Array(this.model.M);
+    this.model.jobs.forEach((job, j) => {
+      if (!this.deadlineJob[j] || !this.unfinished(sim, j) || job.release * this.model.slotSeconds > sim.now) return;
+      const left = Math.max(this.p.periodSeconds, job.deadline * this.model.slotSeconds - sim.now);
+      const work = this.remainingWork(sim, j);
+      for (let m = 0; m < this.model.M; m++) rate[m] += work[m] / left;
+    });
+    return this.nodesFor(rate);
+  }
+
+  /** MaxBSD: the rate that ends all released batch work before the tightest job's slowdown passes the ceiling. */
+  private forSlowdown(sim: Simulator): number {
+    const work = new Float64Array(this.model.M);
+    let by = Infinity;
+    this.model.jobs.forEach((job, j) => {
+      const release = job.release * this.model.slotSeconds;
+      if (this.deadlineJob[j] || !this.unfinished(sim, j) || release > sim.now) return;
+      const w = this.remainingWork(sim, j);
+      for (let m = 0; m < this.model.M; m++) work[m] += w[m];
+      by = Math.min(by, release + this.p.maxBoundedSlowdown * Math.max(this.jobTaskSeconds[j], this.p.minExecutionSeconds));
+    });
+    if (by === Infinity) return 0;
+    const left = Math.max(this.p.periodSeconds, by - sim.now);
+    return this.nodesFor(work.map((w) => w / left));
+  }
+}

@@ -1,0 +1,227 @@
+import { compile, Model } from '../model/model';
+import type { InstanceDoc, JobSpec, NodeSpec, StageSpec } from '../model/types';
+import { POSUM_ALLOCATION_DEFAULTS, POSUM_ALLOCATIONS, PosumAllocation, PosumAllocationParams, PosumAllocationPolicy } from '../policies/posum-allocation';
+import { PROVISIONING_DEFAULTS, PROVISIONING_NAMES, ProvisioningName, ProvisioningParams, ProvisioningPolicy } from '../policies/provisioning';
+import { getQos } from '../qos';
+import type { Driver, Provisioner, Simulator } from '../simulate/simulator';
+import { Simulator as Sim, TaskState } from '../simulate/simulator';
+import { ActualUsage } from '../simulate/usage';
+import { choose, FC_DEFAULTS, FcWeights, posumScore, PosumScore, ScoredJob } from './score';
+
+/**
+ * POSUM (seeds/002, sections III and V): a portfolio of 4 allocation x 4 provisioning policies. Every
+ * `periodSeconds` it rebuilds the present as an instance (look-ahead.ts: what is left of each job, the
+ * running tasks as load on their nodes for their predicted remaining time, the leased nodes, the regular
+ * customers' *forecast* from now: never the actual future), simulates every member over `lookAheadSeconds`,
+ * scores each (Table I) and switches to the one nearest the ideal point (score.ts choose). All four
+ * allocation policies follow the queue from the start, so a switch takes effect at the next free container.
+ * Every decision is kept: time, each member's score and distance, the choice.
+ */
+export interface PortfolioParams {
+  periodSeconds: number;
+  lookAheadSeconds: number;
+  weights: FcWeights;
+  allocation: PosumAllocationParams;
+  provisioning: ProvisioningParams;
+}
+
+export const PORTFOLIO_DEFAULTS: PortfolioParams = {
+  periodSeconds: 120,
+  lookAheadSeconds: 600,
+  weights: FC_DEFAULTS,
+  allocation: POSUM_ALLOCATION_DEFAULTS,
+  provisioning: PROVISIONING_DEFAULTS,
+};
+
+export interface Member {
+  allocation: PosumAllocation;
+  provisioning: ProvisioningName;
+}
+
+export interface Decision {
+  timeSeconds: number;
+  /** Every member's predicted score over the look-ahead and its weighted distance to the ideal point. */
+  scores: (Member & PosumScore & { distance: number })[];
+  choice: Member;
+  elapsedMs: number;
+}
+
+export const MEMBERS: Member[] = POSUM_ALLOCATIONS.flatMap((allocation) => PROVISIONING_NAMES.map((provisioning) => ({ allocation, provisioning })));
+
+/** Timer payload of a decision (the allocation policies' own timers carry job indexes). */
+const DECIDE = 0x3fffffff;
+
+export class PortfolioPolicy implements Driver, Provisioner {
+  readonly name = 'posum';
+  readonly mode = 'policy' as const;
+  readonly trail: Decision[] = [];
+  private readonly allocations: Map<PosumAllocation, PosumAllocationPolicy>;
+  private readonly provisioners: Map<ProvisioningName, ProvisioningPolicy>;
+  private current: Member = MEMBERS[0];
+  /** The provisioner runs at the portfolio's own period (Provisioner). */
+  readonly periodSeconds: number;
+
+  constructor(
+    private readonly model: Model,
+    private readonly p: PortfolioParams = PORTFOLIO_DEFAULTS,
+  ) {
+    if (!(p.periodSeconds > 0)) throw new Error('periodSeconds must be > 0');
+    if (!(p.lookAheadSeconds > 0)) throw new Error('lookAheadSeconds must be > 0');
+    this.periodSeconds = p.provisioning.periodSeconds;
+    this.allocations = new Map(POSUM_ALLOCATIONS.map((a) => [a, new PosumAllocationPolicy(model, a, p.allocation)]));
+    this.provisioners = new Map(PROVISIONING_NAMES.map((n) => [n, new ProvisioningPolicy(model, n, p.provisioning)]));
+  }
+
+  get choice(): Member {
+    return this.current;
+  }
+
+  prepare(sim: Simulator): void {
+    // One of them sets the simulation up (acceptance, slots, replicas); the others only keep queues.
+    this.allocations.get(POSUM_ALLOCATIONS[0])!.prepare(sim);
+    sim.timer(0, DECIDE);
+  }
+
+  onReady(sim: Simulator, i: number): void {
+    for (const a of this.allocations.values()) a.onReady(sim, i);
+  }
+
+  onKilled(sim: Simulator, i: number): void {
+    for (const a of this.allocations.values()) a.onKilled(sim, i);
+  }
+
+  onTimer(sim: Simulator, payload: number): void {
+    if (payload !== DECIDE) {
+      for (const a of this.allocations.values()) a.onTimer(sim, payload);
+      return;
+    }
+    this.rethink(sim);
+    sim.timer(sim.now + this.p.periodSeconds, DECIDE);
+  }
+
+  dispatch(sim: Simulator): void {
+    this.allocations.get(this.current.allocation)!.dispatch(sim);
+  }
+
+  /** Provisioner (the simulator calls it every provisioning period): the current member's provisioning policy. */
+  decide(sim: Simulator): void {
+    this.provisioners.get(this.current.provisioning)!.decide(sim);
+  }
+
+  /** Simulates every member from the present over the look-ahead and switches to the best. */
+  rethink(sim: Simulator): void {
+    const started = Date.now();
+    const present = lookAhead(this.model, sim, this.p.lookAheadSeconds);
+    if (!present) return; // nothing left to schedule
+    const scores = MEMBERS.map((m, n) => ({ ...m, ...this.score(present, m, sim.now, this.trail.length * MEMBERS.length + n) }));
+    const best = choose(scores, this.p.weights);
+    this.current = MEMBERS[best.index];
+    this.trail.push({
+      timeSeconds: sim.now,
+      scores: scores.map((s, n) => ({ ...s, distance: Math.round(best.distances[n] * 1e4) / 1e4 })),
+      choice: this.current,
+      elapsedMs: Date.now() - started,
+    });
+  }
+
+  private score(present: Present, m: Member, now: number, seed: number): PosumScore {
+    const model = present.model;
+    const sim = new Sim(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, m.allocation, this.p.allocation), {
+      qos: getQos('none'),
+      seed: seed + 1,
+      provisioner: new ProvisioningPolicy(model, m.provisioning, this.p.provisioning),
+      maxWindows: 1,
+    });
+    const r = sim.run();
+    const end = now + this.p.lookAheadSeconds;
+    const jobs: ScoredJob[] = r.jobs.map((run, j) => ({ ...present.jobs[j], endSeconds: run.endSeconds === null ? null : now + run.endSeconds }));
+    const nodes = model.doc.nodes.map((n, k) => ({ uptimeSeconds: sim.uptime(k, n.lease ? Math.max(sim.now, r.makespanSeconds) : r.makespanSeconds), costPerHour: n.costPerHour ?? 0 }));
+    return posumScore(jobs, nodes, end);
+  }
+}
+
+/** The present as an instance to simulate from, with each of its jobs' identity for the score. */
+interface Present {
+  model: Model;
+  /** Per job of `model`: its original release, deadline, class and total task seconds (end filled in later). */
+  jobs: Omit<ScoredJob, 'endSeconds'>[];
+}
+
+/**
+ * The state at `sim.now` as an instance over the look-ahead: each job's tasks not launched yet (stages with
+ * none left dropped, with the `after` edges to them; a stage waits for its predecessors that still have
+ * some), released and due relative to now; each running task as load on its node for its predicted
+ * remaining time (its stage's duration at the node's speed minus what it ran, at least one slot); nodes
+ * leased now as fixed nodes, the others leasable as before; the regular customers' forecast (the
+ * instance's usage) from the current slot on. Null when nothing is left to launch.
+ */
+export function lookAhead(model: Model, sim: Simulator, seconds: number): Present | null {
+  const S = model.slotSeconds;
+  const s0 = Math.floor(sim.now / S + 1e-9);
+  const slots = Math.max(1, Math.ceil(seconds / S));
+  const doc = model.doc;
+  const usage: Record<string, Record<string, number[]>> = {};
+  doc.nodes.forEach((n) => {
+    usage[n.id] = {};
+    for (const m of model.metrics) {
+      const series = doc.usage?.[n.id]?.[m];
+      usage[n.id][m] = Array.from({ length: slots }, (_, t) => (series && s0 + t < series.length ? series[s0 + t] : 0));
+    }
+  });
+  for (let k = 0; k < model.K; k++)
+    for (const i of sim.nodes[k].tasks) {
+      const g = model.taskStage[i];
+      const spec = doc.jobs[model.stages[g].job].stages.find((x) => x.id === model.stages[g].id)!;
+      const total = spec.work !== undefined && spec.work !== null ? spec.work / model.speed[k] : spec.durationSeconds!;
+      const left = Math.max(S, total - (sim.now - sim.startedAt[i]));
+      const until = Math.min(slots, Math.ceil(left / S));
+      model.metrics.forEach((m, mi) => {
+        const cap = model.capacity[k][mi];
+        if (!(cap > 0)) return;
+        const series = usage[doc.nodes[k].id][m];
+        for (let t = 0; t < until; t++) series[t] = Math.min(1, series[t] + model.stages[g].demand[mi] / cap);
+      });
+    }
+  const nodes: NodeSpec[] = doc.nodes.map((n, k) => {
+    if (!n.lease || sim.leasedAt[k] < 0) return n;
+    const { lease: _, ...fixed } = n;
+    return fixed;
+  });
+  const jobs: JobSpec[] = [];
+  const identity: Present['jobs'] = [];
+  model.jobs.forEach((job, j) => {
+    const spec = doc.jobs[j];
+    const stages: StageSpec[] = [];
+    for (const g of job.stages) {
+      const s = model.stages[g];
+      const waiting: number[] = [];
+      for (let t = 0; t < s.tasks; t++) {
+        const i = s.firstTask + t;
+        if (sim.state[i] !== TaskState.Done && sim.state[i] !== TaskState.Skipped && sim.node[i] < 0) waiting.push(t);
+      }
+      if (!waiting.length) continue;
+      const orig = spec.stages.find((x) => x.id === s.id)!;
+      stages.push({ ...orig, tasks: waiting.length, ...(orig.blocks ? { blocks: waiting.map((t) => orig.blocks![t]) } : {}) });
+    }
+    if (!stages.length) return;
+    const kept = new Set(stages.map((s) => s.id));
+    for (const s of stages) if (s.after) s.after = s.after.filter((a) => kept.has(a));
+    const release = job.release * S;
+    const deadline = job.deadline >= 0 ? job.deadline * S : null;
+    jobs.push({
+      ...spec,
+      stages,
+      releaseSlot: Math.max(0, Math.ceil((release - sim.now) / S - 1e-9)),
+      ...(deadline !== null ? { deadlineSlot: Math.max(0, Math.floor((deadline - sim.now) / S + 1e-9)) } : {}),
+    });
+    let taskSeconds = 0;
+    for (const g of job.stages) {
+      const st = doc.jobs[j].stages.find((x) => x.id === model.stages[g].id)!;
+      taskSeconds += model.stages[g].tasks * (st.work !== undefined && st.work !== null ? st.work : st.durationSeconds!);
+    }
+    identity.push({ deadlineJob: spec.class === 'deadline' && deadline !== null, releaseSeconds: release, deadlineSeconds: deadline, taskSeconds });
+  });
+  if (!jobs.length) return null;
+  const present: InstanceDoc = { ...doc, name: `${doc.name}@${Math.round(sim.now)}`, horizon: { slots, slotSeconds: S }, nodes, usage, jobs };
+  return { model: compile(present), jobs: identity };
+}

@@ -1,0 +1,100 @@
+/**
+ * POSUM's performance score P = (V_D, S_B, C) (seeds/002, Table I) and its comparison F_c (Eq. 5).
+ *
+ * - V_D: the cumulated squared deadline violation of deadline jobs, sum over D of max(0, r_i - d_i)^2,
+ *   divided by |D| (r_i: the job's runtime, end - release; d_i: its desired runtime, deadline - release);
+ * - S_B: the cumulated bounded slowdown of batch jobs, sum over B of r_i / max(e_i, MinE), with e_i the
+ *   total execution time of the job's tasks (Table I's words) and MinE a lower bound on it;
+ * - C: node uptime in hours times each node's costPerHour (Table I counts uptime; the issue prices it).
+ * All three are "lower is better". A job that has not ended counts with runtime up to `now`.
+ */
+export interface PosumScore {
+  vd: number;
+  sb: number;
+  c: number;
+}
+
+export interface ScoredJob {
+  /** `deadline` jobs count in V_D (a job of another class with a deadline too); the others in S_B. */
+  deadlineJob: boolean;
+  releaseSeconds: number;
+  /** null: not ended (counts until `now`). */
+  endSeconds: number | null;
+  /** Desired end (deadline); null for a job without one. */
+  deadlineSeconds: number | null;
+  /** Sum of the runtimes of the job's tasks (e_i). */
+  taskSeconds: number;
+}
+
+export interface ScoredNode {
+  uptimeSeconds: number;
+  /** Cost per hour of the node (0 when not given). */
+  costPerHour: number;
+}
+
+export interface ScoreParams {
+  /** MinE of Table I: the smallest e_i the slowdown divides by, seconds. */
+  minExecutionSeconds: number;
+}
+
+export const SCORE_DEFAULTS: ScoreParams = { minExecutionSeconds: 10 };
+
+export function posumScore(jobs: readonly ScoredJob[], nodes: readonly ScoredNode[], now: number, p: ScoreParams = SCORE_DEFAULTS): PosumScore {
+  let violations = 0;
+  let deadlineJobs = 0;
+  let sb = 0;
+  for (const j of jobs) {
+    const runtime = (j.endSeconds ?? now) - j.releaseSeconds;
+    if (j.deadlineJob && j.deadlineSeconds !== null) {
+      deadlineJobs++;
+      const late = Math.max(0, runtime - (j.deadlineSeconds - j.releaseSeconds));
+      violations += late * late;
+    } else sb += runtime / Math.max(j.taskSeconds, p.minExecutionSeconds);
+  }
+  let c = 0;
+  for (const n of nodes) c += (n.uptimeSeconds / 3600) * n.costPerHour;
+  return { vd: deadlineJobs ? violations / deadlineJobs : 0, sb, c };
+}
+
+/** Eq. 5's weights: normalisation and importance of each component (operator-set; per request override). */
+export interface FcWeights {
+  alpha: number;
+  beta: number;
+  gamma: number;
+}
+
+export const FC_DEFAULTS: FcWeights = { alpha: 1, beta: 1, gamma: 1 };
+
+/** Eq. 5: F_c(P1, P2) = alpha |V_D1 - V_D2| + beta |S_B1 - S_B2| + gamma |C1 - C2|. */
+export function fc(a: PosumScore, b: PosumScore, w: FcWeights = FC_DEFAULTS): number {
+  return w.alpha * Math.abs(a.vd - b.vd) + w.beta * Math.abs(a.sb - b.sb) + w.gamma * Math.abs(a.c - b.c);
+}
+
+/**
+ * The choice among many scores. Eq. 5 is a distance between two scores, not an order; Fallow measures each
+ * candidate's distance to the ideal point, the best value any candidate reaches in each component (all
+ * three are lower-is-better), and takes the nearest. With one candidate best in everything that is the
+ * candidate; otherwise the weights say how much a unit of each component costs, which is what alpha, beta
+ * and gamma are for. Ties go to the earlier candidate (deterministic). Returns the index and each distance.
+ */
+export function choose(scores: readonly PosumScore[], w: FcWeights = FC_DEFAULTS): { index: number; distances: number[]; ideal: PosumScore } {
+  const ideal: PosumScore = { vd: Infinity, sb: Infinity, c: Infinity };
+  for (const s of scores) (ideal.vd = Math.min(ideal.vd, s.vd)), (ideal.sb = Math.min(ideal.sb, s.sb)), (ideal.c = Math.min(ideal.c, s.c));
+  const distances = scores.map((s) => fc(s, ideal, w));
+  let index = -1;
+  distances.forEach((d, i) => {
+    if (index < 0 || d < distances[index] - 1e-12) index = i;
+  });
+  return { index, distances, ideal };
+}
+
+/** Checks weights and parameters; returns every problem with its field. */
+export function scoreParamIssues(w: Partial<FcWeights>, minExecutionSeconds?: unknown): { path: string; message: string }[] {
+  const out: { path: string; message: string }[] = [];
+  for (const k of ['alpha', 'beta', 'gamma'] as const) {
+    const v = w[k];
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) out.push({ path: k, message: `must be a number >= 0, got ${JSON.stringify(v)}` });
+  }
+  if (minExecutionSeconds !== undefined && !(typeof minExecutionSeconds === 'number' && minExecutionSeconds > 0)) out.push({ path: 'minExecutionSeconds', message: `must be a number > 0, got ${JSON.stringify(minExecutionSeconds)}` });
+  return out;
+}

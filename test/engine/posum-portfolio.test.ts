@@ -1,0 +1,122 @@
+/**
+ * POSUM's provisioning and portfolio (seeds/002 sections V-VI): a leased node comes up after its start-up
+ * delay and cannot be released before its minimum lease; the portfolio decides from the forecast only (a
+ * different actual future leaves every earlier decision unchanged), the same for a seed, and picks the
+ * member nearest the ideal point of the scores it simulated.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { loadInstance } from '../../src/engine/model/model';
+import { InstanceDoc } from '../../src/engine/model/types';
+import { PosumAllocationPolicy } from '../../src/engine/policies/posum-allocation';
+import { ProvisioningPolicy } from '../../src/engine/policies/provisioning';
+import { choose } from '../../src/engine/posum/score';
+import { MEMBERS, PortfolioPolicy } from '../../src/engine/posum/portfolio';
+import { getQos } from '../../src/engine/qos';
+import { portfolioParams, simulatePolicy } from '../../src/engine/simulate';
+import { Provisioner, Simulator } from '../../src/engine/simulate/simulator';
+import { ActualUsage } from '../../src/engine/simulate/usage';
+
+const LEASE = { startupSeconds: 30, minLeaseSeconds: 300 };
+
+function cluster(tasks: { id: string; seconds: number; n: number; deadlineSlot?: number; releaseSlot?: number }[], usage?: InstanceDoc['usage']): InstanceDoc {
+  return {
+    format: 'fallow.instance/v1',
+    name: 'posum',
+    horizon: { slots: 200, slotSeconds: 10 },
+    metrics: ['cpu'],
+    nodes: [
+      { id: 'f1', capacity: { cpu: 1 } },
+      { id: 'f2', capacity: { cpu: 1 } },
+      { id: 'l1', capacity: { cpu: 1 }, costPerHour: 3600, lease: LEASE },
+      { id: 'l2', capacity: { cpu: 1 }, costPerHour: 3600, lease: LEASE },
+    ],
+    ...(usage ? { usage } : {}),
+    jobs: tasks.map((t) => ({
+      id: t.id,
+      class: t.deadlineSlot === undefined ? 'batch' : 'deadline',
+      ...(t.deadlineSlot === undefined ? {} : { deadlineSlot: t.deadlineSlot }),
+      ...(t.releaseSlot === undefined ? {} : { releaseSlot: t.releaseSlot }),
+      stages: [{ id: 's', tasks: t.n, demand: { cpu: 1 }, durationSeconds: t.seconds }],
+    })),
+  };
+}
+
+describe('POSUM provisioning', () => {
+  test('a leased node runs tasks only after its start-up delay, and is paid from its lease', () => {
+    const model = loadInstance(cluster([{ id: 'j', seconds: 100, n: 4 }]));
+    const sim = new Simulator(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, 'locf'), {
+      qos: getQos('none'),
+      provisioner: new ProvisioningPolicy(model, 'plus-x', { x: 2, periodSeconds: 60, maxBoundedSlowdown: 4, minExecutionSeconds: 10 }),
+    });
+    const r = sim.run();
+    // Two tasks on the fixed nodes at 0, two on the leased ones once they are up at 30 s.
+    assert.deepEqual(Array.from(sim.startedAt).sort((a, b) => a - b), [0, 0, 30, 30]);
+    assert.equal(r.makespanSeconds, 130);
+    // Leased from 0 to the end (130 s) at 3600 per hour: 130 each.
+    assert.equal(r.score.c, 260);
+  });
+
+  test('a leased node is released only when idle and after its minimum lease', () => {
+    const model = loadInstance(cluster([{ id: 'j', seconds: 400, n: 1 }]));
+    const log: [number, boolean][] = [];
+    const probe: Provisioner = {
+      name: 'probe',
+      periodSeconds: 50,
+      decide: (sim) => {
+        if (sim.now === 0) sim.leaseNode(2);
+        else if (sim.leasedAt[2] >= 0) log.push([sim.now, sim.releaseNode(2)]);
+      },
+    };
+    const sim = new Simulator(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, 'locf'), { qos: getQos('none'), provisioner: probe });
+    const r = sim.run();
+    assert.deepEqual(log, [[50, false], [100, false], [150, false], [200, false], [250, false], [300, true]]);
+    // 300 s of lease at 3600 per hour, and the task ran on a fixed node.
+    assert.equal(r.score.c, 300);
+  });
+});
+
+describe('POSUM portfolio', () => {
+  const JOBS = [
+    { id: 'd1', seconds: 60, n: 6, deadlineSlot: 15 },
+    { id: 'b1', seconds: 30, n: 8 },
+    { id: 'd2', seconds: 40, n: 4, deadlineSlot: 30, releaseSlot: 10 },
+    { id: 'b2', seconds: 90, n: 3, releaseSlot: 20 },
+  ];
+  const flat = (x: number) => Array(200).fill(x);
+  const forecast = { f1: { cpu: flat(0) }, f2: { cpu: flat(0) } };
+  const params = portfolioParams({ periodSeconds: 60, lookAheadSeconds: 300 });
+
+  test('decides every period among the 16 members, the one nearest the ideal point, the same for a seed', () => {
+    const model = loadInstance(cluster(JOBS, forecast));
+    const a = simulatePolicy(model, 'posum', { qos: 'none', seed: 3, posum: params });
+    const b = simulatePolicy(model, 'posum', { qos: 'none', seed: 3, posum: params });
+    assert.equal(a.unfinishedJobs, 0);
+    assert.ok(a.decisions!.length >= 2, `${a.decisions!.length} decisions`);
+    for (const d of a.decisions!) {
+      assert.equal(d.scores.length, MEMBERS.length);
+      const best = choose(d.scores, params.weights);
+      assert.deepEqual(d.choice, { allocation: d.scores[best.index].allocation, provisioning: d.scores[best.index].provisioning });
+    }
+    const strip = (r: typeof a) => ({ ...r, elapsedMs: 0, decisions: r.decisions!.map((d) => ({ ...d, elapsedMs: 0 })) });
+    assert.deepEqual(strip(a), strip(b));
+    assert.ok(typeof a.fc === 'number' && a.provisioning === 'posum');
+  });
+
+  test('never reads the actual future: a different actual load from 120 s on leaves the decisions before it unchanged', () => {
+    const model = loadInstance(cluster(JOBS, forecast));
+    const actual = (later: number) => ({ f1: { cpu: flat(0).map((x, t) => (t >= 12 ? later : x)) }, f2: { cpu: flat(0) } });
+    const calm = simulatePolicy(model, 'posum', { qos: 'none', seed: 1, posum: params, actual: actual(0) });
+    const busy = simulatePolicy(model, 'posum', { qos: 'none', seed: 1, posum: params, actual: actual(0.9) });
+    const before = (r: typeof calm) => r.decisions!.filter((d) => d.timeSeconds < 120).map((d) => ({ ...d, elapsedMs: 0 }));
+    assert.ok(before(calm).length >= 2);
+    assert.deepEqual(before(busy), before(calm));
+    assert.notDeepEqual(busy.score, calm.score, 'the actual load did matter later');
+  });
+
+  test('bad parameters are refused', () => {
+    const model = loadInstance(cluster(JOBS));
+    assert.throws(() => new PortfolioPolicy(model, { ...params, periodSeconds: 0 }), /periodSeconds/);
+    assert.throws(() => new PortfolioPolicy(model, { ...params, allocation: { delta: -0.1, minExecutionSeconds: 10 } }), /delta/);
+  });
+});
