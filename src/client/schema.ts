@@ -1699,6 +1699,29 @@ export interface components {
             /** @description C: node uptime hours x costPerHour */
             c: number;
         };
+        MemberScoreDto: {
+            /** @enum {string} */
+            allocation: "edls-sh" | "edls-pr" | "hsrtf" | "locf";
+            /** @enum {string} */
+            provisioning: "plus-x" | "minus-x" | "dlx" | "maxbsd";
+            vd: number;
+            sb: number;
+            c: number;
+            /** @description weighted distance to the best value of each component over the members (the choice is the least) */
+            distance: number;
+        };
+        MemberDto: {
+            allocation: string;
+            provisioning: string;
+        };
+        DecisionDto: {
+            /** @description seconds from slot 0 */
+            timeSeconds: number;
+            /** @description each member simulated from that moment over the look-ahead */
+            scores: components["schemas"]["MemberScoreDto"][];
+            choice: components["schemas"]["MemberDto"];
+            elapsedMs: number;
+        };
         MinMedianMaxDto: {
             min: number;
             median: number;
@@ -1743,6 +1766,12 @@ export interface components {
             reduceSlowstart: number;
             /** @description POSUM's P = (V_D, S_B, C) of the run (Table I) */
             score: components["schemas"]["PosumScoreDto"];
+            /** @description policy runs: F_c (Eq. 5) of the score against (0, 0, 0) with the run's alpha, beta, gamma */
+            fc?: number;
+            /** @description policy runs: the provisioning policy (posum: its members') */
+            provisioning?: string | null;
+            /** @description posum: every decision */
+            decisions?: components["schemas"]["DecisionDto"][];
             /** @description latest task end, seconds from slot 0 */
             makespanSeconds: number;
             /** @description over accepted jobs that finished */
@@ -1807,6 +1836,12 @@ export interface components {
             } | null;
             /** @description lognormal spread of task runtimes (0: none) */
             runtimeSigma: number;
+            /** @description policy runs: the provisioning policy leasing nodes */
+            provision: string | null;
+            /** @description policy runs: POSUM's parameters (periods, look-ahead, weights, delta, provisioning) */
+            posum: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description usage: posted actualUsage; forecast: actualForecastId's usage; plan: the plan's own forecast taken as actual (a perfect forecast)
              * @enum {string}
@@ -1901,10 +1936,45 @@ export interface components {
              */
             runtimeSigma?: number;
             /**
-             * @description hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs, aco-bp, or one of POSUM's allocation policies: edls-sh, edls-pr, hsrtf, locf (delta 0.5)
+             * @description hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs, aco-bp; one of POSUM's allocation policies edls-sh, edls-pr, hsrtf, locf (with `provision`: one portfolio member); or posum, the portfolio of all 16
              * @enum {string}
              */
-            policy: "hadoop" | "cuckoo" | "fair" | "fair-nodelay" | "rws" | "hmjs" | "aco-bp" | "edls-sh" | "edls-pr" | "hsrtf" | "locf";
+            policy: "hadoop" | "cuckoo" | "fair" | "fair-nodelay" | "rws" | "hmjs" | "aco-bp" | "edls-sh" | "edls-pr" | "hsrtf" | "locf" | "posum";
+            /**
+             * @description a provisioning policy leasing the cluster's `lease` nodes while the policy runs
+             * @enum {string}
+             */
+            provision?: "plus-x" | "minus-x" | "dlx" | "maxbsd";
+            /**
+             * @description POSUM's delta: the importance of deadline jobs (EDLS-Sh share, EDLS-Pr probability)
+             * @default 0.5
+             */
+            delta?: number;
+            /**
+             * @description F_c weight of V_D (Eq. 5)
+             * @default 1
+             */
+            alpha?: number;
+            /**
+             * @description F_c weight of S_B
+             * @default 1
+             */
+            beta?: number;
+            /**
+             * @description F_c weight of C
+             * @default 1
+             */
+            gamma?: number;
+            /**
+             * @description posum: seconds between two decisions
+             * @default 120
+             */
+            periodSeconds?: number;
+            /**
+             * @description posum: seconds each member is simulated over at a decision
+             * @default 600
+             */
+            lookAheadSeconds?: number;
             /**
              * Format: uuid
              * @description the cluster (a lendable one, or your own)

@@ -192,6 +192,19 @@ describe('plan simulations', () => {
 
   it('runs an online policy on a cluster, batch and forecast as long work: the report of the policy, no plan', async () => {
     const post = (body: Json, key = a.keys.customer) => svc.client(key).POST('/v1/simulations', { body });
+    // POSUM over HTTP: the portfolio's decisions, its score and F_c in the stored report.
+    const posum = await post({ clusterId, batchId, forecastId, policy: 'posum', qos: 'none', periodSeconds: 1800, lookAheadSeconds: 3600, delta: 0.7, gamma: 2 });
+    assert.equal(posum.response.status, 202, JSON.stringify(posum.error));
+    const ran = await finished(posum.data!.id);
+    assert.equal(ran.status, 'succeeded', ran.error ?? '');
+    assert.equal(ran.report!.driver, 'posum');
+    assert.ok(ran.report!.decisions!.length > 0 && ran.report!.decisions![0].scores.length === 16);
+    assert.equal(typeof ran.report!.fc, 'number');
+    assert.deepEqual([(ran.posum as Json).allocation.delta, (ran.posum as Json).weights.gamma, (ran.posum as Json).periodSeconds], [0.7, 2, 1800]);
+    const member = await post({ clusterId, batchId, forecastId, policy: 'hsrtf', provision: 'dlx', qos: 'none' });
+    assert.equal(member.response.status, 202, JSON.stringify(member.error));
+    const memberRun = await finished(member.data!.id);
+    assert.deepEqual([memberRun.status, memberRun.provision, memberRun.report!.provisioning], ['succeeded', 'dlx', 'dlx']);
     const truth = { trueSeconds: { j2: { map: 1800 } }, runtimeSigma: 0.2 };
     for (const [policy, reduceSlowstart, truthOf] of [['aco-bp', 0.05, undefined], ['fair', undefined, truth]] as const) {
       const r = await post({ clusterId, batchId, forecastId, policy, qos: 'none', seed: 3, reduceSlowstart, ...truthOf });
@@ -214,6 +227,9 @@ describe('plan simulations', () => {
     const bad = await post({ clusterId, batchId, policy: 'sjf', qos: 'fast', seed: -1, reduceSlowstart: 0, runtimeSigma: -1 });
     assert.equal(bad.response.status, 422);
     assert.deepEqual((bad.error as Json).problems.map((p: Json) => p.path).sort(), ['policy', 'qos', 'reduceSlowstart', 'runtimeSigma', 'seed']);
+    const badPosum = await post({ clusterId, batchId, forecastId, policy: 'posum', provision: 'lots', delta: 2, alpha: -1, periodSeconds: 0, lookAheadSeconds: 'long' });
+    assert.equal(badPosum.response.status, 422);
+    assert.deepEqual((badPosum.error as Json).problems.map((p: Json) => p.path).sort(), ['alpha', 'delta', 'lookAheadSeconds', 'periodSeconds', 'provision']);
     const badTruth = await post({ clusterId, batchId, forecastId, policy: 'fair', trueSeconds: { j1: { nope: 5 }, j9: { map: 1 } } });
     assert.equal(badTruth.response.status, 422);
     assert.deepEqual((badTruth.error as Json).problems.map((p: Json) => p.path).sort(), ['trueSeconds.j1.nope', 'trueSeconds.j9']);

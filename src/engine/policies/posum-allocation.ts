@@ -45,6 +45,7 @@ export class PosumAllocationPolicy extends JobOrderDispatch {
     super(model, kind === 'locf' ? HEARTBEAT_SECONDS : 0);
     if (!(p.delta >= 0 && p.delta <= 1)) throw new Error('delta must be in [0, 1]');
     this.name = kind;
+    this.offerOnlyNodesWithRoom = true;
     this.dc = Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0));
     ({ stageSeconds: this.stageSeconds, jobTaskSeconds: this.jobTaskSeconds } = taskEstimates(model));
   }

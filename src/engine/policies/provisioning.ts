@@ -75,18 +75,22 @@ export class ProvisioningPolicy implements Provisioner {
     return this.model.jobs[j].stages.some((g) => sim.stageDone[g] < this.model.stages[g].tasks);
   }
 
-  /** Leased nodes needed so that the fixed nodes plus them offer `rate` (per metric, demand per second). */
-  private nodesFor(rate: Float64Array): number {
+  /**
+   * Leased nodes needed so that the fixed nodes plus them offer `rate` (per metric, demand per second), each
+   * node counted for what the regular customers leave it now.
+   */
+  private nodesFor(sim: Simulator, rate: Float64Array): number {
     const { model } = this;
+    const left = (k: number, m: number) => model.capacity[k][m] * Math.max(0, 1 - sim.usage.at(k, m, sim.slot));
     let needed = 0;
     for (let m = 0; m < model.M; m++) {
       let fixed = 0;
-      for (let k = 0; k < model.K; k++) if (!model.doc.nodes[k].lease) fixed += model.capacity[k][m];
+      for (let k = 0; k < model.K; k++) if (!model.doc.nodes[k].lease) fixed += left(k, m);
       let missing = rate[m] - fixed;
       let n = 0;
       for (const k of this.leasableNodes) {
         if (missing <= 1e-9) break;
-        missing -= model.capacity[k][m];
+        missing -= left(k, m);
         n++;
       }
       needed = Math.max(needed, missing > 1e-9 ? this.leasableNodes.length : n);
@@ -103,7 +107,7 @@ export class ProvisioningPolicy implements Provisioner {
       const work = this.remainingWork(sim, j);
       for (let m = 0; m < this.model.M; m++) rate[m] += work[m] / left;
     });
-    return this.nodesFor(rate);
+    return this.nodesFor(sim, rate);
   }
 
   /** MaxBSD: the rate that ends all released batch work before the tightest job's slowdown passes the ceiling. */
@@ -119,6 +123,6 @@ export class ProvisioningPolicy implements Provisioner {
     });
     if (by === Infinity) return 0;
     const left = Math.max(this.p.periodSeconds, by - sim.now);
-    return this.nodesFor(work.map((w) => w / left));
+    return this.nodesFor(sim, work.map((w) => w / left));
   }
 }

@@ -6,6 +6,7 @@ import { getQos } from '../qos';
 import type { Driver, Provisioner, Simulator } from '../simulate/simulator';
 import { Simulator as Sim, TaskState } from '../simulate/simulator';
 import { ActualUsage } from '../simulate/usage';
+import { taskEstimates } from './estimates';
 import { choose, FC_DEFAULTS, FcWeights, posumScore, PosumScore, ScoredJob } from './score';
 
 /**
@@ -133,11 +134,39 @@ export class PortfolioPolicy implements Driver, Provisioner {
       maxWindows: 1,
     });
     const r = sim.run();
-    const end = now + this.p.lookAheadSeconds;
-    const jobs: ScoredJob[] = r.jobs.map((run, j) => ({ ...present.jobs[j], endSeconds: run.endSeconds === null ? null : now + run.endSeconds }));
-    const nodes = model.doc.nodes.map((n, k) => ({ uptimeSeconds: sim.uptime(k, n.lease ? Math.max(sim.now, r.makespanSeconds) : r.makespanSeconds), costPerHour: n.costPerHour ?? 0 }));
-    return posumScore(jobs, nodes, end);
+    // What the look-ahead leaves: the unfinished work drains on the capacity the member ends with.
+    const lookEnd = Math.max(sim.now, r.makespanSeconds);
+    const drain = drainSeconds(model, sim, this.p.lookAheadSeconds);
+    const jobs: ScoredJob[] = r.jobs.map((run, j) => ({ ...present.jobs[j], endSeconds: now + (run.endSeconds ?? lookEnd + drain) }));
+    const paidUntil = (k: number) => (drain > 0 && sim.up[k] ? lookEnd + drain : model.doc.nodes[k].lease ? lookEnd : r.makespanSeconds);
+    const nodes = model.doc.nodes.map((n, k) => ({ uptimeSeconds: sim.uptime(k, paidUntil(k)), costPerHour: n.costPerHour ?? 0 }));
+    return posumScore(jobs, nodes, now + lookEnd + drain);
   }
+}
+
+/**
+ * Seconds the work a look-ahead left unfinished takes to drain on the nodes up at its end, net of the
+ * forecast regular load of its last slot (the largest over metrics; ten look-aheads when nothing is up).
+ * This terminal estimate lets a member that leases now be credited for the jobs it will finish sooner
+ * after the window, not only charged for the lease (without it the look-ahead never leases).
+ */
+export function drainSeconds(model: Model, sim: Simulator, lookAheadSeconds: number): number {
+  const { stageSeconds } = taskEstimates(model);
+  const work = new Float64Array(model.M);
+  for (let i = 0; i < model.nTasks; i++) {
+    if (sim.state[i] === TaskState.Done || sim.state[i] === TaskState.Skipped) continue;
+    const g = model.taskStage[i];
+    for (let m = 0; m < model.M; m++) work[m] += model.stages[g].demand[m] * stageSeconds[g];
+  }
+  const last = Math.min(model.T - 1, Math.floor(sim.now / model.slotSeconds));
+  let worst = 0;
+  for (let m = 0; m < model.M; m++) {
+    if (!(work[m] > 0)) continue;
+    let capacity = 0;
+    for (let k = 0; k < model.K; k++) if (sim.up[k]) capacity += model.capacity[k][m] * Math.max(0, 1 - sim.usage.at(k, m, last));
+    worst = Math.max(worst, capacity > 1e-9 ? work[m] / capacity : 10 * lookAheadSeconds);
+  }
+  return worst;
 }
 
 /** The present as an instance to simulate from, with each of its jobs' identity for the score. */

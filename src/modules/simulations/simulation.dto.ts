@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { POLICY_NAMES } from '../../engine/policies';
+import { PROVISIONING_NAMES } from '../../engine/policies/provisioning';
 import { QOS_NAMES } from '../../engine/qos';
 import { HorizonDto } from '../common/format.dto';
 import { ACTUAL_SOURCES, ActualSource, SIMULATION_STATUSES, SimulationStatus } from './simulation.entity';
@@ -66,11 +67,33 @@ export class CreateSimulationDto {
 /** An online policy run on a cluster, batch and forecast (the ACO-BP comparison's baselines and ACO-BP itself). */
 export class CreatePolicySimulationDto extends CreateSimulationDto {
   @ApiProperty({
-    enum: POLICY_NAMES,
-    description: 'hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs, aco-bp, or one of POSUM\'s allocation policies: edls-sh, edls-pr, hsrtf, locf (delta 0.5)',
+    enum: [...POLICY_NAMES, 'posum'],
+    description:
+      'hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs, aco-bp; one of POSUM\'s ' +
+      'allocation policies edls-sh, edls-pr, hsrtf, locf (with `provision`: one portfolio member); or posum, the portfolio of all 16',
   })
   @Allow()
   policy!: string;
+
+  @ApiPropertyOptional({ enum: PROVISIONING_NAMES, description: 'a provisioning policy leasing the cluster\'s `lease` nodes while the policy runs' })
+  @Allow()
+  provision?: string;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 1, default: 0.5, description: 'POSUM\'s delta: the importance of deadline jobs (EDLS-Sh share, EDLS-Pr probability)' })
+  @Allow()
+  delta?: number;
+
+  @ApiPropertyOptional({ minimum: 0, default: 1, description: 'F_c weight of V_D (Eq. 5)' }) @Allow() alpha?: number;
+  @ApiPropertyOptional({ minimum: 0, default: 1, description: 'F_c weight of S_B' }) @Allow() beta?: number;
+  @ApiPropertyOptional({ minimum: 0, default: 1, description: 'F_c weight of C' }) @Allow() gamma?: number;
+
+  @ApiPropertyOptional({ exclusiveMinimum: true, minimum: 0, default: 120, description: 'posum: seconds between two decisions' })
+  @Allow()
+  periodSeconds?: number;
+
+  @ApiPropertyOptional({ exclusiveMinimum: true, minimum: 0, default: 600, description: 'posum: seconds each member is simulated over at a decision' })
+  @Allow()
+  lookAheadSeconds?: number;
 
   @ApiProperty({ format: 'uuid', description: 'the cluster (a lendable one, or your own)' })
   @Allow()
@@ -125,6 +148,27 @@ export class PosumScoreDto {
   @ApiProperty({ description: 'C: node uptime hours x costPerHour' }) c!: number;
 }
 
+export class MemberScoreDto {
+  @ApiProperty({ enum: ['edls-sh', 'edls-pr', 'hsrtf', 'locf'] }) allocation!: string;
+  @ApiProperty({ enum: PROVISIONING_NAMES }) provisioning!: string;
+  @ApiProperty() vd!: number;
+  @ApiProperty() sb!: number;
+  @ApiProperty() c!: number;
+  @ApiProperty({ description: 'weighted distance to the best value of each component over the members (the choice is the least)' }) distance!: number;
+}
+
+export class MemberDto {
+  @ApiProperty() allocation!: string;
+  @ApiProperty() provisioning!: string;
+}
+
+export class DecisionDto {
+  @ApiProperty({ description: 'seconds from slot 0' }) timeSeconds!: number;
+  @ApiProperty({ type: [MemberScoreDto], description: 'each member simulated from that moment over the look-ahead' }) scores!: MemberScoreDto[];
+  @ApiProperty({ type: MemberDto }) choice!: MemberDto;
+  @ApiProperty() elapsedMs!: number;
+}
+
 export class SimReportDto {
   @ApiProperty({ enum: ['plan', 'policy'] }) mode!: 'plan' | 'policy';
   @ApiProperty() driver!: string;
@@ -132,6 +176,9 @@ export class SimReportDto {
   @ApiProperty() seed!: number;
   @ApiProperty() reduceSlowstart!: number;
   @ApiProperty({ type: PosumScoreDto, description: 'POSUM\'s P = (V_D, S_B, C) of the run (Table I)' }) score!: PosumScoreDto;
+  @ApiPropertyOptional({ description: 'policy runs: F_c (Eq. 5) of the score against (0, 0, 0) with the run\'s alpha, beta, gamma' }) fc?: number;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'policy runs: the provisioning policy (posum: its members\')' }) provisioning?: string | null;
+  @ApiPropertyOptional({ type: [DecisionDto], description: 'posum: every decision' }) decisions?: DecisionDto[];
   @ApiProperty({ description: 'latest task end, seconds from slot 0' }) makespanSeconds!: number;
   @ApiProperty({ type: MinMedianMaxDto, description: 'over accepted jobs that finished' }) jobExecutionSeconds!: MinMedianMaxDto;
   @ApiProperty({ description: 'kills / tasks of accepted jobs, in %' }) relaunchedTaskPct!: number;
@@ -168,6 +215,8 @@ export class SimulationDto {
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'object', additionalProperties: { type: 'number' } }, description: 'true seconds per task where they differ from the instance' })
   trueSeconds!: Record<string, Record<string, number>> | null;
   @ApiProperty({ description: 'lognormal spread of task runtimes (0: none)' }) runtimeSigma!: number;
+  @ApiProperty({ type: String, nullable: true, description: 'policy runs: the provisioning policy leasing nodes' }) provision!: string | null;
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: 'policy runs: POSUM\'s parameters (periods, look-ahead, weights, delta, provisioning)' }) posum!: Record<string, unknown> | null;
   @ApiProperty({ enum: ACTUAL_SOURCES, description: 'usage: posted actualUsage; forecast: actualForecastId\'s usage; plan: the plan\'s own forecast taken as actual (a perfect forecast)' })
   actualSource!: ActualSource;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) actualForecastId!: string | null;

@@ -1,3 +1,4 @@
+import type { PortfolioParams } from '../../engine/posum/portfolio';
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { InstanceDoc } from '../../engine/model/types';
 import type { SimReport, UsageDoc } from '../../engine/simulate';
@@ -33,6 +34,9 @@ export class SimulationEntity {
   /** What tasks really take where it differs from the instance (job -> stage -> seconds at speed 1), and a lognormal spread. */
   @Column({ type: 'jsonb', name: 'true_seconds', nullable: true }) trueSeconds!: Record<string, Record<string, number>> | null;
   @Column({ type: 'double precision', name: 'runtime_sigma', default: 0 }) runtimeSigma!: number;
+  /** A policy run: the provisioning policy leasing nodes meanwhile (null: none), and POSUM's parameters. */
+  @Column({ type: 'text', nullable: true }) provision!: string | null;
+  @Column({ type: 'jsonb', nullable: true }) posum!: PortfolioParams | null;
   @Column({ type: 'text', name: 'actual_source' }) actualSource!: ActualSource;
   @Column({ type: 'uuid', name: 'actual_forecast_id', nullable: true }) actualForecastId!: string | null;
   /**

@@ -16,6 +16,7 @@ import { actualUsageIssues, trimToWindow } from './actual-usage';
 import { CreatePolicySimulationDto, CreateSimulationDto, SimulationDto } from './simulation.dto';
 import { ActualSource, SimulationEntity } from './simulation.entity';
 import { simulationIssues } from './simulation-issues';
+import { posumIssues, posumParams } from './posum-params';
 import { SIMULATION_WORK } from './simulation.kind';
 import { SimulationsRepository } from './simulations.repository';
 
@@ -58,8 +59,9 @@ export class SimulationsService {
    * against the actual utilisation given (else the forecast as actual). Validates everything first.
    */
   async createForPolicy(p: Principal, dto: CreatePolicySimulationDto): Promise<SimulationEntity> {
-    const issues = simulationIssues(dto);
-    if (!(POLICY_NAMES as readonly string[]).includes(dto.policy)) issues.push({ path: 'policy', message: `must be one of ${POLICY_NAMES.join(', ')}, got ${JSON.stringify(dto.policy ?? null)}` });
+    const issues = [...simulationIssues(dto), ...posumIssues(dto)];
+    const policies = [...POLICY_NAMES, 'posum'];
+    if (!policies.includes(dto.policy)) issues.push({ path: 'policy', message: `must be one of ${policies.join(', ')}, got ${JSON.stringify(dto.policy ?? null)}` });
     if (issues.length) throw invalid(issues);
     const { instance, clusterId } = await this.solves.instanceOf(p, dto);
     const actual = await this.actual({ instance, clusterId }, dto);
@@ -69,6 +71,8 @@ export class SimulationsService {
       planId: null,
       policy: dto.policy,
       instance,
+      provision: (dto.provision as string | undefined) ?? null,
+      posum: posumParams(dto),
       qos: dto.qos ?? 'cuckoo',
       seed: dto.seed ?? 1,
       reduceSlowstart: dto.reduceSlowstart ?? 1,
@@ -138,6 +142,8 @@ export function toSimulationDto(s: SimulationEntity): SimulationDto {
     reduceSlowstart: s.reduceSlowstart,
     trueSeconds: s.trueSeconds,
     runtimeSigma: s.runtimeSigma,
+    provision: s.provision,
+    posum: s.posum as unknown as Record<string, unknown> | null,
     actualSource: s.actualSource,
     actualForecastId: s.actualForecastId,
     actualDescription: DESCRIPTIONS[s.actualSource],

@@ -24,7 +24,7 @@ export class SimulationHandler implements WorkHandler<SimulationEntity, Simulati
     const common = { actual: sim.actualUsage, qos: sim.qos, seed: sim.seed, reduceSlowstart: sim.reduceSlowstart, trueSeconds: sim.trueSeconds, runtimeSigma: sim.runtimeSigma };
     if (sim.planId === null) {
       if (!sim.instance || !sim.policy) return { fail: 'the simulation has neither a plan nor a policy and its instance' };
-      return { input: { instance: sim.instance, plan: null, policy: sim.policy, ...common } };
+      return { input: { instance: sim.instance, plan: null, policy: sim.policy, provision: sim.provision, posum: sim.posum, ...common } };
     }
     const plan = await this.plans.byId(sim.planId);
     const solve = await this.solves.withInstance(plan.solveId);

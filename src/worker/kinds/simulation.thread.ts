@@ -6,6 +6,8 @@ import { ValidationError } from '../../engine/model/errors';
 import { loadInstance } from '../../engine/model/model';
 import { InstanceDoc, PlanDoc } from '../../engine/model/types';
 import { simulatePlan, simulatePolicy, SimReport, UsageDoc } from '../../engine/simulate';
+import type { ProvisioningName } from '../../engine/policies/provisioning';
+import type { PortfolioParams } from '../../engine/posum/portfolio';
 import { serveThread } from '../../engine/threads/thread-entry';
 
 export interface SimulationInput {
@@ -20,12 +22,17 @@ export interface SimulationInput {
   reduceSlowstart: number;
   trueSeconds: Record<string, Record<string, number>> | null;
   runtimeSigma: number;
+  provision?: string | null;
+  posum?: PortfolioParams | null;
 }
 
 export function computeSimulation(input: SimulationInput): SimReport {
   const model = loadInstance(input.instance);
   const options = { actual: input.actual ?? undefined, qos: input.qos, seed: input.seed, reduceSlowstart: input.reduceSlowstart,
-    runtimeTruth: { trueSeconds: input.trueSeconds ?? undefined, runtimeSigma: input.runtimeSigma } };
+    runtimeTruth: { trueSeconds: input.trueSeconds ?? undefined, runtimeSigma: input.runtimeSigma },
+    provision: (input.provision ?? undefined) as ProvisioningName | undefined,
+    posum: input.posum ?? undefined,
+  };
   return input.plan ? simulatePlan(model, input.plan, options) : simulatePolicy(model, input.policy!, options);
 }
 

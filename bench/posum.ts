@@ -1,0 +1,238 @@
+/**
+ * POSUM against each of its 16 members alone (issue 24): workloads of 40 jobs whose input and shuffle sizes
+ * come from SWIM's Facebook trace (a random window of FB-2010), arriving uniformly over 30 minutes or in 3
+ * bursts, half of them deadline jobs (deadline = release + relaxation 1.5-3 x the job's runtime alone on the
+ * cluster); 8 fixed nodes whose regular load is a Bitbrains VM's (forecast: its first day, actual: its
+ * second) and 8 leasable nodes (start-up 60 s, minimum lease 10 min, 1 per hour). Per run: V_D, S_B, C
+ * and F_c (alpha 1/3600 per s^2, beta 0.1, gamma 1). Then sensitivity (delta, period, weights) and the
+ * decision latency for 1,000 queued tasks on 100 nodes. Needs ../shared (says so when absent).
+ *
+ *   npm run bench:posum -- [--workloads 10]
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadInstance } from '../src/engine/model/model';
+import { InstanceDoc, JobSpec, NodeSpec } from '../src/engine/model/types';
+import { MEMBERS, PortfolioParams, PortfolioPolicy } from '../src/engine/posum/portfolio';
+import { Random } from '../src/engine/random';
+import { portfolioParams, simulatePolicy } from '../src/engine/simulate';
+import { Simulator } from '../src/engine/simulate/simulator';
+import { ActualUsage } from '../src/engine/simulate/usage';
+import { getQos } from '../src/engine/qos';
+import { parseSwim, SwimJob } from '../src/predict-eval/swim';
+import { machineInfo, repoRoot } from './common';
+
+const SLOT = 60;
+const SLOTS = 480;
+const WEIGHTS = { alpha: 1 / 3600, beta: 0.1, gamma: 1 };
+
+/** Day 1 and day 2 of a Bitbrains VM's CPU and memory use, one value per 60-s slot. */
+function bitbrains(file: string): { forecast: Record<string, number[]>; actual: Record<string, number[]> } {
+  const rows = readFileSync(file, 'utf8').split('\n').slice(1).filter((l) => l.trim()).map((l) => l.split(';').map((x) => Number(x.trim())));
+  const cpu = rows.map((r) => Math.min(1, Math.max(0, r[4] / 100)));
+  const ram = rows.map((r) => (r[5] > 0 ? Math.min(1, r[6] / r[5]) : 0));
+  const day = (series: number[], d: number) => Array.from({ length: SLOTS }, (_, t) => series[(d * 288 + Math.floor((t * SLOT) / 300)) % series.length] ?? 0);
+  return { forecast: { cpu: day(cpu, 0), ram: day(ram, 0) }, actual: { cpu: day(cpu, 1), ram: day(ram, 1) } };
+}
+
+function workload(trace: SwimJob[], traces: string[], kind: 'uniform' | 'bursty', seed: number): { doc: InstanceDoc; actual: Record<string, Record<string, number[]>> } {
+  const rng = new Random(seed);
+  const nodes: NodeSpec[] = [
+    ...Array.from({ length: 8 }, (_, k) => ({ id: `f${k}`, capacity: { cpu: 8, ram: 32 }, costPerHour: 0.5 })),
+    ...Array.from({ length: 8 }, (_, k) => ({ id: `l${k}`, capacity: { cpu: 8, ram: 32 }, costPerHour: 1, lease: { startupSeconds: 60, minLeaseSeconds: 600 } })),
+  ];
+  const usage: Record<string, Record<string, number[]>> = {};
+  const actual: Record<string, Record<string, number[]>> = {};
+  for (let k = 0; k < 8; k++) {
+    const b = bitbrains(traces[(seed + k) % traces.length]);
+    usage[`f${k}`] = b.forecast;
+    actual[`f${k}`] = b.actual;
+  }
+  const start = rng.int(Math.max(1, trace.length - 40));
+  const jobs: JobSpec[] = trace.slice(start, start + 40).map((j, n) => {
+    const maps = Math.min(40, Math.max(1, Math.ceil(j.inputBytes / 256e6)));
+    const mapSeconds = Math.round(20 + (j.inputBytes / maps / 1e6) * 0.08);
+    const reduces = j.shuffleBytes > 0 ? Math.min(8, Math.max(1, Math.ceil(j.shuffleBytes / 2e9))) : 0;
+    const reduceSeconds = Math.round(30 + (j.shuffleBytes / Math.max(1, reduces) / 1e6) * 0.02);
+    const release = kind === 'uniform' ? Math.floor((n * 30) / 40) : [0, 10, 20][n % 3] + rng.int(2);
+    const stages: JobSpec['stages'] = [{ id: 'map', tasks: maps, demand: { cpu: 1, ram: 2 }, durationSeconds: mapSeconds }];
+    if (reduces) stages.push({ id: 'reduce', tasks: reduces, demand: { cpu: 1, ram: 4 }, after: ['map'], durationSeconds: Math.min(1200, reduceSeconds) });
+    // Alone on the 8 fixed nodes (64 cores): its waves of maps, then of reduces.
+    const alone = Math.ceil(maps / 64) * mapSeconds + (reduces ? Math.min(1200, reduceSeconds) : 0);
+    const deadline = rng.next() < 0.5 ? release + Math.ceil(((1.5 + 1.5 * rng.next()) * alone) / SLOT) : null;
+    return { id: `${j.id}-${n}`, class: deadline === null ? 'batch' : 'deadline', releaseSlot: release, ...(deadline !== null ? { deadlineSlot: deadline } : {}), stages };
+  });
+  return { doc: { format: 'fallow.instance/v1', name: `posum-${kind}-${seed}`, horizon: { slots: SLOTS, slotSeconds: SLOT }, metrics: ['cpu', 'ram'], nodes, usage, jobs }, actual };
+}
+
+interface Run {
+  workload: string;
+  member: string;
+  vd: number;
+  sb: number;
+  c: number;
+  fc: number;
+  unfinished: number;
+  switches?: number;
+  decisions?: number;
+  decisionMs?: number;
+}
+
+function runAll(w: ReturnType<typeof workload>, params: PortfolioParams): Run[] {
+  const model = loadInstance(w.doc);
+  const out: Run[] = [];
+  const row = (member: string, r: ReturnType<typeof simulatePolicy>): Run => ({ workload: w.doc.name, member, ...r.score, fc: r.fc!, unfinished: r.unfinishedJobs });
+  for (const m of MEMBERS) out.push(row(`${m.allocation}/${m.provisioning}`, simulatePolicy(model, m.allocation, { qos: 'salamander', seed: 1, actual: w.actual, provision: m.provisioning, posum: params })));
+  const p = simulatePolicy(model, 'posum', { qos: 'salamander', seed: 1, actual: w.actual, posum: params });
+  const d = p.decisions ?? [];
+  let switches = 0;
+  for (let n = 1; n < d.length; n++) if (d[n].choice.allocation !== d[n - 1].choice.allocation || d[n].choice.provisioning !== d[n - 1].choice.provisioning) switches++;
+  const ms = d.map((x) => x.elapsedMs).sort((a, b) => a - b);
+  out.push({ ...row('posum', p), switches, decisions: d.length, decisionMs: ms[Math.floor(ms.length / 2)] ?? 0 });
+  return out;
+}
+
+/** One decision for `tasks` queued tasks on `nodes` nodes: the 16 look-ahead simulations, 7 times. */
+function latency(tasks: number, nodes: number): number {
+  const jobs: JobSpec[] = Array.from({ length: tasks / 50 }, (_, j) => ({ id: `j${j}`, class: j % 2 ? 'batch' : 'deadline', ...(j % 2 ? {} : { deadlineSlot: 30 + j }), stages: [{ id: 'm', tasks: 40, demand: { cpu: 1 }, durationSeconds: 60 }, { id: 'r', tasks: 10, demand: { cpu: 1 }, after: ['m'], durationSeconds: 90 }] }));
+  const doc: InstanceDoc = {
+    format: 'fallow.instance/v1',
+    name: 'latency',
+    horizon: { slots: SLOTS, slotSeconds: SLOT },
+    metrics: ['cpu'],
+    nodes: Array.from({ length: nodes }, (_, k) => ({ id: `n${k}`, capacity: { cpu: 4 }, ...(k >= nodes / 2 ? { lease: { startupSeconds: 60, minLeaseSeconds: 600 }, costPerHour: 1 } : {}) })),
+    jobs,
+  };
+  const model = loadInstance(doc);
+  const times: number[] = [];
+  for (let r = 0; r < 7; r++) {
+    const policy = new PortfolioPolicy(model, portfolioParams({ weights: WEIGHTS }));
+    const sim = new Simulator(model, new ActualUsage(model, undefined), policy, { qos: getQos('none'), provisioner: policy, maxWindows: 1 });
+    policy.prepare(sim);
+    const t0 = process.hrtime.bigint();
+    policy.rethink(sim);
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return times.sort((a, b) => a - b)[3];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      workloads: { type: 'string', default: '10' },
+      'look-ahead': { type: 'string', default: '600' },
+      period: { type: 'string', default: '120' },
+      /** Only these workloads (e.g. uniform-4,bursty-6), no sensitivity or latency: for quick looks. */
+      only: { type: 'string' },
+    },
+  });
+  const count = Number(values.workloads);
+  const only = values.only?.split(',');
+  const data = path.join(repoRoot(), '..', 'shared', 'data');
+  if (!existsSync(data)) return void console.log(`bench:posum needs ${data} (SWIM and Bitbrains); not present, nothing measured`);
+  const trace = parseSwim(readFileSync(path.join(data, 'swim-facebook', 'FB-2010_samples_24_times_1hr_0.tsv'), 'utf8'));
+  const traces = Array.from({ length: 12 }, (_, k) => path.join(data, 'bitbrains-rnd', '2013-7', `${k + 1}.csv`)).filter(existsSync);
+  const params = portfolioParams({ weights: WEIGHTS, lookAheadSeconds: Number(values['look-ahead']), periodSeconds: Number(values.period) });
+  const runs: Run[] = [];
+  for (const kind of ['uniform', 'bursty'] as const)
+    for (let s = 1; s <= count; s++) {
+      if (only && !only.includes(`${kind}-${s}`)) continue;
+      const r = runAll(workload(trace, traces, kind, s), params);
+      runs.push(...r);
+      const p = r.find((x) => x.member === 'posum')!;
+      const best = Math.min(...r.filter((x) => x.member !== 'posum').map((x) => x.fc));
+      console.log(`${kind} ${s}: posum F_c ${p.fc.toFixed(3)}, best member ${best.toFixed(3)}, ${p.decisions} decisions, ${p.switches} switches`);
+    }
+  if (only) return;
+  // Sensitivity on the first 3 bursty workloads: one parameter changed at a time.
+  const variants: [string, Partial<PortfolioParams>][] = [
+    ['delta 0.2', { allocation: { ...params.allocation, delta: 0.2 } }],
+    ['delta 0.8', { allocation: { ...params.allocation, delta: 0.8 } }],
+    ['period 60 s', { periodSeconds: 60 }],
+    ['period 300 s', { periodSeconds: 300 }],
+    ['look-ahead 300 s', { lookAheadSeconds: 300 }],
+    ['alpha x10', { weights: { ...WEIGHTS, alpha: WEIGHTS.alpha * 10 } }],
+    ['gamma x10', { weights: { ...WEIGHTS, gamma: WEIGHTS.gamma * 10 } }],
+  ];
+  const sensitivity: { variant: string; workload: string; vd: number; sb: number; c: number; fc: number }[] = [];
+  for (let s = 1; s <= 3; s++) {
+    const w = workload(trace, traces, 'bursty', s);
+    const model = loadInstance(w.doc);
+    for (const [name, change] of [['as run', {}] as [string, Partial<PortfolioParams>], ...variants]) {
+      const p = { ...params, ...change };
+      const r = simulatePolicy(model, 'posum', { qos: 'salamander', seed: 1, actual: w.actual, posum: p });
+      // F_c with the bench's weights, so that rows compare.
+      const fcBench = WEIGHTS.alpha * r.score.vd + WEIGHTS.beta * r.score.sb + WEIGHTS.gamma * r.score.c;
+      sensitivity.push({ variant: name, workload: w.doc.name, ...r.score, fc: fcBench });
+    }
+  }
+  const latencies = [250, 500, 1000, 2000].map((tasks) => ({ tasks, nodes: 100, medianMs: latency(tasks, 100) }));
+  console.log(latencies);
+  const result = { date: new Date().toISOString(), machine: machineInfo(), workloads: count, weights: WEIGHTS, params: { lookAheadSeconds: params.lookAheadSeconds, periodSeconds: params.periodSeconds }, runs, sensitivity, latencies };
+  const dir = path.join(repoRoot(), 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `posum-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 1));
+  writeFileSync(path.join(repoRoot(), 'bench', 'POSUM.md'), report(result));
+  console.log('wrote bench/POSUM.md');
+}
+
+function report(r: { date: string; machine: ReturnType<typeof machineInfo>; workloads: number; params: { lookAheadSeconds: number; periodSeconds: number }; runs: Run[]; sensitivity: { variant: string; workload: string; vd: number; sb: number; c: number; fc: number }[]; latencies: { tasks: number; nodes: number; medianMs: number }[] }): string {
+  const names = [...new Set(r.runs.map((x) => x.workload))];
+  const members = [...new Set(r.runs.map((x) => x.member))].filter((m) => m !== 'posum');
+  let within5 = 0;
+  let notWorseThanMedian = 0;
+  const rows = names.map((w) => {
+    const of = r.runs.filter((x) => x.workload === w);
+    const p = of.find((x) => x.member === 'posum')!;
+    const fcs = of.filter((x) => x.member !== 'posum').map((x) => x.fc).sort((a, b) => a - b);
+    const best = fcs[0];
+    const med = fcs[Math.floor(fcs.length / 2)];
+    const bestMember = of.find((x) => x.member !== 'posum' && x.fc === best)!.member;
+    if (p.fc <= best * 1.05 + 1e-9) within5++;
+    if (p.fc <= med + 1e-9) notWorseThanMedian++;
+    return `| ${w} | ${p.vd.toFixed(0)} / ${p.sb.toFixed(2)} / ${p.c.toFixed(2)} | ${p.fc.toFixed(3)} | ${best.toFixed(3)} (${bestMember}) | ${med.toFixed(3)} | ${fcs[fcs.length - 1].toFixed(3)} | ${p.decisions} / ${p.switches} | ${p.decisionMs} |`;
+  });
+  const memberMedian = (m: string) => {
+    const xs = r.runs.filter((x) => x.member === m).map((x) => x.fc).sort((a, b) => a - b);
+    return xs[Math.floor(xs.length / 2)];
+  };
+  const lines = [
+    '# POSUM',
+    '',
+    `Run ${r.date.slice(0, 16)} on ${r.machine.cpu} (${r.machine.cores} cores) with \`npm run bench:posum -- --workloads ${r.workloads} --look-ahead ${r.params.lookAheadSeconds} --period ${r.params.periodSeconds}\`.`,
+    'Workloads: 40 SWIM (FB-2010) jobs each, uniform (over 30 min) or bursty (3 bursts) arrivals, half deadline jobs; 8 fixed nodes under a Bitbrains VM\'s load',
+    '(decisions see its first day, the run its second) and 8 leasable ones; Salamander\'s QoS. F_c = V_D/3600 + 0.1 S_B + C (lower is better).',
+    '',
+    `POSUM within 5% of the best member (or better): ${within5} of ${names.length} workloads; not worse than the median member: ${notWorseThanMedian} of ${names.length}.`,
+    '',
+    '| workload | POSUM V_D / S_B / C | POSUM F_c | best member F_c | median member | worst member | decisions / switches | median decision (ms) |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    'Median F_c of each member over all workloads (POSUM: ' + memberMedian('posum').toFixed(3) + '):',
+    '',
+    '| member | median F_c |',
+    '|---|---|',
+    ...members.map((m) => `| ${m} | ${memberMedian(m).toFixed(3)} |`),
+    '',
+    '## Sensitivity (bursty workloads 1-3, one parameter changed at a time; F_c with the weights above)',
+    '',
+    '| variant | ' + [...new Set(r.sensitivity.map((x) => x.workload))].join(' | ') + ' |',
+    '|---|' + [...new Set(r.sensitivity.map((x) => x.workload))].map(() => '---|').join(''),
+    ...[...new Set(r.sensitivity.map((x) => x.variant))].map((v) => `| ${v} | ${r.sensitivity.filter((x) => x.variant === v).map((x) => `${x.fc.toFixed(3)} (${x.vd.toFixed(0)} / ${x.sb.toFixed(2)} / ${x.c.toFixed(2)})`).join(' | ')} |`),
+    '',
+    '## Decision latency (16 look-ahead simulations of 600 s, half the nodes leasable; median of 7)',
+    '',
+    '| queued tasks | nodes | median (ms) |',
+    '|---|---|---|',
+    ...r.latencies.map((l) => `| ${l.tasks} | ${l.nodes} | ${l.medianMs.toFixed(0)} |`),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
