@@ -152,6 +152,8 @@ async function main(): Promise<void> {
     ['period 60 s', { periodSeconds: 60 }],
     ['period 300 s', { periodSeconds: 300 }],
     ['look-ahead 300 s', { lookAheadSeconds: 300 }],
+    ['look-ahead 1800 s', { lookAheadSeconds: 1800 }],
+    ['terminal drain', { terminalDrain: true }],
     ['alpha x10', { weights: { ...WEIGHTS, alpha: WEIGHTS.alpha * 10 } }],
     ['gamma x10', { weights: { ...WEIGHTS, gamma: WEIGHTS.gamma * 10 } }],
   ];
