@@ -114,6 +114,16 @@ describe('POSUM portfolio', () => {
     assert.notDeepEqual(busy.score, calm.score, 'the actual load did matter later');
   });
 
+  test('Fallow\'s ls may join as a seventeenth member: planned, replayed, and followed when chosen', () => {
+    const model = loadInstance(cluster(JOBS, forecast));
+    const r = simulatePolicy(model, 'posum', { qos: 'none', seed: 2, posum: { ...params, lsMember: true, lsBudgetMs: 50 } });
+    assert.equal(r.unfinishedJobs, 0);
+    for (const d of r.decisions!) {
+      assert.equal(d.scores.length, 17);
+      assert.equal(d.scores[16].allocation, 'ls-plan');
+    }
+  });
+
   test('bad parameters are refused', () => {
     const model = loadInstance(cluster(JOBS));
     assert.throws(() => new PortfolioPolicy(model, { ...params, periodSeconds: 0 }), /periodSeconds/);

@@ -7,6 +7,10 @@ import type { Driver, Provisioner, Simulator } from '../simulate/simulator';
 import { Simulator as Sim, TaskState } from '../simulate/simulator';
 import { ActualUsage } from '../simulate/usage';
 import { taskEstimates } from './estimates';
+import { planPresent, PlanOrderPolicy } from './ls-member';
+import type { JobOrderDispatch } from '../policies/job-order-dispatch';
+import { PlanDriver } from '../simulate/plan-driver';
+import type { PlanDoc } from '../model/types';
 import { choose, FC_DEFAULTS, FcWeights, posumScore, PosumScore, ScoredJob } from './score';
 
 /**
@@ -28,6 +32,13 @@ export interface PortfolioParams {
    * much (within 5% of the best member on 1 of 20 workloads, against 10 of 20 without it).
    */
   terminalDrain: boolean;
+  /**
+   * Beyond the paper: Fallow's `ls` joins as a seventeenth member (allocation `ls-plan`): it plans the present
+   * within `lsBudgetMs` on the nodes up now, the look-ahead replays the plan, and when chosen the live run
+   * follows it as a priority (ls-member.ts), releasing leases as minus-x does.
+   */
+  lsMember: boolean;
+  lsBudgetMs: number;
   allocation: PosumAllocationParams;
   provisioning: ProvisioningParams;
 }
@@ -37,14 +48,19 @@ export const PORTFOLIO_DEFAULTS: PortfolioParams = {
   lookAheadSeconds: 600,
   weights: FC_DEFAULTS,
   terminalDrain: false,
+  lsMember: false,
+  lsBudgetMs: 200,
   allocation: POSUM_ALLOCATION_DEFAULTS,
   provisioning: PROVISIONING_DEFAULTS,
 };
 
 export interface Member {
-  allocation: PosumAllocation;
+  allocation: PosumAllocation | 'ls-plan';
   provisioning: ProvisioningName;
 }
+
+/** The seventeenth member, when PortfolioParams.lsMember. */
+export const LS_MEMBER: Member = { allocation: 'ls-plan', provisioning: 'minus-x' };
 
 export interface Decision {
   timeSeconds: number;
@@ -63,7 +79,9 @@ export class PortfolioPolicy implements Driver, Provisioner {
   readonly name = 'posum';
   readonly mode = 'policy' as const;
   readonly trail: Decision[] = [];
-  private readonly allocations: Map<PosumAllocation, PosumAllocationPolicy>;
+  private readonly allocations: Map<PosumAllocation | 'ls-plan', JobOrderDispatch>;
+  private readonly planOrder: PlanOrderPolicy;
+  private readonly members: Member[];
   private readonly provisioners: Map<ProvisioningName, ProvisioningPolicy>;
   private current: Member = MEMBERS[0];
   /** The provisioner runs at the portfolio's own period (Provisioner). */
@@ -76,7 +94,12 @@ export class PortfolioPolicy implements Driver, Provisioner {
     if (!(p.periodSeconds > 0)) throw new Error('periodSeconds must be > 0');
     if (!(p.lookAheadSeconds > 0)) throw new Error('lookAheadSeconds must be > 0');
     this.periodSeconds = p.provisioning.periodSeconds;
-    this.allocations = new Map(POSUM_ALLOCATIONS.map((a) => [a, new PosumAllocationPolicy(model, a, p.allocation)]));
+    this.planOrder = new PlanOrderPolicy(model);
+    this.allocations = new Map<PosumAllocation | 'ls-plan', JobOrderDispatch>([
+      ...POSUM_ALLOCATIONS.map((a) => [a, new PosumAllocationPolicy(model, a, p.allocation)] as [PosumAllocation, JobOrderDispatch]),
+      ['ls-plan', this.planOrder],
+    ]);
+    this.members = p.lsMember ? [...MEMBERS, LS_MEMBER] : MEMBERS;
     this.provisioners = new Map(PROVISIONING_NAMES.map((n) => [n, new ProvisioningPolicy(model, n, p.provisioning)]));
   }
 
@@ -121,9 +144,17 @@ export class PortfolioPolicy implements Driver, Provisioner {
     const started = Date.now();
     const present = lookAhead(this.model, sim, this.p.lookAheadSeconds);
     if (!present) return; // nothing left to schedule
-    const scores = MEMBERS.map((m, n) => ({ ...m, ...this.score(present, m, sim.now, this.trail.length * MEMBERS.length + n) }));
+    let plan: PlanDoc | null = null;
+    const scores = this.members.map((m, n) => {
+      const seed = this.trail.length * this.members.length + n;
+      if (m.allocation !== 'ls-plan') return { ...m, ...this.score(present, m, sim.now, seed) };
+      const scored = this.scorePlan(present, sim.now, seed);
+      plan = scored.plan;
+      return { ...m, ...scored.score };
+    });
     const best = choose(scores, this.p.weights);
-    this.current = MEMBERS[best.index];
+    this.current = this.members[best.index];
+    if (this.current.allocation === 'ls-plan' && plan) this.planOrder.follow(plan, sim.now, this.model.slotSeconds);
     this.trail.push({
       timeSeconds: sim.now,
       scores: scores.map((s, n) => ({ ...s, distance: Math.round(best.distances[n] * 1e4) / 1e4 })),
@@ -132,9 +163,21 @@ export class PortfolioPolicy implements Driver, Provisioner {
     });
   }
 
+  /** The ls member: a plan of the present on the nodes up now, replayed over the look-ahead as planned. */
+  private scorePlan(present: Present, now: number, seed: number): { score: PosumScore; plan: PlanDoc | null } {
+    const doc = { ...present.model.doc, nodes: present.model.doc.nodes.filter((n) => !n.lease) };
+    const model = compile(doc);
+    const plan = planPresent(model, this.p.lsBudgetMs, seed + 1);
+    const sim = new Sim(model, new ActualUsage(model, undefined), new PlanDriver(model, plan), { qos: getQos('none'), seed: seed + 1, maxWindows: 1 });
+    const r = sim.run();
+    const jobs: ScoredJob[] = r.jobs.map((run, j) => ({ ...present.jobs[j], endSeconds: now + (run.endSeconds ?? this.p.lookAheadSeconds) }));
+    const nodes = model.doc.nodes.map((n) => ({ uptimeSeconds: r.makespanSeconds, costPerHour: n.costPerHour ?? 0 }));
+    return { score: posumScore(jobs, nodes, now + this.p.lookAheadSeconds), plan };
+  }
+
   private score(present: Present, m: Member, now: number, seed: number): PosumScore {
     const model = present.model;
-    const sim = new Sim(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, m.allocation, this.p.allocation), {
+    const sim = new Sim(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, m.allocation as PosumAllocation, this.p.allocation), {
       qos: getQos('none'),
       seed: seed + 1,
       provisioner: new ProvisioningPolicy(model, m.provisioning, this.p.provisioning),
