@@ -1976,6 +1976,11 @@ export interface components {
              */
             lookAheadSeconds?: number;
             /**
+             * @description posum: Fallow's ls joins as a seventeenth member (plans the present, followed as a priority when chosen)
+             * @default false
+             */
+            lsMember?: boolean;
+            /**
              * Format: uuid
              * @description the cluster (a lendable one, or your own)
              */

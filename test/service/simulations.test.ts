@@ -227,9 +227,9 @@ describe('plan simulations', () => {
     const bad = await post({ clusterId, batchId, policy: 'sjf', qos: 'fast', seed: -1, reduceSlowstart: 0, runtimeSigma: -1 });
     assert.equal(bad.response.status, 422);
     assert.deepEqual((bad.error as Json).problems.map((p: Json) => p.path).sort(), ['policy', 'qos', 'reduceSlowstart', 'runtimeSigma', 'seed']);
-    const badPosum = await post({ clusterId, batchId, forecastId, policy: 'posum', provision: 'lots', delta: 2, alpha: -1, periodSeconds: 0, lookAheadSeconds: 'long' });
+    const badPosum = await post({ clusterId, batchId, forecastId, policy: 'posum', provision: 'lots', delta: 2, alpha: -1, periodSeconds: 0, lookAheadSeconds: 'long', lsMember: 'yes' });
     assert.equal(badPosum.response.status, 422);
-    assert.deepEqual((badPosum.error as Json).problems.map((p: Json) => p.path).sort(), ['alpha', 'delta', 'lookAheadSeconds', 'periodSeconds', 'provision']);
+    assert.deepEqual((badPosum.error as Json).problems.map((p: Json) => p.path).sort(), ['alpha', 'delta', 'lookAheadSeconds', 'lsMember', 'periodSeconds', 'provision']);
     const badTruth = await post({ clusterId, batchId, forecastId, policy: 'fair', trueSeconds: { j1: { nope: 5 }, j9: { map: 1 } } });
     assert.equal(badTruth.response.status, 422);
     assert.deepEqual((badTruth.error as Json).problems.map((p: Json) => p.path).sort(), ['trueSeconds.j1.nope', 'trueSeconds.j9']);

@@ -13,6 +13,7 @@ export interface PosumRequest {
   gamma?: unknown;
   periodSeconds?: unknown;
   lookAheadSeconds?: unknown;
+  lsMember?: unknown;
 }
 
 /** Every bad POSUM field, each named by its path. */
@@ -28,6 +29,7 @@ export function posumIssues(dto: PosumRequest): Issue[] {
   for (const f of ['alpha', 'beta', 'gamma'] as const) number(f, (x) => x >= 0, 'a number >= 0');
   number('periodSeconds', (x) => x > 0, 'a number of seconds > 0');
   number('lookAheadSeconds', (x) => x > 0, 'a number of seconds > 0');
+  if (dto.lsMember !== undefined && typeof dto.lsMember !== 'boolean') issues.push({ path: 'lsMember', message: `must be true or false, got ${show(dto.lsMember)}` });
   return issues;
 }
 
@@ -36,6 +38,7 @@ export function posumParams(dto: PosumRequest): PortfolioParams {
   const d = portfolioParams();
   const n = (v: unknown) => (typeof v === 'number' ? v : undefined);
   return portfolioParams({
+    ...(dto.lsMember === true ? { lsMember: true } : {}),
     ...(n(dto.periodSeconds) !== undefined ? { periodSeconds: n(dto.periodSeconds) } : {}),
     ...(n(dto.lookAheadSeconds) !== undefined ? { lookAheadSeconds: n(dto.lookAheadSeconds) } : {}),
     weights: { alpha: n(dto.alpha) ?? d.weights.alpha, beta: n(dto.beta) ?? d.weights.beta, gamma: n(dto.gamma) ?? d.weights.gamma },

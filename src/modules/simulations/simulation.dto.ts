@@ -95,6 +95,10 @@ export class CreatePolicySimulationDto extends CreateSimulationDto {
   @Allow()
   lookAheadSeconds?: number;
 
+  @ApiPropertyOptional({ default: false, description: 'posum: Fallow\'s ls joins as a seventeenth member (plans the present, followed as a priority when chosen)' })
+  @Allow()
+  lsMember?: boolean;
+
   @ApiProperty({ format: 'uuid', description: 'the cluster (a lendable one, or your own)' })
   @Allow()
   clusterId!: string;
