@@ -76,6 +76,8 @@ interface Run {
   unfinished: number;
   switches?: number;
   decisions?: number;
+  /** posum+ls: decisions that chose the ls member. */
+  lsChosen?: number;
   decisionMs?: number;
 }
 
@@ -90,6 +92,10 @@ function runAll(w: ReturnType<typeof workload>, params: PortfolioParams): Run[] 
   for (let n = 1; n < d.length; n++) if (d[n].choice.allocation !== d[n - 1].choice.allocation || d[n].choice.provisioning !== d[n - 1].choice.provisioning) switches++;
   const ms = d.map((x) => x.elapsedMs).sort((a, b) => a - b);
   out.push({ ...row('posum', p), switches, decisions: d.length, decisionMs: ms[Math.floor(ms.length / 2)] ?? 0 });
+  // Beyond the paper: ls as a seventeenth member.
+  const withLs = simulatePolicy(model, 'posum', { qos: 'salamander', seed: 1, actual: w.actual, posum: { ...params, lsMember: true } });
+  const dl = withLs.decisions ?? [];
+  out.push({ ...row('posum+ls', withLs), decisions: dl.length, lsChosen: dl.filter((x) => x.choice.allocation === 'ls-plan').length });
   return out;
 }
 
@@ -141,8 +147,9 @@ async function main(): Promise<void> {
       const r = runAll(workload(trace, traces, kind, s), params);
       runs.push(...r);
       const p = r.find((x) => x.member === 'posum')!;
-      const best = Math.min(...r.filter((x) => x.member !== 'posum').map((x) => x.fc));
-      console.log(`${kind} ${s}: posum F_c ${p.fc.toFixed(3)}, best member ${best.toFixed(3)}, ${p.decisions} decisions, ${p.switches} switches`);
+      const l = r.find((x) => x.member === 'posum+ls')!;
+      const best = Math.min(...r.filter((x) => !x.member.startsWith('posum')).map((x) => x.fc));
+      console.log(`${kind} ${s}: posum F_c ${p.fc.toFixed(3)}, with ls ${l.fc.toFixed(3)} (ls chosen ${l.lsChosen} of ${l.decisions}), best member ${best.toFixed(3)}, ${p.decisions} decisions, ${p.switches} switches`);
     }
   if (only) return;
   // Sensitivity on the first 3 bursty workloads: one parameter changed at a time.
@@ -181,19 +188,26 @@ async function main(): Promise<void> {
 
 function report(r: { date: string; machine: ReturnType<typeof machineInfo>; workloads: number; params: { lookAheadSeconds: number; periodSeconds: number }; runs: Run[]; sensitivity: { variant: string; workload: string; vd: number; sb: number; c: number; fc: number }[]; latencies: { tasks: number; nodes: number; medianMs: number }[] }): string {
   const names = [...new Set(r.runs.map((x) => x.workload))];
-  const members = [...new Set(r.runs.map((x) => x.member))].filter((m) => m !== 'posum');
+  const members = [...new Set(r.runs.map((x) => x.member))].filter((m) => !m.startsWith('posum'));
   let within5 = 0;
+  let lsDecisions = 0;
+  let lsChosen = 0;
+  let lsBetter = 0;
   let notWorseThanMedian = 0;
   const rows = names.map((w) => {
     const of = r.runs.filter((x) => x.workload === w);
     const p = of.find((x) => x.member === 'posum')!;
-    const fcs = of.filter((x) => x.member !== 'posum').map((x) => x.fc).sort((a, b) => a - b);
+    const fcs = of.filter((x) => !x.member.startsWith('posum')).map((x) => x.fc).sort((a, b) => a - b);
     const best = fcs[0];
     const med = fcs[Math.floor(fcs.length / 2)];
-    const bestMember = of.find((x) => x.member !== 'posum' && x.fc === best)!.member;
+    const bestMember = of.find((x) => !x.member.startsWith('posum') && x.fc === best)!.member;
+    const l = of.find((x) => x.member === 'posum+ls')!;
+    lsDecisions += l.decisions ?? 0;
+    lsChosen += l.lsChosen ?? 0;
+    if (l.fc < p.fc - 1e-9) lsBetter++;
     if (p.fc <= best * 1.05 + 1e-9) within5++;
     if (p.fc <= med + 1e-9) notWorseThanMedian++;
-    return `| ${w} | ${p.vd.toFixed(0)} / ${p.sb.toFixed(2)} / ${p.c.toFixed(2)} | ${p.fc.toFixed(3)} | ${best.toFixed(3)} (${bestMember}) | ${med.toFixed(3)} | ${fcs[fcs.length - 1].toFixed(3)} | ${p.decisions} / ${p.switches} | ${p.decisionMs} |`;
+    return `| ${w} | ${p.vd.toFixed(0)} / ${p.sb.toFixed(2)} / ${p.c.toFixed(2)} | ${p.fc.toFixed(3)} | ${best.toFixed(3)} (${bestMember}) | ${med.toFixed(3)} | ${fcs[fcs.length - 1].toFixed(3)} | ${p.decisions} / ${p.switches} | ${p.decisionMs} | ${l.fc.toFixed(3)} (${l.lsChosen} of ${l.decisions}) |`;
   });
   const memberMedian = (m: string) => {
     const xs = r.runs.filter((x) => x.member === m).map((x) => x.fc).sort((a, b) => a - b);
@@ -208,9 +222,11 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
     '',
     `POSUM within 5% of the best member (or better): ${within5} of ${names.length} workloads; not worse than the median member: ${notWorseThanMedian} of ${names.length}.`,
     '',
-    '| workload | POSUM V_D / S_B / C | POSUM F_c | best member F_c | median member | worst member | decisions / switches | median decision (ms) |',
-    '|---|---|---|---|---|---|---|---|',
+    '| workload | POSUM V_D / S_B / C | POSUM F_c | best member F_c | median member | worst member | decisions / switches | median decision (ms) | with ls as 17th member: F_c (ls chosen) |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    `Fallow's ls as a seventeenth member (200 ms of planning per decision, followed as a priority): chosen in ${lsChosen} of ${lsDecisions} decisions; POSUM with it beats POSUM without it on ${lsBetter} of ${names.length} workloads.`,
     '',
     'Median F_c of each member over all workloads (POSUM: ' + memberMedian('posum').toFixed(3) + '):',
     '',
