@@ -2047,7 +2047,7 @@ export interface components {
              * @default auto
              * @enum {string}
              */
-            strategy?: "rffd" | "ls" | "exact" | "ga" | "tps" | "fifo" | "edf" | "cuckoo" | "aco-bp" | "auto";
+            strategy?: "rffd" | "ls" | "exact" | "ga" | "tps" | "fifo" | "edf" | "cuckoo" | "aco-bp" | "portfolio" | "auto";
             /**
              * @description tasks-then-makespan: most scheduled tasks, then the smallest makespan; revenue: the largest total revenue of the jobs (strategies without a revenue mode ignore it)
              * @default tasks-then-makespan

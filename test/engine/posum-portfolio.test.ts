@@ -10,7 +10,9 @@ import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
 import { PosumAllocationPolicy } from '../../src/engine/policies/posum-allocation';
 import { ProvisioningPolicy } from '../../src/engine/policies/provisioning';
-import { choose } from '../../src/engine/posum/score';
+import { choose, PosumScore } from '../../src/engine/posum/score';
+import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
+import { solve } from '../../src/engine/solve';
 import { MEMBERS, PortfolioPolicy } from '../../src/engine/posum/portfolio';
 import { getQos } from '../../src/engine/qos';
 import { portfolioParams, simulatePolicy } from '../../src/engine/simulate';
@@ -122,6 +124,18 @@ describe('POSUM portfolio', () => {
       assert.equal(d.scores.length, 17);
       assert.equal(d.scores[16].allocation, 'ls-plan');
     }
+  });
+
+  test('strategy portfolio: the best member\'s job order as a feasible plan, every member\'s P in its stats', async () => {
+    const model = loadInstance(cluster(JOBS, forecast));
+    const plan = await solve(model, { strategy: 'portfolio', timeBudgetMs: 5000, seed: 1 });
+    const e = evaluatePlan(model, plan);
+    assert.ok(e.ok, e.violations.join('; '));
+    const stats = plan.stats as { member: { allocation: string; provisioning: string }; members: (PosumScore & { allocation: string; provisioning: string; distance: number })[] };
+    assert.equal(stats.members.length, 16);
+    const best = choose(stats.members);
+    assert.deepEqual(stats.member, { allocation: stats.members[best.index].allocation, provisioning: stats.members[best.index].provisioning });
+    assert.equal(plan.objective.scheduledTasks, model.nTasks);
   });
 
   test('bad parameters are refused', () => {

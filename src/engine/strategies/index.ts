@@ -7,12 +7,13 @@ import { exact } from './exact/exact';
 import { fifo } from './fifo/fifo';
 import { ga } from './ga/ga';
 import { ls } from './ls/ls';
+import { portfolio } from './portfolio/portfolio';
 import { rffd } from './rffd/rffd';
 import { Strategy } from './strategy';
 import { tps } from './tps/tps';
 
 const registry = new Map<string, Strategy>();
-for (const s of [rffd, ls, exact, ga, tps, fifo, edf, cuckoo, acoBp, auto]) registry.set(s.name, s);
+for (const s of [rffd, ls, exact, ga, tps, fifo, edf, cuckoo, acoBp, portfolio, auto]) registry.set(s.name, s);
 
 export function registerStrategy(s: Strategy): void {
   registry.set(s.name, s);
