@@ -59,6 +59,25 @@ describe('POSUM allocation policies', () => {
     assert.deepEqual(startOrder('locf'), ['d1', 'd2', 'b1', 'b2']);
   });
 
+  test('EDLS-Sh on two nodes: past its share delta, the deadline queue yields the next node to the batch queue', () => {
+    // Two one-core nodes freed at 5 s (two warm-up jobs), then d (deadline) and b (batch), two 100-s tasks each.
+    const doc: InstanceDoc = {
+      ...DOC,
+      nodes: [{ id: 'n1', capacity: { cpu: 1 } }, { id: 'n2', capacity: { cpu: 1 } }],
+      jobs: [one('w1', 5), one('w2', 5), { ...one('d', 100, 50), stages: [{ id: 's', tasks: 2, demand: { cpu: 1 }, durationSeconds: 100 }] }, { ...one('b', 100), stages: [{ id: 's', tasks: 2, demand: { cpu: 1 }, durationSeconds: 100 }] }],
+    };
+    const startedAt5 = (delta: number) => {
+      const model = loadInstance(doc);
+      const sim = new Simulator(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, 'edls-sh', { delta, minExecutionSeconds: 10 }), { qos: getQos('none'), seed: 1 });
+      sim.run();
+      return model.jobs.map((j) => Array.from({ length: j.taskCount }, (_, t) => sim.startedAt[j.firstTask + t]).filter((x) => x === 5).length);
+    };
+    // delta 0.5: the first node to d (share 0 < 0.5), the second to b (d holds half the cluster).
+    assert.deepEqual(startedAt5(0.5), [0, 0, 1, 1]);
+    // delta 1: d keeps both.
+    assert.deepEqual(startedAt5(1), [0, 0, 2, 0]);
+  });
+
   test('delta outside [0, 1] is refused', () => {
     assert.throws(() => new PosumAllocationPolicy(loadInstance(DOC), 'edls-sh', { delta: 1.5, minExecutionSeconds: 10 }), /delta/);
   });
