@@ -74,8 +74,8 @@ function solveInWorkerAndStop(instance: InstanceDoc, strategy: string, stopAfter
   });
 }
 
-/** One-shot constructions (the two-stage paper's scheduler and its baselines, Cuckoo) may finish before the flag. */
-const ONE_SHOT = new Set(['tps', 'edf', 'fifo', 'cuckoo']);
+/** One-shot constructions (the two-stage paper's scheduler and its baselines, Cuckoo, POSUM's portfolio) may finish before the flag. */
+const ONE_SHOT = new Set(['tps', 'edf', 'fifo', 'cuckoo', 'portfolio']);
 
 describe('stopFlag: a solve in a worker thread stops when another thread raises the flag', () => {
   const cases: [string, number][] = strategyNames().map((name) => [name, STOP_AFTER_MS]);

@@ -6,7 +6,7 @@ import { getQos } from '../../qos';
 import { buildFromJobOrder } from '../../schedule/sgs';
 import { Simulator } from '../../simulate/simulator';
 import { ActualUsage } from '../../simulate/usage';
-import { Strategy, StrategyContext, StrategyResult } from '../strategy';
+import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
 
 /**
  * POSUM's portfolio as a solve strategy (issue 24): each of the 16 members (allocation x provisioning) runs
@@ -14,7 +14,8 @@ import { Strategy, StrategyContext, StrategyResult } from '../strategy';
  * nearest the ideal point (posum/score.ts choose, weights 1/1/1) wins, and its run becomes a plan: its jobs
  * in the order the member started them, each placed whole by the serial list scheduler (a plan is slotted
  * and checked by the evaluator; the member's continuous-time run is not). Every member's P is in the plan's
- * stats. Members the budget leaves no time for are not scored.
+ * stats. Members the budget (or a stop flag) leaves no time for are not scored. A fixed construction, not
+ * an anytime search: on a small instance it may end before a stop flag is raised.
  */
 export const portfolio: Strategy = {
   name: 'portfolio',
@@ -24,7 +25,7 @@ export const portfolio: Strategy = {
     const scores: (PosumScore & { allocation: string; provisioning: string })[] = [];
     const orders: number[][] = [];
     for (const m of MEMBERS) {
-      if (scores.length > 0 && Date.now() > ctx.deadline) break;
+      if (scores.length > 0 && timeUp(ctx, scores.length)) break; // the budget, or a stop flag
       const sim = new Simulator(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, m.allocation as PosumAllocation), {
         qos: getQos('none'),
         seed: 1,
