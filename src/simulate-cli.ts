@@ -11,8 +11,8 @@ import { loadInstance } from './engine/model/model';
 import { PlanDoc } from './engine/model/types';
 import { POLICY_NAMES } from './engine/policies';
 import { PROVISIONING_NAMES, ProvisioningName } from './engine/policies/provisioning';
-import { portfolioParams } from './engine/simulate';
 import type { PortfolioParams } from './engine/posum/portfolio';
+import { portfolioFromRequest, portfolioRequestIssues, PortfolioRequest } from './engine/posum/request';
 import { QOS_NAMES } from './engine/qos';
 import { simulatePlan, simulatePolicy, validateActualUsage, validateRuntimeTruth } from './engine/simulate';
 
@@ -63,8 +63,6 @@ function run(args: string[]): number {
   if (values.qos !== undefined && !QOS_NAMES.includes(values.qos)) return usage(`--qos must be one of ${QOS_NAMES.join(', ')}, got "${values.qos}"`);
   if (values.policy !== undefined && ![...POLICY_NAMES, 'posum'].includes(values.policy))
     return usage(`--policy must be one of ${[...POLICY_NAMES, 'posum'].join(', ')}, got "${values.policy}"`);
-  if (values.provision !== undefined && !(PROVISIONING_NAMES as readonly string[]).includes(values.provision))
-    return usage(`--provision must be one of ${PROVISIONING_NAMES.join(', ')}, got "${values.provision}"`);
   if (values.provision !== undefined && values.policy === undefined) return usage('--provision goes with --policy (a plan leases no nodes)');
   const posum = posumOptions(values);
   if (typeof posum === 'string') return usage(posum);
@@ -105,33 +103,27 @@ function usage(message: string): number {
   return 2;
 }
 
+/** The flag each field of a POSUM request comes from (engine/posum/request.ts names fields). */
+const POSUM_FLAGS: Record<string, string> = {
+  provision: 'provision',
+  delta: 'delta',
+  alpha: 'alpha',
+  beta: 'beta',
+  gamma: 'gamma',
+  periodSeconds: 'period',
+  lookAheadSeconds: 'look-ahead',
+  x: 'x',
+  maxBoundedSlowdown: 'max-slowdown',
+};
+
 /** POSUM's flags as parameters, or the message naming the first bad one. */
-function posumOptions(v: Record<string, string | boolean | undefined>): Partial<PortfolioParams> | string {
-  const num = (flag: string, ok: (x: number) => boolean, what: string): number | undefined | string => {
+function posumOptions(v: Record<string, string | boolean | undefined>): PortfolioParams | string {
+  const request: PortfolioRequest = { ...(v['ls-member'] ? { lsMember: true } : {}) };
+  for (const [field, flag] of Object.entries(POSUM_FLAGS)) {
     const raw = v[flag];
-    if (raw === undefined) return undefined;
-    const x = Number(raw);
-    return ok(x) ? x : `--${flag} must be ${what}, got "${raw}"`;
-  };
-  const checks = {
-    delta: num('delta', (x) => x >= 0 && x <= 1, 'a number in [0, 1]'),
-    alpha: num('alpha', (x) => x >= 0, 'a number >= 0'),
-    beta: num('beta', (x) => x >= 0, 'a number >= 0'),
-    gamma: num('gamma', (x) => x >= 0, 'a number >= 0'),
-    period: num('period', (x) => x > 0, 'a number of seconds > 0'),
-    lookAhead: num('look-ahead', (x) => x > 0, 'a number of seconds > 0'),
-    x: num('x', (x) => Number.isInteger(x) && x >= 0, 'an integer >= 0'),
-    maxSlowdown: num('max-slowdown', (x) => x > 0, 'a number > 0'),
-  };
-  for (const c of Object.values(checks)) if (typeof c === 'string') return c;
-  const n = checks as Record<string, number | undefined>;
-  const d = portfolioParams();
-  return {
-    ...(v['ls-member'] ? { lsMember: true } : {}),
-    ...(n.period !== undefined ? { periodSeconds: n.period } : {}),
-    ...(n.lookAhead !== undefined ? { lookAheadSeconds: n.lookAhead } : {}),
-    weights: { alpha: n.alpha ?? d.weights.alpha, beta: n.beta ?? d.weights.beta, gamma: n.gamma ?? d.weights.gamma },
-    allocation: { ...d.allocation, ...(n.delta !== undefined ? { delta: n.delta } : {}) },
-    provisioning: { ...d.provisioning, ...(n.x !== undefined ? { x: n.x } : {}), ...(n.maxSlowdown !== undefined ? { maxBoundedSlowdown: n.maxSlowdown } : {}) },
-  };
+    if (raw !== undefined) (request as Record<string, unknown>)[field] = field === 'provision' ? raw : Number(raw);
+  }
+  const [bad] = portfolioRequestIssues(request);
+  if (bad) return `--${POSUM_FLAGS[bad.path]} ${bad.message.replace(/, got .*$/, '')}, got "${v[POSUM_FLAGS[bad.path]]}"`;
+  return portfolioFromRequest(request);
 }

@@ -1,5 +1,5 @@
 import type { Random } from '../random';
-import { resourceUtilisation, withinFairShare } from './equations';
+import { mostWithinFairShare, resourceUtilisation } from './equations';
 import type { AcoBpParams } from './params';
 import type { BinRoom, Combination } from './combinations';
 
@@ -171,13 +171,7 @@ export function packWindow(
   /** The most of `n` more tasks of job j that keep it within its fair share (Eq. 6) while another job has ready tasks. */
   function fairCount(j: number, n: number, fair: boolean, remaining: Int32Array, allocated: Float64Array[]): number {
     if (n <= 0 || !fair || pool.activeJobs <= 1 || !othersWaiting(j, remaining)) return Math.max(0, n);
-    const trial = new Float64Array(M);
-    while (n > 0) {
-      for (let m = 0; m < M; m++) trial[m] = allocated[j][m] + n * pool.demands[j][m];
-      if (withinFairShare(trial, pool.total, pool.activeJobs)) break;
-      n--;
-    }
-    return n;
+    return mostWithinFairShare(allocated[j], pool.demands[j], n, pool.total, pool.activeJobs);
   }
 
   function othersWaiting(j: number, remaining: Int32Array): boolean {

@@ -1,6 +1,6 @@
 import type { Random } from '../random';
 import { packWindow, PackingPool } from './colony';
-import { withinFairShare } from './equations';
+import { mostWithinFairShare } from './equations';
 import { BinRoom, Combination, topCombinations } from './combinations';
 import type { AcoBpParams } from './params';
 
@@ -100,29 +100,11 @@ export function decide(input: PackingInput, p: AcoBpParams, rng: Random): Packin
   /** Per job, the most more tasks Eq. 6 lets it take now (all of its ready ones when it is the only job waiting). */
   function fairShareCaps(): Int32Array {
     const J = pool.demands.length;
-    const M = pool.total.length;
     const out = new Int32Array(J);
     const waiting = pool.remaining.reduce((n, r) => n + (r > 0 ? 1 : 0), 0);
-    const trial = new Float64Array(M);
-    const fits = (j: number, n: number) => {
-      for (let m = 0; m < M; m++) trial[m] = pool.allocated[j][m] + n * pool.demands[j][m];
-      return withinFairShare(trial, pool.total, pool.activeJobs);
-    };
     for (let j = 0; j < J; j++) {
       const r = pool.remaining[j];
-      if (r <= 0 || pool.activeJobs <= 1 || waiting <= 1) {
-        out[j] = Math.max(0, r);
-        continue;
-      }
-      // Largest n in [0, r] within the share: the share grows with n, so bisect.
-      let lo = 0;
-      let hi = r;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (fits(j, mid)) lo = mid;
-        else hi = mid - 1;
-      }
-      out[j] = lo;
+      out[j] = r <= 0 || pool.activeJobs <= 1 || waiting <= 1 ? Math.max(0, r) : mostWithinFairShare(pool.allocated[j], pool.demands[j], r, pool.total, pool.activeJobs);
     }
     return out;
   }

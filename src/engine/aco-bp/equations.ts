@@ -44,6 +44,26 @@ export function withinFairShare(allocated: ArrayLike<number>, total: ArrayLike<n
 }
 
 /**
+ * The most of `upTo` more tasks of `demand` a job holding `allocated` may take and stay within its fair
+ * share (Eq. 6). The share grows with the count, so bisect.
+ */
+export function mostWithinFairShare(allocated: ArrayLike<number>, demand: ArrayLike<number>, upTo: number, total: ArrayLike<number>, activeJobs: number): number {
+  const trial = new Float64Array(total.length);
+  const fits = (n: number) => {
+    for (let m = 0; m < total.length; m++) trial[m] = allocated[m] + n * demand[m];
+    return withinFairShare(trial, total, activeJobs);
+  };
+  let lo = 0;
+  let hi = Math.max(0, upTo);
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
  * Eq. 8: MOR_g, each rack's share of a job's map output so far; the preferred rack is the largest share
  * (ties: the first rack in node order). Nodes without a rack form one rack named ''.
  */

@@ -131,11 +131,10 @@ function throughputBound(model: Model, isIn: (j: number) => boolean): number {
     let w = 0;
     for (const g of job.stages) {
       const st = model.stages[g];
-      const spec = model.doc.jobs[j].stages.find((x) => x.id === st.id)!;
-      if (spec.work === undefined || spec.work === null) continue;
-      w += spec.work * st.tasks;
+      if (st.work === null) continue;
+      w += st.work * st.tasks;
       for (let m = 0; m < M; m++) minDemand[m] = Math.min(minDemand[m], st.demand[m]);
-      for (let k = 0; k < K; k++) rate[k] = Math.max(rate[k], spec.work / (st.dur[k] * slotSeconds));
+      for (let k = 0; k < K; k++) rate[k] = Math.max(rate[k], st.work / (st.dur[k] * slotSeconds));
     }
     if (w > 0) needFrom.set(job.release, (needFrom.get(job.release) ?? 0) + w);
   });

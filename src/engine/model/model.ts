@@ -14,6 +14,10 @@ export interface StageModel {
   demand: Float64Array; // per metric
   /** Duration in slots on each node (FORMAT.md derived quantity). */
   dur: Int32Array;
+  /** GFLOP per task, or null for a fixed-duration stage. */
+  work: number | null;
+  /** Seconds per task on every node, or null for a work-based stage. */
+  durationSeconds: number | null;
   minDur: number;
   preds: number[]; // global stage indices
   succs: number[];
@@ -86,6 +90,11 @@ export function loadInstance(raw: unknown): Model {
   return compile(validateInstance(raw));
 }
 
+/** Seconds one task of the stage computes on a node of `speed` (work / speed, or its fixed duration). */
+export function taskSeconds(stage: Pick<StageModel, 'work' | 'durationSeconds'>, speed: number): number {
+  return stage.work !== null ? stage.work / speed : stage.durationSeconds!;
+}
+
 export function durationSlots(secondsOrWork: number, isWork: boolean, speed: number, slotSeconds: number): number {
   const secs = isWork ? secondsOrWork / speed : secondsOrWork;
   return Math.max(1, Math.ceil(secs / slotSeconds - 1e-9));
@@ -154,6 +163,8 @@ export function compile(doc: InstanceDoc): Model {
         firstTask: nTasks,
         demand,
         dur,
+        work: isWork ? s.work! : null,
+        durationSeconds: isWork ? null : s.durationSeconds!,
         minDur,
         preds: (s.after ?? []).map((a) => globalOf[local.get(a)!]),
         succs: [],

@@ -106,7 +106,6 @@ function smallestDemand(model: Model, stages: number[]): Float64Array {
 /** Node k is up and has room, on every metric, for the smallest demand. */
 function hasRoom(sim: Simulator, k: number, smallest: Float64Array): boolean {
   if (!sim.up[k]) return false;
-  const free = sim.freeCapacity(k);
-  for (let m = 0; m < free.length; m++) if (free[m] + 1e-9 < smallest[m]) return false;
+  for (let m = 0; m < smallest.length; m++) if (sim.free(k, m) + 1e-9 < smallest[m]) return false;
   return true;
 }

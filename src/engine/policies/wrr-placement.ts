@@ -23,10 +23,7 @@ export function wrrPlacement(model: Model, weights: Float64Array): WrrResult {
   const w = Float64Array.from(weights);
   const accepted = new Uint8Array(model.jobs.length);
   const replicas: (number[] | null)[] = new Array(model.nTasks).fill(null);
-  const work = model.stages.map((s) => {
-    const spec = model.doc.jobs[s.job].stages.find((x) => x.id === s.id)!;
-    return spec.work ?? -(spec.durationSeconds ?? 0);
-  });
+  const work = model.stages.map((s) => s.work ?? -(s.durationSeconds ?? 0));
   const cost = (g: number, k: number) => (work[g] >= 0 ? work[g] : -work[g] * model.speed[k]);
   for (let j = 0; j < model.jobs.length; j++) {
     const job = model.jobs[j];

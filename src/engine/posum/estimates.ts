@@ -1,4 +1,4 @@
-import type { Model } from '../model/model';
+import { Model, taskSeconds } from '../model/model';
 
 /**
  * What POSUM's policies assume a task takes before any of its stage has ended: per stage, one task's
@@ -7,10 +7,7 @@ import type { Model } from '../model/model';
  */
 export function taskEstimates(model: Model): { stageSeconds: Float64Array; jobTaskSeconds: Float64Array } {
   const meanSpeed = model.speed.reduce((a, b) => a + b, 0) / Math.max(1, model.K);
-  const stageSeconds = Float64Array.from(model.stages, (s) => {
-    const spec = model.doc.jobs[s.job].stages.find((x) => x.id === s.id)!;
-    return spec.work !== undefined && spec.work !== null ? spec.work / meanSpeed : spec.durationSeconds!;
-  });
+  const stageSeconds = Float64Array.from(model.stages, (s) => taskSeconds(s, meanSpeed));
   const jobTaskSeconds = new Float64Array(model.jobs.length);
   model.stages.forEach((s, g) => (jobTaskSeconds[s.job] += s.tasks * stageSeconds[g]));
   return { stageSeconds, jobTaskSeconds };

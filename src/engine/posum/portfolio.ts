@@ -1,4 +1,4 @@
-import { compile, Model } from '../model/model';
+import { compile, Model, taskSeconds } from '../model/model';
 import type { InstanceDoc, JobSpec, NodeSpec, StageSpec } from '../model/types';
 import { POSUM_ALLOCATION_DEFAULTS, POSUM_ALLOCATIONS, PosumAllocation, PosumAllocationParams, PosumAllocationPolicy } from '../policies/posum-allocation';
 import { PROVISIONING_DEFAULTS, PROVISIONING_NAMES, ProvisioningName, ProvisioningParams, ProvisioningPolicy } from '../policies/provisioning';
@@ -252,9 +252,7 @@ export function lookAhead(model: Model, sim: Simulator, seconds: number): Presen
   for (let k = 0; k < model.K; k++)
     for (const i of sim.nodes[k].tasks) {
       const g = model.taskStage[i];
-      const spec = doc.jobs[model.stages[g].job].stages.find((x) => x.id === model.stages[g].id)!;
-      const total = spec.work !== undefined && spec.work !== null ? spec.work / model.speed[k] : spec.durationSeconds!;
-      const left = Math.max(S, total - (sim.now - sim.startedAt[i]));
+      const left = Math.max(S, taskSeconds(model.stages[g], model.speed[k]) - (sim.now - sim.startedAt[i]));
       const until = Math.min(slots, Math.ceil(left / S));
       model.metrics.forEach((m, mi) => {
         const cap = model.capacity[k][mi];
@@ -295,12 +293,9 @@ export function lookAhead(model: Model, sim: Simulator, seconds: number): Presen
       releaseSlot: Math.max(0, Math.ceil((release - sim.now) / S - 1e-9)),
       ...(deadline !== null ? { deadlineSlot: Math.max(0, Math.floor((deadline - sim.now) / S + 1e-9)) } : {}),
     });
-    let taskSeconds = 0;
-    for (const g of job.stages) {
-      const st = doc.jobs[j].stages.find((x) => x.id === model.stages[g].id)!;
-      taskSeconds += model.stages[g].tasks * (st.work !== undefined && st.work !== null ? st.work : st.durationSeconds!);
-    }
-    identity.push({ deadlineJob: spec.class === 'deadline' && deadline !== null, releaseSeconds: release, deadlineSeconds: deadline, taskSeconds });
+    // e_i at speed 1 (work in GFLOP at 1 GFLOP/s, or the fixed durations).
+    const total = job.stages.reduce((sum, g) => sum + model.stages[g].tasks * taskSeconds(model.stages[g], 1), 0);
+    identity.push({ deadlineJob: spec.class === 'deadline' && deadline !== null, releaseSeconds: release, deadlineSeconds: deadline, taskSeconds: total });
   });
   if (!jobs.length) return null;
   const present: InstanceDoc = { ...doc, name: `${doc.name}@${Math.round(sim.now)}`, horizon: { slots, slotSeconds: S }, nodes, usage, jobs };

@@ -89,7 +89,7 @@ export function choose(scores: readonly PosumScore[], w: FcWeights = FC_DEFAULTS
 }
 
 /** Checks weights and parameters; returns every problem with its field. */
-export function scoreParamIssues(w: Partial<FcWeights>, minExecutionSeconds?: unknown): { path: string; message: string }[] {
+export function scoreParamIssues(w: { alpha?: unknown; beta?: unknown; gamma?: unknown }, minExecutionSeconds?: unknown): { path: string; message: string }[] {
   const out: { path: string; message: string }[] = [];
   for (const k of ['alpha', 'beta', 'gamma'] as const) {
     const v = w[k];

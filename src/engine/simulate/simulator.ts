@@ -232,10 +232,9 @@ export class Simulator {
     if (!(this.slowstart > 0 && this.slowstart <= 1)) throw new Error('reduceSlowstart must be in (0, 1]');
     const truth = options.runtimeTruth ?? {};
     this.stageWork = Float64Array.from(model.stages, (s) => {
-      const spec = model.doc.jobs[s.job].stages.find((x) => x.id === s.id)!;
       const given = truth.trueSeconds?.[model.jobs[s.job].id]?.[s.id];
-      if (given !== undefined) return spec.work !== undefined && spec.work !== null ? given : -given; // seconds at speed 1 = GFLOP at 1 GFLOP/s
-      return spec.work !== undefined && spec.work !== null ? spec.work : -spec.durationSeconds!;
+      if (given !== undefined) return s.work !== null ? given : -given; // seconds at speed 1 = GFLOP at 1 GFLOP/s
+      return s.work ?? -s.durationSeconds!;
     });
     this.runtimeFactor = new Float64Array(nTasks).fill(1);
     const sigma = truth.runtimeSigma ?? 0;
@@ -447,10 +446,14 @@ export class Simulator {
   /** Per metric, what node k has left now for more tasks: C(1-U-S) under the actual load, minus its tasks' reservations. */
   freeCapacity(k: number): Float64Array {
     const out = new Float64Array(this.model.M);
-    if (!this.up[k]) return out;
-    for (let m = 0; m < this.model.M; m++)
-      out[m] = Math.max(0, this.model.capacity[k][m] * Math.max(0, 1 - this.usage.at(k, m, this.slot) - this.margin[m]) - this.nodes[k].used[m]);
+    for (let m = 0; m < this.model.M; m++) out[m] = this.free(k, m);
     return out;
+  }
+
+  /** freeCapacity(k)[m] without building the array (the policies ask it for every node at every dispatch). */
+  free(k: number, m: number): number {
+    if (!this.up[k]) return 0;
+    return Math.max(0, this.model.capacity[k][m] * Math.max(0, 1 - this.usage.at(k, m, this.slot) - this.margin[m]) - this.nodes[k].used[m]);
   }
 
   /**

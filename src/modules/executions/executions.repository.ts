@@ -106,8 +106,7 @@ export class ExecutionsRepository {
                 extract(epoch FROM x.finished_at - x.merge_end_at)::float8 AS rd
          FROM shaped x),
        v AS (
-         SELECT *, CASE WHEN d > 0 THEN rt / d END AS rate,
-                d > 0 AND sh IS NOT NULL AND mg IS NOT NULL AND rd IS NOT NULL AS phased
+         SELECT *, d > 0 AND sh IS NOT NULL AND mg IS NOT NULL AND rd IS NOT NULL AS phased
          FROM waves)
        INSERT INTO stage_history (solve_id, job, stage, tenant_id, kind, map_class, reduce_class, last_finished_at, bytes_in, bytes_out,
          ${MOMENT_COLUMNS})

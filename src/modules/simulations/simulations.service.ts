@@ -16,7 +16,7 @@ import { actualUsageIssues, trimToWindow } from './actual-usage';
 import { CreatePolicySimulationDto, CreateSimulationDto, SimulationDto } from './simulation.dto';
 import { ActualSource, SimulationEntity } from './simulation.entity';
 import { simulationIssues } from './simulation-issues';
-import { posumIssues, posumParams } from './posum-params';
+import { portfolioFromRequest, portfolioRequestIssues } from '../../engine/posum/request';
 import { SIMULATION_WORK } from './simulation.kind';
 import { SimulationsRepository } from './simulations.repository';
 
@@ -59,7 +59,7 @@ export class SimulationsService {
    * against the actual utilisation given (else the forecast as actual). Validates everything first.
    */
   async createForPolicy(p: Principal, dto: CreatePolicySimulationDto): Promise<SimulationEntity> {
-    const issues = [...simulationIssues(dto), ...posumIssues(dto)];
+    const issues = [...simulationIssues(dto), ...portfolioRequestIssues(dto)];
     const policies = [...POLICY_NAMES, 'posum'];
     if (!policies.includes(dto.policy)) issues.push({ path: 'policy', message: `must be one of ${policies.join(', ')}, got ${JSON.stringify(dto.policy ?? null)}` });
     if (issues.length) throw invalid(issues);
@@ -72,7 +72,7 @@ export class SimulationsService {
       policy: dto.policy,
       instance,
       provision: (dto.provision as string | undefined) ?? null,
-      posum: posumParams(dto),
+      posum: portfolioFromRequest(dto),
       qos: dto.qos ?? 'cuckoo',
       seed: dto.seed ?? 1,
       reduceSlowstart: dto.reduceSlowstart ?? 1,

@@ -1,0 +1,58 @@
+import type { Issue } from '../model/types';
+import { show } from '../model/validate';
+import { PROVISIONING_NAMES } from '../policies/provisioning';
+import { PORTFOLIO_DEFAULTS, PortfolioParams } from './portfolio';
+import { scoreParamIssues } from './score';
+
+/**
+ * What a caller may say of POSUM (policy posum, or one member: an allocation policy with `provision`), as
+ * it came: the API's JSON fields and the CLI's flags (turned into numbers) both go through here.
+ */
+export interface PortfolioRequest {
+  provision?: unknown;
+  delta?: unknown;
+  alpha?: unknown;
+  beta?: unknown;
+  gamma?: unknown;
+  periodSeconds?: unknown;
+  lookAheadSeconds?: unknown;
+  lsMember?: unknown;
+  /** Nodes plus-x leases and minus-x releases per period. */
+  x?: unknown;
+  /** maxbsd's ceiling on the bounded slowdown. */
+  maxBoundedSlowdown?: unknown;
+}
+
+/** Every bad field, each named by its path in the request. */
+export function portfolioRequestIssues(r: PortfolioRequest): Issue[] {
+  const issues: Issue[] = [];
+  const number = (field: keyof PortfolioRequest, ok: (x: number) => boolean, what: string) => {
+    const v = r[field];
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && ok(v))) issues.push({ path: field, message: `must be ${what}, got ${show(v)}` });
+  };
+  if (r.provision !== undefined && !(PROVISIONING_NAMES as readonly unknown[]).includes(r.provision))
+    issues.push({ path: 'provision', message: `must be one of ${PROVISIONING_NAMES.join(', ')}, got ${show(r.provision)}` });
+  number('delta', (x) => x >= 0 && x <= 1, 'a number in [0, 1]');
+  issues.push(...scoreParamIssues(r));
+  number('periodSeconds', (x) => x > 0, 'a number of seconds > 0');
+  number('lookAheadSeconds', (x) => x > 0, 'a number of seconds > 0');
+  number('x', (x) => Number.isInteger(x) && x >= 0, 'an integer >= 0');
+  number('maxBoundedSlowdown', (x) => x > 0, 'a number > 0');
+  if (r.lsMember !== undefined && typeof r.lsMember !== 'boolean') issues.push({ path: 'lsMember', message: `must be true or false, got ${show(r.lsMember)}` });
+  return issues;
+}
+
+/** The request as parameters, defaults for the rest; call once portfolioRequestIssues found nothing. */
+export function portfolioFromRequest(r: PortfolioRequest): PortfolioParams {
+  const d = PORTFOLIO_DEFAULTS;
+  const n = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  return {
+    ...d,
+    lsMember: r.lsMember === true,
+    periodSeconds: n(r.periodSeconds) ?? d.periodSeconds,
+    lookAheadSeconds: n(r.lookAheadSeconds) ?? d.lookAheadSeconds,
+    weights: { alpha: n(r.alpha) ?? d.weights.alpha, beta: n(r.beta) ?? d.weights.beta, gamma: n(r.gamma) ?? d.weights.gamma },
+    allocation: { ...d.allocation, delta: n(r.delta) ?? d.allocation.delta },
+    provisioning: { ...d.provisioning, x: n(r.x) ?? d.provisioning.x, maxBoundedSlowdown: n(r.maxBoundedSlowdown) ?? d.provisioning.maxBoundedSlowdown },
+  };
+}
