@@ -129,11 +129,14 @@ async function main(): Promise<void> {
       workloads: { type: 'string', default: '10' },
       'look-ahead': { type: 'string', default: '600' },
       period: { type: 'string', default: '120' },
+      /** The first workload seed (fresh seeds check that nothing was tuned to the default ones). */
+      'first-seed': { type: 'string', default: '1' },
       /** Only these workloads (e.g. uniform-4,bursty-6), no sensitivity or latency: for quick looks. */
       only: { type: 'string' },
     },
   });
   const count = Number(values.workloads);
+  const firstSeed = Number(values['first-seed']);
   const only = values.only?.split(',');
   const data = path.join(repoRoot(), '..', 'shared', 'data');
   if (!existsSync(data)) return void console.log(`bench:posum needs ${data} (SWIM and Bitbrains); not present, nothing measured`);
@@ -142,7 +145,7 @@ async function main(): Promise<void> {
   const params = portfolioParams({ weights: WEIGHTS, lookAheadSeconds: Number(values['look-ahead']), periodSeconds: Number(values.period) });
   const runs: Run[] = [];
   for (const kind of ['uniform', 'bursty'] as const)
-    for (let s = 1; s <= count; s++) {
+    for (let s = firstSeed; s < firstSeed + count; s++) {
       if (only && !only.includes(`${kind}-${s}`)) continue;
       const r = runAll(workload(trace, traces, kind, s), params);
       runs.push(...r);
@@ -161,11 +164,13 @@ async function main(): Promise<void> {
     ['look-ahead 300 s', { lookAheadSeconds: 300 }],
     ['look-ahead 1800 s', { lookAheadSeconds: 1800 }],
     ['terminal drain', { terminalDrain: true }],
+    ['echo arrivals', { echoArrivals: true }],
     ['alpha x10', { weights: { ...WEIGHTS, alpha: WEIGHTS.alpha * 10 } }],
+    ['beta x10', { weights: { ...WEIGHTS, beta: WEIGHTS.beta * 10 } }],
     ['gamma x10', { weights: { ...WEIGHTS, gamma: WEIGHTS.gamma * 10 } }],
   ];
   const sensitivity: { variant: string; workload: string; vd: number; sb: number; c: number; fc: number }[] = [];
-  for (let s = 1; s <= 3; s++) {
+  for (let s = firstSeed; s < firstSeed + 3; s++) {
     const w = workload(trace, traces, 'bursty', s);
     const model = loadInstance(w.doc);
     for (const [name, change] of [['as run', {}] as [string, Partial<PortfolioParams>], ...variants]) {
@@ -178,15 +183,16 @@ async function main(): Promise<void> {
   }
   const latencies = [250, 500, 1000, 2000].map((tasks) => ({ tasks, nodes: 100, medianMs: latency(tasks, 100) }));
   console.log(latencies);
-  const result = { date: new Date().toISOString(), machine: machineInfo(), workloads: count, weights: WEIGHTS, params: { lookAheadSeconds: params.lookAheadSeconds, periodSeconds: params.periodSeconds }, runs, sensitivity, latencies };
+  const result = { date: new Date().toISOString(), machine: machineInfo(), workloads: count, firstSeed, weights: WEIGHTS, params: { lookAheadSeconds: params.lookAheadSeconds, periodSeconds: params.periodSeconds }, runs, sensitivity, latencies };
   const dir = path.join(repoRoot(), 'bench', 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, `posum-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 1));
-  writeFileSync(path.join(repoRoot(), 'bench', 'POSUM.md'), report(result));
-  console.log('wrote bench/POSUM.md');
+  const suffix = firstSeed === 1 ? '' : `-seed${firstSeed}`;
+  writeFileSync(path.join(dir, `posum-${result.date.slice(0, 10)}${suffix}.json`), JSON.stringify(result, null, 1));
+  writeFileSync(path.join(repoRoot(), 'bench', `POSUM${suffix}.md`), report(result));
+  console.log(`wrote bench/POSUM${suffix}.md`);
 }
 
-function report(r: { date: string; machine: ReturnType<typeof machineInfo>; workloads: number; params: { lookAheadSeconds: number; periodSeconds: number }; runs: Run[]; sensitivity: { variant: string; workload: string; vd: number; sb: number; c: number; fc: number }[]; latencies: { tasks: number; nodes: number; medianMs: number }[] }): string {
+function report(r: { date: string; machine: ReturnType<typeof machineInfo>; workloads: number; firstSeed: number; params: { lookAheadSeconds: number; periodSeconds: number }; runs: Run[]; sensitivity: { variant: string; workload: string; vd: number; sb: number; c: number; fc: number }[]; latencies: { tasks: number; nodes: number; medianMs: number }[] }): string {
   const names = [...new Set(r.runs.map((x) => x.workload))];
   const members = [...new Set(r.runs.map((x) => x.member))].filter((m) => !m.startsWith('posum'));
   let within5 = 0;
@@ -216,7 +222,7 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
   const lines = [
     '# POSUM',
     '',
-    `Run ${r.date.slice(0, 16)} on ${r.machine.cpu} (${r.machine.cores} cores) with \`npm run bench:posum -- --workloads ${r.workloads} --look-ahead ${r.params.lookAheadSeconds} --period ${r.params.periodSeconds}\`.`,
+    `Run ${r.date.slice(0, 16)} on ${r.machine.cpu} (${r.machine.cores} cores) with \`npm run bench:posum -- --workloads ${r.workloads}${r.firstSeed !== 1 ? ` --first-seed ${r.firstSeed}` : ''} --look-ahead ${r.params.lookAheadSeconds} --period ${r.params.periodSeconds}\`.`,
     'Workloads: 40 SWIM (FB-2010) jobs each, uniform (over 30 min) or bursty (3 bursts) arrivals, half deadline jobs; 8 fixed nodes under a Bitbrains VM\'s load',
     '(decisions see its first day, the run its second) and 8 leasable ones; Salamander\'s QoS. F_c = V_D/3600 + 0.1 S_B + C (lower is better).',
     '',
@@ -234,7 +240,7 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
     '|---|---|',
     ...members.map((m) => `| ${m} | ${memberMedian(m).toFixed(3)} |`),
     '',
-    '## Sensitivity (bursty workloads 1-3, one parameter changed at a time; F_c with the weights above)',
+    '## Sensitivity (the first 3 bursty workloads, one parameter changed at a time; F_c with the weights above)',
     '',
     '| variant | ' + [...new Set(r.sensitivity.map((x) => x.workload))].join(' | ') + ' |',
     '|---|' + [...new Set(r.sensitivity.map((x) => x.workload))].map(() => '---|').join(''),

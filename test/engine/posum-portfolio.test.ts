@@ -13,7 +13,7 @@ import { ProvisioningPolicy } from '../../src/engine/policies/provisioning';
 import { choose, PosumScore } from '../../src/engine/posum/score';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { solve } from '../../src/engine/solve';
-import { MEMBERS, PortfolioPolicy } from '../../src/engine/posum/portfolio';
+import { lookAhead, MEMBERS, PortfolioPolicy } from '../../src/engine/posum/portfolio';
 import { getQos } from '../../src/engine/qos';
 import { portfolioParams, simulatePolicy } from '../../src/engine/simulate';
 import { Provisioner, Simulator } from '../../src/engine/simulate/simulator';
@@ -136,6 +136,31 @@ describe('POSUM portfolio', () => {
     const best = choose(stats.members);
     assert.deepEqual(stats.member, { allocation: stats.members[best.index].allocation, provisioning: stats.members[best.index].provisioning });
     assert.equal(plan.objective.scheduledTasks, model.nTasks);
+  });
+
+  test('the look-ahead runs on the forecast: with the fixed nodes forecast full, members that lease nothing predict late deadline jobs', () => {
+    const full = { f1: { cpu: flat(1) }, f2: { cpu: flat(1) } };
+    const first = (usage: InstanceDoc['usage']) => simulatePolicy(loadInstance(cluster(JOBS, usage)), 'posum', { qos: 'none', seed: 1, posum: params }).decisions![0];
+    const busy = first(full);
+    const idle = first(forecast);
+    busy.scores.forEach((s, n) => {
+      if (s.provisioning === 'minus-x') assert.ok(s.vd > idle.scores[n].vd, `${s.allocation}/minus-x predicts V_D ${s.vd} on full nodes, ${idle.scores[n].vd} on idle ones`);
+    });
+    assert.notEqual(busy.choice.provisioning, 'minus-x');
+  });
+
+  test('the look-ahead knows the submitted jobs only; with echoArrivals the last look-ahead\'s arrivals repeat', () => {
+    const model = loadInstance(cluster(JOBS, forecast));
+    const at = (seconds: number, echo: boolean) => {
+      const sim = new Simulator(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, 'edls-sh'), { qos: getQos('none') });
+      sim.now = seconds;
+      const present = lookAhead(model, sim, 300, echo)!;
+      return present.model.doc.jobs.map((j) => `${j.id}@${j.releaseSlot ?? 0}`);
+    };
+    assert.deepEqual(at(0, false), ['d1@0', 'b1@0']);
+    assert.deepEqual(at(150, false), ['d1@0', 'b1@0', 'd2@0']);
+    // d2 arrived at 100 s, within the last 300 s: a copy of it is expected at 400 s, 25 slots from 150 s.
+    assert.deepEqual(at(150, true), ['d1@0', 'b1@0', 'd2@0', 'd1-echo-0@15', 'b1-echo-1@15', 'd2-echo-2@25']);
   });
 
   test('bad parameters are refused', () => {

@@ -38,6 +38,13 @@ export interface PortfolioParams {
    * follows it as a priority (ls-member.ts), releasing leases as minus-x does.
    */
   lsMember: boolean;
+  /**
+   * Beyond the paper: the look-ahead also expects the arrivals of the last look-ahead to repeat (copies of
+   * those jobs, whole, released one look-ahead later, and scored like the others), so that a member that
+   * leases for the work still to come is not judged on the queue alone. Off by default: on bench:posum's
+   * 60 workloads it brought more runs within 5% of the best member but more above the median one.
+   */
+  echoArrivals: boolean;
   lsBudgetMs: number;
   allocation: PosumAllocationParams;
   provisioning: ProvisioningParams;
@@ -49,6 +56,7 @@ export const PORTFOLIO_DEFAULTS: PortfolioParams = {
   weights: FC_DEFAULTS,
   terminalDrain: false,
   lsMember: false,
+  echoArrivals: false,
   lsBudgetMs: 200,
   allocation: POSUM_ALLOCATION_DEFAULTS,
   provisioning: PROVISIONING_DEFAULTS,
@@ -142,7 +150,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
   /** Simulates every member from the present over the look-ahead and switches to the best. */
   rethink(sim: Simulator): void {
     const started = Date.now();
-    const present = lookAhead(this.model, sim, this.p.lookAheadSeconds);
+    const present = lookAhead(this.model, sim, this.p.lookAheadSeconds, this.p.echoArrivals);
     if (!present) return; // nothing left to schedule
     let plan: PlanDoc | null = null;
     const scores = this.members.map((m, n) => {
@@ -168,7 +176,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
     const doc = { ...present.model.doc, nodes: present.model.doc.nodes.filter((n) => !n.lease) };
     const model = compile(doc);
     const plan = planPresent(model, this.p.lsBudgetMs, seed + 1);
-    const sim = new Sim(model, new ActualUsage(model, undefined), new PlanDriver(model, plan), { qos: getQos('none'), seed: seed + 1, maxWindows: 1 });
+    const sim = new Sim(model, new ActualUsage(model, model.doc.usage), new PlanDriver(model, plan), { qos: getQos('none'), seed: seed + 1, maxWindows: 1 });
     const r = sim.run();
     const jobs: ScoredJob[] = r.jobs.map((run, j) => ({ ...present.jobs[j], endSeconds: now + (run.endSeconds ?? this.p.lookAheadSeconds) }));
     const nodes = model.doc.nodes.map((n) => ({ uptimeSeconds: r.makespanSeconds, costPerHour: n.costPerHour ?? 0 }));
@@ -177,7 +185,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
 
   private score(present: Present, m: Member, now: number, seed: number): PosumScore {
     const model = present.model;
-    const sim = new Sim(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, m.allocation as PosumAllocation, this.p.allocation), {
+    const sim = new Sim(model, new ActualUsage(model, model.doc.usage), new PosumAllocationPolicy(model, m.allocation as PosumAllocation, this.p.allocation), {
       qos: getQos('none'),
       seed: seed + 1,
       provisioner: new ProvisioningPolicy(model, m.provisioning, this.p.provisioning),
@@ -229,14 +237,16 @@ interface Present {
 }
 
 /**
- * The state at `sim.now` as an instance over the look-ahead: each job's tasks not launched yet (stages with
+ * The state at `sim.now` as an instance over the look-ahead: each submitted job's tasks not launched yet
+ * (jobs released later are not known to an online scheduler; with `echoArrivals`, the last look-ahead's
+ * arrivals repeat instead), released and due relative to now (stages with
  * none left dropped, with the `after` edges to them; a stage waits for its predecessors that still have
  * some), released and due relative to now; each running task as load on its node for its predicted
  * remaining time (its stage's duration at the node's speed minus what it ran, at least one slot); nodes
  * leased now as fixed nodes, the others leasable as before; the regular customers' forecast (the
  * instance's usage) from the current slot on. Null when nothing is left to launch.
  */
-export function lookAhead(model: Model, sim: Simulator, seconds: number): Present | null {
+export function lookAhead(model: Model, sim: Simulator, seconds: number, echoArrivals = false): Present | null {
   const S = model.slotSeconds;
   const s0 = Math.floor(sim.now / S + 1e-9);
   const slots = Math.max(1, Math.ceil(seconds / S));
@@ -269,6 +279,8 @@ export function lookAhead(model: Model, sim: Simulator, seconds: number): Presen
   const jobs: JobSpec[] = [];
   const identity: Present['jobs'] = [];
   model.jobs.forEach((job, j) => {
+    // Only the queue: a job not submitted yet is unknown to an online scheduler.
+    if (job.release * S > sim.now + 1e-9) return;
     const spec = doc.jobs[j];
     const stages: StageSpec[] = [];
     for (const g of job.stages) {
@@ -298,6 +310,21 @@ export function lookAhead(model: Model, sim: Simulator, seconds: number): Presen
     identity.push({ deadlineJob: spec.class === 'deadline' && deadline !== null, releaseSeconds: release, deadlineSeconds: deadline, taskSeconds: total });
   });
   if (!jobs.length) return null;
+  if (echoArrivals)
+    model.jobs.forEach((job, j) => {
+      const release = job.release * S;
+      if (release > sim.now + 1e-9 || release <= sim.now - seconds) return;
+      const spec = doc.jobs[j];
+      const deadline = job.deadline >= 0 ? job.deadline * S + seconds : null;
+      jobs.push({
+        ...spec,
+        id: `${spec.id}-echo-${j}`,
+        releaseSlot: Math.ceil((release + seconds - sim.now) / S - 1e-9),
+        ...(deadline !== null ? { deadlineSlot: Math.floor((deadline - sim.now) / S + 1e-9) } : {}),
+      });
+      const total = job.stages.reduce((sum, g) => sum + model.stages[g].tasks * taskSeconds(model.stages[g], 1), 0);
+      identity.push({ deadlineJob: spec.class === 'deadline' && deadline !== null, releaseSeconds: release + seconds, deadlineSeconds: deadline, taskSeconds: total });
+    });
   const present: InstanceDoc = { ...doc, name: `${doc.name}@${Math.round(sim.now)}`, horizon: { slots, slotSeconds: S }, nodes, usage, jobs };
   return { model: compile(present), jobs: identity };
 }

@@ -26,7 +26,7 @@ export const portfolio: Strategy = {
     const orders: number[][] = [];
     for (const m of MEMBERS) {
       if (scores.length > 0 && timeUp(ctx, scores.length)) break; // the budget, or a stop flag
-      const sim = new Simulator(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, m.allocation as PosumAllocation), {
+      const sim = new Simulator(model, new ActualUsage(model, model.doc.usage), new PosumAllocationPolicy(model, m.allocation as PosumAllocation), {
         qos: getQos('none'),
         seed: 1,
         provisioner: new ProvisioningPolicy(model, m.provisioning),
