@@ -19,7 +19,7 @@ import { simulatePlan, simulatePolicy, validateActualUsage, validateRuntimeTruth
 export const SIMULATE_USAGE = `  fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N] [--reduce-slowstart F]
   fallow simulate INSTANCE.json --policy ${[...POLICY_NAMES, 'posum'].join('|')} [--provision ${PROVISIONING_NAMES.join('|')}] [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N] [--reduce-slowstart F]
     POSUM (--policy posum, or one member: an allocation policy with --provision): [--delta D] [--alpha A] [--beta B] [--gamma G]
-    [--period S] [--look-ahead S] [--x N] [--max-slowdown F] [--ls-member: Fallow's ls as a 17th member]; the report carries score, fc and posum's decisions
+    [--period S] [--look-ahead S] [--x N] [--max-slowdown F] [--ls-member: Fallow's ls as a 17th member] [--no-echo-arrivals: the look-ahead sees the queue alone]; the report carries score, fc and posum's decisions
     --reduce-slowstart F: a stage after others may launch once F of each earlier stage's tasks ended (Hadoop's slow start, in (0, 1]; default 1)
     --true-seconds FILE: what tasks really take, {job: {stage: seconds per task at speed 1}}, where it differs from the instance
     --runtime-sigma S: multiply each task's runtime by a lognormal factor of mean 1 and log-scale spread S (drawn from --seed)`;
@@ -50,7 +50,7 @@ function run(args: string[]): number {
       allowPositionals: true,
       options: { actual: { type: 'string' }, qos: { type: 'string' }, policy: { type: 'string' }, seed: { type: 'string', default: '1' }, 'reduce-slowstart': { type: 'string', default: '1' }, 'true-seconds': { type: 'string' }, 'runtime-sigma': { type: 'string' },
         provision: { type: 'string' }, delta: { type: 'string' }, alpha: { type: 'string' }, beta: { type: 'string' }, gamma: { type: 'string' },
-        period: { type: 'string' }, 'look-ahead': { type: 'string' }, x: { type: 'string' }, 'max-slowdown': { type: 'string' }, 'ls-member': { type: 'boolean' } },
+        period: { type: 'string' }, 'look-ahead': { type: 'string' }, x: { type: 'string' }, 'max-slowdown': { type: 'string' }, 'ls-member': { type: 'boolean' }, 'no-echo-arrivals': { type: 'boolean' } },
     });
   } catch (e) {
     return usage((e as Error).message);
@@ -118,7 +118,7 @@ const POSUM_FLAGS: Record<string, string> = {
 
 /** POSUM's flags as parameters, or the message naming the first bad one. */
 function posumOptions(v: Record<string, string | boolean | undefined>): PortfolioParams | string {
-  const request: PortfolioRequest = { ...(v['ls-member'] ? { lsMember: true } : {}) };
+  const request: PortfolioRequest = { ...(v['ls-member'] ? { lsMember: true } : {}), ...(v['no-echo-arrivals'] ? { echoArrivals: false } : {}) };
   for (const [field, flag] of Object.entries(POSUM_FLAGS)) {
     const raw = v[flag];
     if (raw !== undefined) (request as Record<string, unknown>)[field] = field === 'provision' ? raw : Number(raw);

@@ -1981,6 +1981,11 @@ export interface components {
              */
             lsMember?: boolean;
             /**
+             * @description posum: the look-ahead also expects the last look-ahead's arrivals to repeat (false: the queue alone, as the paper)
+             * @default true
+             */
+            echoArrivals?: boolean;
+            /**
              * Format: uuid
              * @description the cluster (a lendable one, or your own)
              */

@@ -163,6 +163,18 @@ describe('POSUM portfolio', () => {
     assert.deepEqual(at(150, true), ['d1@0', 'b1@0', 'd2@0', 'd1-echo-0@15', 'b1-echo-1@15', 'd2-echo-2@25']);
   });
 
+  test('a node leased now stays releasable in the look-ahead, with what is left of its start-up and minimum lease', () => {
+    const model = loadInstance(cluster(JOBS, forecast));
+    const sim = new Simulator(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, 'edls-sh'), { qos: getQos('none') });
+    assert.ok(sim.leaseNode(2));
+    sim.now = 100;
+    const present = lookAhead(model, sim, 300, false)!;
+    assert.deepEqual(present.leased, [2]);
+    assert.deepEqual(present.model.doc.nodes[2].lease, { startupSeconds: 0, minLeaseSeconds: 200 });
+    assert.deepEqual(present.model.doc.nodes[3].lease, LEASE);
+    assert.equal(present.model.doc.nodes[0].lease, undefined);
+  });
+
   test('bad parameters are refused', () => {
     const model = loadInstance(cluster(JOBS));
     assert.throws(() => new PortfolioPolicy(model, { ...params, periodSeconds: 0 }), /periodSeconds/);

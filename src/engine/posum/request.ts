@@ -17,6 +17,7 @@ export interface PortfolioRequest {
   periodSeconds?: unknown;
   lookAheadSeconds?: unknown;
   lsMember?: unknown;
+  echoArrivals?: unknown;
   /** Nodes plus-x leases and minus-x releases per period. */
   x?: unknown;
   /** maxbsd's ceiling on the bounded slowdown. */
@@ -38,7 +39,8 @@ export function portfolioRequestIssues(r: PortfolioRequest): Issue[] {
   number('lookAheadSeconds', (x) => x > 0, 'a number of seconds > 0');
   number('x', (x) => Number.isInteger(x) && x >= 0, 'an integer >= 0');
   number('maxBoundedSlowdown', (x) => x > 0, 'a number > 0');
-  if (r.lsMember !== undefined && typeof r.lsMember !== 'boolean') issues.push({ path: 'lsMember', message: `must be true or false, got ${show(r.lsMember)}` });
+  for (const field of ['lsMember', 'echoArrivals'] as const)
+    if (r[field] !== undefined && typeof r[field] !== 'boolean') issues.push({ path: field, message: `must be true or false, got ${show(r[field])}` });
   return issues;
 }
 
@@ -49,6 +51,7 @@ export function portfolioFromRequest(r: PortfolioRequest): PortfolioParams {
   return {
     ...d,
     lsMember: r.lsMember === true,
+    echoArrivals: typeof r.echoArrivals === 'boolean' ? r.echoArrivals : d.echoArrivals,
     periodSeconds: n(r.periodSeconds) ?? d.periodSeconds,
     lookAheadSeconds: n(r.lookAheadSeconds) ?? d.lookAheadSeconds,
     weights: { alpha: n(r.alpha) ?? d.weights.alpha, beta: n(r.beta) ?? d.weights.beta, gamma: n(r.gamma) ?? d.weights.gamma },

@@ -99,6 +99,10 @@ export class CreatePolicySimulationDto extends CreateSimulationDto {
   @Allow()
   lsMember?: boolean;
 
+  @ApiPropertyOptional({ default: true, description: 'posum: the look-ahead also expects the last look-ahead\'s arrivals to repeat (false: the queue alone, as the paper)' })
+  @Allow()
+  echoArrivals?: boolean;
+
   @ApiProperty({ format: 'uuid', description: 'the cluster (a lendable one, or your own)' })
   @Allow()
   clusterId!: string;
