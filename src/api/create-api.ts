@@ -10,6 +10,7 @@ import { queueBoard, QUEUE_BOARD_PATH } from '../modules/admin/queue-board';
 import { AuthService } from '../modules/auth/auth.service';
 import { createLogger, PinoNestLogger } from '../modules/common/logger';
 import { bodyShapeGuard } from '../modules/common/body-shape';
+import { requireJsonBodies } from '../modules/common/content-type';
 import { ProblemException } from '../modules/common/problem';
 import { sendProblem } from '../modules/common/problem.filter';
 import { validationPipe } from '../modules/common/validation';
@@ -44,6 +45,7 @@ export async function createApi(config: Config): Promise<NestExpressApplication>
   const metrics = app.get(MetricsService);
   app.use(metrics.middleware());
   app.use(authenticateFirst(USAGE_ROUTE, app.get(AuthService), app.get(RateLimiter))); // before its 100 MB body is read
+  app.use(requireJsonBodies(USAGE_ROUTE)); // 415 for a body sent as anything else
   app.use(usageBodyParsers(config)); // first: bulk usage history may be larger than FALLOW_BODY_LIMIT
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
   app.use(bodyShapeGuard); // before anything recursive (validation) sees the body

@@ -268,6 +268,54 @@ describe('validation', () => {
     });
   });
 
+  describe('every problem at once, in one shape', () => {
+    it('POST /v1/batches with an empty name and six bad jobs names all seven in one answer', async () => {
+      const bad = (id: string, stage: Record<string, unknown>) => ({ id, stages: [{ id: 's', tasks: 1, demand: { cpu: 1 }, durationSeconds: 60, ...stage }] });
+      const jobs = [bad('a', { tasks: 0 }), bad('b', { demand: { cpu: -1 } }), bad('c', { durationSeconds: -5 }), bad('d', { after: ['nope'] }), bad('e', { tasks: 1.5 }), bad('f', { demand: 'lots' })];
+      const r = await writesNothing(['batches'], () => svc.client(customer).POST('/v1/batches', { body: { name: '', jobs: jobs as never } }));
+      const body = problem(r, 422);
+      const paths = body.problems.map((p) => p.path);
+      assert.ok(paths.includes('name'), JSON.stringify(body.problems));
+      for (let i = 0; i < 6; i++) assert.ok(paths.some((x) => x.startsWith(`jobs[${i}]`)), `jobs[${i}] missing from ${JSON.stringify(paths)}`);
+    });
+
+    it('POST /v1/clusters with a missing name and a bad node names both', async () => {
+      const r = await writesNothing(['clusters'], () => svc.client(farmer).POST('/v1/clusters', { body: { metrics: ['cpu'], nodes: [{ id: 'h01', capacity: { cpu: -2 } }] } as never }));
+      const body = problem(r, 422);
+      const paths = body.problems.map((p) => p.path);
+      assert.ok(paths.includes('name'), JSON.stringify(body.problems));
+      assert.ok(paths.some((x) => x.startsWith('nodes[0].capacity')), JSON.stringify(body.problems));
+    });
+
+    it('a path id that is not a UUID is a 400 problem naming the parameter', async () => {
+      for (const url of ['/v1/solves/not-a-uuid', '/v1/plans/123', '/v1/batches/x%20y']) {
+        const r = await fetch(`${svc.baseUrl}${url}`, { headers: { Authorization: `Bearer ${customer}` } });
+        assert.equal(r.status, 400, url);
+        assert.match(r.headers.get('content-type') ?? '', /^application\/problem\+json/);
+        const body = (await r.json()) as Problem;
+        assert.equal(body.title, 'Bad request');
+        assert.equal(body.problems.length, 1);
+        assert.equal(body.problems[0].path, 'id');
+        assert.match(body.problems[0].message, /must be a UUID, got "/);
+      }
+    });
+
+    it('a body that is not JSON is a 415 problem naming the content type; a bodiless request is not', async () => {
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+        const r = await writesNothing(['batches'], () =>
+          fetch(`${svc.baseUrl}/v1/batches`, { method: 'POST', headers: { Authorization: `Bearer ${customer}`, ...(type ? { 'Content-Type': type } : {}) }, body: Buffer.from(JSON.stringify({ name: 'x', jobs: JOBS })) }),
+        );
+        assert.equal(r.status, 415, String(type));
+        const body = (await r.json()) as Problem;
+        assert.equal(body.title, 'Unsupported media type');
+        assert.equal(body.problems[0].path, 'content-type');
+        if (type) assert.ok(body.problems[0].message.includes(type), body.problems[0].message);
+      }
+      const list = await fetch(`${svc.baseUrl}/v1/batches`, { headers: { Authorization: `Bearer ${customer}` } });
+      assert.equal(list.status, 200);
+    });
+  });
+
   describe('bodies and limits', () => {
     it('malformed JSON is a 400 problem', async () => {
       const r = await writesNothing(['batches'], () =>

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put, UseInterceptors } from '@nestjs/common';
+import { UuidParam } from '../common/uuid-param';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../common/api-problems';
 import { IdempotencyInterceptor, SecretInResponse } from '../common/idempotency.interceptor';
@@ -41,7 +42,7 @@ export class TenantsController {
   @ApiOperation({ operationId: 'getTenant' })
   @ApiOkResponse({ type: TenantDto })
   @ApiProblems(401, 403, 404)
-  async get(@Param('id', new ParseUUIDPipe()) id: string): Promise<TenantDto> {
+  async get(@Param('id', UuidParam) id: string): Promise<TenantDto> {
     return toTenant(await this.tenants.get(id));
   }
 
@@ -49,7 +50,7 @@ export class TenantsController {
   @ApiOperation({ operationId: 'setRevenueShare', summary: 'Set a farmer tenant\'s revenue share (basis points); accounting applies the current value' })
   @ApiOkResponse({ type: TenantDto })
   @ApiProblems(401, 403, 404, 422)
-  async setRevenueShare(@Param('id', new ParseUUIDPipe()) id: string, @Body() dto: RevenueShareDto): Promise<TenantDto> {
+  async setRevenueShare(@Param('id', UuidParam) id: string, @Body() dto: RevenueShareDto): Promise<TenantDto> {
     return toTenant(await this.tenants.setRevenueShare(id, dto.shareBps));
   }
 
@@ -64,7 +65,7 @@ export class TenantsController {
   })
   @ApiCreatedResponse({ type: CreatedKeyDto })
   @ApiProblems(401, 403, 404, 409, 422)
-  async createKey(@Param('id', new ParseUUIDPipe()) id: string, @Body() dto: CreateKeyDto): Promise<CreatedKeyDto> {
+  async createKey(@Param('id', UuidParam) id: string, @Body() dto: CreateKeyDto): Promise<CreatedKeyDto> {
     const { row, key } = await this.tenants.issueKey(id, dto.role, dto.label ?? '');
     return { ...toKey(row), key };
   }
@@ -73,7 +74,7 @@ export class TenantsController {
   @ApiOperation({ operationId: 'listKeys' })
   @ApiOkResponse({ type: [KeyDto] })
   @ApiProblems(401, 403, 404)
-  async listKeys(@Param('id', new ParseUUIDPipe()) id: string): Promise<KeyDto[]> {
+  async listKeys(@Param('id', UuidParam) id: string): Promise<KeyDto[]> {
     return (await this.tenants.listKeys(id)).map(toKey);
   }
 
@@ -82,7 +83,7 @@ export class TenantsController {
   @ApiOperation({ operationId: 'revokeKey' })
   @ApiNoContentResponse({ description: 'revoked' })
   @ApiProblems(401, 403, 404)
-  async revokeKey(@Param('id', new ParseUUIDPipe()) id: string, @Param('keyId', new ParseUUIDPipe()) keyId: string): Promise<void> {
+  async revokeKey(@Param('id', UuidParam) id: string, @Param('keyId', UuidParam) keyId: string): Promise<void> {
     await this.tenants.revokeKey(id, keyId);
   }
 }

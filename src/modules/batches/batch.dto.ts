@@ -1,7 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayNotEmpty, IsArray, IsString, Length } from 'class-validator';
 import { PREDICTOR_CHOICES } from '../../engine/predict';
+import type { Issue } from '../../engine/model/types';
 import { JobDto, ProblemItemDto, StagePredictionDto } from '../common/format.dto';
+import { batchIssues } from './batch-issues';
 
 /** class-validator checks the top-level shape; the engine's instance validator checks every job. */
 export class CreateBatchDto {
@@ -14,6 +16,11 @@ export class CreateBatchDto {
   @IsArray()
   @ArrayNotEmpty()
   jobs!: JobDto[];
+
+  /** DeepChecked: the jobs' own problems, reported with the decorators' ones. */
+  static deepIssues(body: Record<string, unknown>): Issue[] {
+    return Array.isArray(body.jobs) ? batchIssues(body.jobs) : [];
+  }
 }
 
 /** A batch in a listing (without its jobs). */

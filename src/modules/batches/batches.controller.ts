@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { UuidParam } from '../common/uuid-param';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
@@ -49,7 +50,7 @@ export class BatchesController {
   @ApiQuery({ name: 'predictor', required: false, enum: PREDICTOR_CHOICES, description: 'default auto' })
   @ApiOkResponse({ type: BatchPredictionsDto })
   @ApiProblems(400, 401, 403, 404, 422, 429)
-  async predictions(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Query('predictor') predictor?: string): Promise<BatchPredictionsDto> {
+  async predictions(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string, @Query('predictor') predictor?: string): Promise<BatchPredictionsDto> {
     const choice = predictor ?? 'auto';
     if (!(PREDICTOR_CHOICES as readonly string[]).includes(choice))
       throw invalid([{ path: 'predictor', message: `must be one of ${PREDICTOR_CHOICES.join(', ')}, got ${JSON.stringify(predictor)}` }]);
@@ -60,7 +61,7 @@ export class BatchesController {
   @ApiOperation({ operationId: 'getBatch', summary: 'A batch with its jobs' })
   @ApiOkResponse({ type: BatchDto })
   @ApiProblems(400, 401, 403, 404, 429)
-  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<BatchDto> {
+  async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<BatchDto> {
     return toBatchDto(await this.batches.get(p, id));
   }
 }

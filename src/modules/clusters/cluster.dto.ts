@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsOptional, IsString, Length } from 'class-validator';
+import type { Issue } from '../../engine/model/types';
+import { clusterIssues } from '../common/document-validation';
 import { NetworkDto, NodeDto } from '../common/format.dto';
 
 /*
@@ -30,6 +32,11 @@ export class CreateClusterDto {
   @IsOptional()
   @IsBoolean()
   lendable?: boolean;
+
+  /** DeepChecked: the nodes' and metrics' own problems, reported with the decorators' ones. */
+  static deepIssues(body: Record<string, unknown>): Issue[] {
+    return Array.isArray(body.metrics) && Array.isArray(body.nodes) ? clusterIssues(body.metrics, body.nodes, body.network) : [];
+  }
 }
 
 /** A new version of the cluster: metrics and nodes are replaced whole; name and lendable only when given. */

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, ParseUUIDPipe, Post, Put, Query, Res, UseInterceptors } from '@nestjs/common';
+import { UuidParam } from '../common/uuid-param';
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
@@ -43,7 +44,7 @@ export class ClustersController {
   @ApiOperation({ operationId: 'getCluster', summary: 'The cluster with its current version: metrics, nodes and version number' })
   @ApiOkResponse({ type: ClusterDto })
   @ApiProblems(400, 401, 403, 404, 429)
-  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ClusterDto> {
+  async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<ClusterDto> {
     return toClusterDto(await this.clusters.get(p, id));
   }
 
@@ -54,7 +55,7 @@ export class ClustersController {
   @ApiProblems(400, 401, 403, 404, 429)
   async getVersion(
     @CurrentPrincipal() p: Principal,
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('id', UuidParam) id: string,
     @Param('version', new ParseIntPipe()) version: number,
   ): Promise<ClusterVersionDto> {
     return toClusterVersionDto(await this.clusters.getVersion(p, id, version));
@@ -64,7 +65,7 @@ export class ClustersController {
   @ApiOperation({ operationId: 'updateCluster', summary: 'Write a new version (metrics and nodes replaced whole); earlier versions stay readable' })
   @ApiOkResponse({ type: ClusterDto, description: 'the cluster at its new version' })
   @ApiProblems(400, 401, 403, 404, 413, 422, 429)
-  async update(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Body() dto: UpdateClusterDto): Promise<ClusterDto> {
+  async update(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string, @Body() dto: UpdateClusterDto): Promise<ClusterDto> {
     return toClusterDto(await this.clusters.update(p, id, dto));
   }
 }

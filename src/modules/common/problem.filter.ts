@@ -52,7 +52,8 @@ export function toProblem(error: unknown): ProblemBody {
     const status = error.getStatus();
     const r = error.getResponse();
     const detail = typeof r === 'string' ? r : Array.isArray((r as any).message) ? (r as any).message.join('; ') : (r as any).message;
-    return problemBody(status, HttpStatus[status]?.replace(/_/g, ' ').toLowerCase() ?? 'Error', detail);
+    const name = HttpStatus[status]?.replace(/_/g, ' ').toLowerCase();
+    return problemBody(status, name ? name[0].toUpperCase() + name.slice(1) : 'Error', detail);
   }
   if (isDependencyDown(error)) return problemBody(503, 'Service unavailable', 'the database or Redis did not answer; nothing was changed, try again shortly');
   return problemBody(500, 'Internal server error', 'an unexpected error occurred; quote the request id');

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { UuidParam } from '../common/uuid-param';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
 import { ApiProblems } from '../common/api-problems';
@@ -33,7 +34,7 @@ export class ExecutionsController {
   @ApiOperation({ operationId: 'getSolveExecutions', summary: 'Per job of a solve: tasks started, finished and killed, actual end and whether it was on time' })
   @ApiOkResponse({ type: SolveExecutionsDto })
   @ApiProblems(401, 404)
-  async ofSolve(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<SolveExecutionsDto> {
+  async ofSolve(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<SolveExecutionsDto> {
     return this.executions.ofSolve(p, id);
   }
 }

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Res, UseInterceptors } from '@nestjs/common';
+import { UuidParam } from '../common/uuid-param';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res, UseInterceptors } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
@@ -33,7 +34,7 @@ export class ForecastBuildsController {
   @ApiProblems(400, 401, 403, 404, 422, 429)
   async create(
     @CurrentPrincipal() p: Principal,
-    @Param('clusterId', new ParseUUIDPipe()) clusterId: string,
+    @Param('clusterId', UuidParam) clusterId: string,
     @Body() dto: CreateForecastBuildDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ForecastBuildDto> {
@@ -46,7 +47,7 @@ export class ForecastBuildsController {
   @ApiOperation({ operationId: 'getForecastBuild', summary: 'Status of a forecast build: queued, running, succeeded (with forecastId) or failed (with error)' })
   @ApiOkResponse({ type: ForecastBuildDto })
   @ApiProblems(400, 401, 403, 404, 429)
-  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ForecastBuildDto> {
+  async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<ForecastBuildDto> {
     return toForecastBuildDto(await this.builds.get(p, id));
   }
 
@@ -59,7 +60,7 @@ export class ForecastBuildsController {
   })
   @ApiAcceptedResponse({ type: ForecastBuildDto })
   @ApiProblems(400, 401, 403, 404, 429)
-  async cancel(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ForecastBuildDto> {
+  async cancel(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<ForecastBuildDto> {
     return toForecastBuildDto(await this.builds.cancel(p, id));
   }
 }

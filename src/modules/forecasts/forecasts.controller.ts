@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { UuidParam } from '../common/uuid-param';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
@@ -25,7 +26,7 @@ export class ForecastsController {
   @ApiProblems(400, 401, 403, 404, 413, 422, 429)
   async create(
     @CurrentPrincipal() p: Principal,
-    @Param('clusterId', new ParseUUIDPipe()) clusterId: string,
+    @Param('clusterId', UuidParam) clusterId: string,
     @Body() dto: CreateForecastDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ForecastDto> {
@@ -42,7 +43,7 @@ export class ForecastsController {
   @ApiProblems(400, 401, 403, 404, 422, 429)
   async list(
     @CurrentPrincipal() p: Principal,
-    @Param('clusterId', new ParseUUIDPipe()) clusterId: string,
+    @Param('clusterId', UuidParam) clusterId: string,
     @Query('cursor') cursor?: string,
     @Query('limit') limit?: string,
   ): Promise<ForecastPageDto> {
@@ -54,7 +55,7 @@ export class ForecastsController {
   @ApiOperation({ operationId: 'getForecast', summary: 'A forecast with its series' })
   @ApiOkResponse({ type: ForecastDto })
   @ApiProblems(400, 401, 403, 404, 429)
-  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ForecastDto> {
+  async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<ForecastDto> {
     return toForecastDto(await this.forecasts.get(p, id));
   }
 }

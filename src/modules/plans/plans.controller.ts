@@ -1,4 +1,5 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
+import { UuidParam } from '../common/uuid-param';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { pageLimit } from '../common/cursor';
@@ -17,7 +18,7 @@ export class PlansController {
   @ApiOperation({ operationId: 'getPlan', summary: 'The fallow.plan/v1 document with KPIs, bound, gap and why each rejected job was left out' })
   @ApiOkResponse({ type: PlanDto })
   @ApiProblems(401, 404)
-  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<PlanDto> {
+  async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<PlanDto> {
     const plan = await this.plans.get(p, id);
     return { ...(plan.document as unknown as PlanDto), id: plan.id, solveId: plan.solveId, createdAt: plan.createdAt.toISOString() };
   }
@@ -32,7 +33,7 @@ export class PlansController {
   @ApiProblems(401, 404, 422)
   async assignments(
     @CurrentPrincipal() p: Principal,
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('id', UuidParam) id: string,
     @Query('node') node?: string,
     @Query('job') job?: string,
     @Query('cursor') cursor?: string,

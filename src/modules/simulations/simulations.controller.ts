@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { UuidParam } from '../common/uuid-param';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
@@ -32,7 +33,7 @@ export class SimulationsController {
   @ApiProblems(400, 401, 404, 413, 422, 429)
   async create(
     @CurrentPrincipal() p: Principal,
-    @Param('planId', new ParseUUIDPipe()) planId: string,
+    @Param('planId', UuidParam) planId: string,
     @Body() dto: CreateSimulationDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<SimulationDto> {
@@ -72,7 +73,7 @@ export class SimulationsController {
   @ApiProblems(400, 401, 404, 422, 429)
   async list(
     @CurrentPrincipal() p: Principal,
-    @Param('planId', new ParseUUIDPipe()) planId: string,
+    @Param('planId', UuidParam) planId: string,
     @Query('cursor') cursor?: string,
     @Query('limit') limit?: string,
   ): Promise<SimulationPageDto> {
@@ -84,7 +85,7 @@ export class SimulationsController {
   @ApiOperation({ operationId: 'getSimulation', summary: 'A simulation: queued, running, succeeded (with its report) or failed (with error)' })
   @ApiOkResponse({ type: SimulationDto })
   @ApiProblems(400, 401, 404, 429)
-  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<SimulationDto> {
+  async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<SimulationDto> {
     return toSimulationDto(await this.simulations.get(p, id));
   }
 
@@ -97,7 +98,7 @@ export class SimulationsController {
   })
   @ApiAcceptedResponse({ type: SimulationDto })
   @ApiProblems(400, 401, 404, 429)
-  async cancel(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<SimulationDto> {
+  async cancel(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<SimulationDto> {
     return toSimulationDto(await this.simulations.cancel(p, id));
   }
 }

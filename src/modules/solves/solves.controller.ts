@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { UuidParam } from '../common/uuid-param';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
@@ -44,7 +45,7 @@ export class SolvesController {
   @ApiOperation({ operationId: 'getSolve', summary: 'Status, progress (best objective so far) and, when done, the plan id' })
   @ApiOkResponse({ type: SolveDto })
   @ApiProblems(401, 404)
-  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<SolveDto> {
+  async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<SolveDto> {
     return toSolveDto(await this.solves.get(p, id));
   }
 
@@ -54,7 +55,7 @@ export class SolvesController {
   @ApiOperation({ operationId: 'cancelSolve', summary: 'Stop a solve; a running one keeps the best plan found so far' })
   @ApiAcceptedResponse({ type: SolveDto })
   @ApiProblems(401, 403, 404)
-  async cancel(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<SolveDto> {
+  async cancel(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<SolveDto> {
     return toSolveDto(await this.solves.cancel(p, id));
   }
 }

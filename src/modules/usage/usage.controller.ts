@@ -1,4 +1,5 @@
-import { Controller, createParamDecorator, ExecutionContext, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { UuidParam } from '../common/uuid-param';
+import { Controller, createParamDecorator, ExecutionContext, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
 import { ApiProblems } from '../common/api-problems';
@@ -45,7 +46,7 @@ export class UsageController {
   })
   @ApiOkResponse({ type: UsageIngestResultDto })
   @ApiProblems(400, 401, 403, 404, 413, 415, 422, 429)
-  async ingest(@CurrentPrincipal() p: Principal, @Param('clusterId', new ParseUUIDPipe()) clusterId: string, @RawBody() body: unknown): Promise<UsageIngestResultDto> {
+  async ingest(@CurrentPrincipal() p: Principal, @Param('clusterId', UuidParam) clusterId: string, @RawBody() body: unknown): Promise<UsageIngestResultDto> {
     return this.usage.ingest(p, clusterId, body);
   }
 
@@ -53,7 +54,7 @@ export class UsageController {
   @ApiOperation({ operationId: 'getUsageSummary', summary: 'Per node and metric: how many samples are stored and their time range' })
   @ApiOkResponse({ type: UsageSummaryDto })
   @ApiProblems(400, 401, 403, 404, 429)
-  async summary(@CurrentPrincipal() p: Principal, @Param('clusterId', new ParseUUIDPipe()) clusterId: string): Promise<UsageSummaryDto> {
+  async summary(@CurrentPrincipal() p: Principal, @Param('clusterId', UuidParam) clusterId: string): Promise<UsageSummaryDto> {
     return this.usage.summary(p, clusterId);
   }
 }
