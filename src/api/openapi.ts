@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { OperationObject, ReferenceObject, RequestBodyObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ProblemDto } from '../modules/common/format.dto';
 
 const API_VERSION = '1.0.0';
@@ -14,7 +15,44 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         '`Authorization: Bearer <API key>`. Errors are application/problem+json with every problem\'s JSON path.',
     )
     .setVersion(API_VERSION)
-    .addBearerAuth()
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'an opaque API key from POST /v1/tenants/{id}/keys, or the operator key' })
     .build();
-  return SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto], operationIdFactory: (_c, method) => method });
+  const doc = SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto], operationIdFactory: (_c, method) => method });
+  for (const scheme of Object.values(doc.components?.securitySchemes ?? {})) if ('bearerFormat' in scheme) delete scheme.bearerFormat; // Nest adds "JWT"
+  defaultedBodiesAsRequestBodies(doc);
+  return doc;
+}
+
+/**
+ * A request body whose schema has defaulted fields moves from components.schemas to components.requestBodies
+ * (when nothing else refers to it). OpenAPI says a field with a default is optional unless listed as
+ * required; openapi-typescript with its default options (defaultNonNullable) makes such fields required
+ * everywhere except in request bodies and parameters, so a client generated the usual way would demand
+ * every defaulted field of `POST /v1/solves`. Under requestBodies the fields stay optional, and the
+ * defaults stay in the document for Swagger UI and other generators.
+ */
+function defaultedBodiesAsRequestBodies(doc: OpenAPIObject): void {
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, SchemaObject>;
+  const ref = (name: string) => `"#/components/schemas/${name}"`;
+  const bodyRef = (op: OperationObject): string | undefined => {
+    const body = op.requestBody as RequestBodyObject | undefined;
+    const r = (body?.content?.['application/json']?.schema as ReferenceObject | undefined)?.$ref;
+    return r?.startsWith('#/components/schemas/') ? r.slice('#/components/schemas/'.length) : undefined;
+  };
+  const operations = Object.values(doc.paths).flatMap((item) => Object.values(item).filter((op): op is OperationObject => typeof op === 'object' && op !== null && 'responses' in op));
+  const candidates = new Set(operations.map(bodyRef).filter((n): n is string => !!n && Object.values(schemas[n]?.properties ?? {}).some((p) => 'default' in p)));
+  // Referred to anywhere but as a request body (a response, a parameter, another schema): left where it is.
+  const elsewhere = JSON.stringify([operations.map(({ requestBody: _, ...rest }) => rest), Object.entries(schemas).filter(([n]) => !candidates.has(n))]);
+  doc.components!.requestBodies ??= {};
+  for (const name of candidates) {
+    if (elsewhere.includes(ref(name))) continue;
+    let required = false;
+    for (const op of operations)
+      if (bodyRef(op) === name) {
+        required ||= (op.requestBody as RequestBodyObject).required === true;
+        op.requestBody = { $ref: `#/components/requestBodies/${name}` };
+      }
+    doc.components!.requestBodies[name] = { required, content: { 'application/json': { schema: schemas[name] } } };
+    delete schemas[name];
+  }
 }

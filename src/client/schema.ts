@@ -648,26 +648,6 @@ export interface components {
              */
             interRackMbps: number;
         };
-        CreateClusterDto: {
-            /** @example pc1 */
-            name: string;
-            /**
-             * @description resource dimensions m; node capacities use these names
-             * @example [
-             *       "cpu",
-             *       "ram"
-             *     ]
-             */
-            metrics: string[];
-            nodes: components["schemas"]["NodeDto"][];
-            /** @description bandwidth inside a rack and between racks (nodes' `rack`): remote reads and shuffles in simulations */
-            network?: components["schemas"]["NetworkDto"];
-            /**
-             * @description offered to customers' solves through the operator
-             * @default true
-             */
-            lendable?: boolean;
-        };
         ClusterDto: {
             /** Format: uuid */
             id: string;
@@ -814,46 +794,6 @@ export interface components {
             /** @description per node and metric, ordered by node then metric */
             series: components["schemas"]["UsageSeriesSummaryDto"][];
         };
-        CreateForecastDto: {
-            /**
-             * @description sampling period of the series, in seconds
-             * @example 180
-             */
-            slotSeconds: number;
-            /**
-             * @description number of slots; every series has this many values
-             * @example 480
-             */
-            slots: number;
-            /**
-             * @description which quantile of the predicted utilisation these fractions are (0.5 = median)
-             * @default 0.5
-             * @example 0.5
-             */
-            quantile?: number;
-            /**
-             * @description U(k,m,t): node -> metric -> one utilisation fraction in [0, 1] per slot (exactly `slots` values); a missing node or metric is idle
-             * @example {
-             *       "h01": {
-             *         "cpu": [
-             *           0.12,
-             *           0.15,
-             *           0.2
-             *         ],
-             *         "ram": [
-             *           0.3,
-             *           0.3,
-             *           0.31
-             *         ]
-             *       }
-             *     }
-             */
-            usage: {
-                [key: string]: {
-                    [key: string]: number[];
-                };
-            };
-        };
         TrainingWindowDto: {
             /**
              * Format: date-time
@@ -977,41 +917,6 @@ export interface components {
             items: components["schemas"]["ForecastSummaryDto"][];
             /** @description pass as ?cursor= for the next page */
             nextCursor?: string | null;
-        };
-        CreateForecastBuildDto: {
-            /**
-             * @description the quantile of future usage to forecast (0.99: exceeded in about 1% of slots)
-             * @default 0.99
-             * @example 0.99
-             */
-            quantile?: number;
-            /**
-             * @description slots to forecast, from the slot after the last sample; at most 7 days
-             * @example 288
-             */
-            horizonSlots: number;
-            /**
-             * @description slot length of the forecast, in seconds (the solve's horizon.slotSeconds)
-             * @example 300
-             */
-            slotSeconds: number;
-            /**
-             * @description gbt: gradient-boosted quantile regression (needs more history than the horizon, at least one day more); last-day, slot-quantile, max: baselines
-             * @default gbt
-             * @enum {string}
-             */
-            model?: "gbt" | "last-day" | "slot-quantile" | "max";
-            /**
-             * @description days of history, ending with the last sample, to train on (default: all of it, at most the last 28 days)
-             * @default 28
-             */
-            trainingDays?: number;
-            /**
-             * @description gbt only: raise the forecast by this share of capacity, never above each node's history maximum - the history maximum's safety with more capacity to lend (fallow forecast-eval reports the headroom that matches the maximum's coverage)
-             * @default 0
-             * @example 0.2
-             */
-            headroom?: number;
         };
         ForecastBuildDto: {
             /** Format: uuid */
@@ -1626,71 +1531,6 @@ export interface components {
             customers: components["schemas"]["OperatorCustomerPeriodDto"][];
             totals: components["schemas"]["OperatorFiguresDto"];
         };
-        CreateSimulationDto: {
-            /**
-             * @description the regular customers' actual utilisation, node -> metric -> one fraction in [0, 1] per slot of the plan's window (the shape of the instance's usage; nodes and metrics left out are idle). Not with actualForecastId; without either the plan's own forecast is replayed.
-             * @example {
-             *       "h01": {
-             *         "cpu": [
-             *           0.6,
-             *           0.7,
-             *           0.9,
-             *           0.5
-             *         ],
-             *         "ram": [
-             *           0.3,
-             *           0.4,
-             *           0.5,
-             *           0.2
-             *         ]
-             *       }
-             *     }
-             */
-            actualUsage?: {
-                [key: string]: {
-                    [key: string]: number[];
-                };
-            };
-            /**
-             * Format: uuid
-             * @description a forecast of the plan's cluster (same slot length, at least the window's slots) whose usage is replayed as the actual utilisation
-             */
-            actualForecastId?: string;
-            /**
-             * @description the QoS controller: salamander throttles CPU and kills for RAM (Alg. 3), cuckoo kills for any metric, none never kills
-             * @default salamander
-             * @enum {string}
-             */
-            qos?: "salamander" | "cuckoo" | "none";
-            /**
-             * @description random seed of the simulation
-             * @default 1
-             */
-            seed?: number;
-            /**
-             * @description Hadoop's reduce slow start: a stage after others may launch once this share of each earlier stage's tasks has ended, and fetches their output as they end (the shuffle overlaps the maps; its containers are held meanwhile). 1 keeps the strict barrier.
-             * @default 1
-             */
-            reduceSlowstart?: number;
-            /**
-             * @description what tasks really take, job -> stage -> seconds per task on a node of speed 1, where it differs from the instance (a plan solved on predicted durations replayed against the truth)
-             * @example {
-             *       "j1": {
-             *         "map": 14.5
-             *       }
-             *     }
-             */
-            trueSeconds?: {
-                [key: string]: {
-                    [key: string]: number;
-                };
-            };
-            /**
-             * @description each task's runtime is multiplied by a lognormal factor of mean 1 and this log-scale spread, drawn from the seed
-             * @default 0
-             */
-            runtimeSigma?: number;
-        };
         PosumScoreDto: {
             /** @description V_D: squared deadline violations of deadline-class jobs, seconds^2, over their count */
             vd: number;
@@ -1871,138 +1711,6 @@ export interface components {
             /** @example 180 */
             slotSeconds: number;
         };
-        CreatePolicySimulationDto: {
-            /**
-             * @description the regular customers' actual utilisation, node -> metric -> one fraction in [0, 1] per slot of the plan's window (the shape of the instance's usage; nodes and metrics left out are idle). Not with actualForecastId; without either the plan's own forecast is replayed.
-             * @example {
-             *       "h01": {
-             *         "cpu": [
-             *           0.6,
-             *           0.7,
-             *           0.9,
-             *           0.5
-             *         ],
-             *         "ram": [
-             *           0.3,
-             *           0.4,
-             *           0.5,
-             *           0.2
-             *         ]
-             *       }
-             *     }
-             */
-            actualUsage?: {
-                [key: string]: {
-                    [key: string]: number[];
-                };
-            };
-            /**
-             * Format: uuid
-             * @description a forecast of the plan's cluster (same slot length, at least the window's slots) whose usage is replayed as the actual utilisation
-             */
-            actualForecastId?: string;
-            /**
-             * @description the QoS controller: salamander throttles CPU and kills for RAM (Alg. 3), cuckoo kills for any metric, none never kills
-             * @default salamander
-             * @enum {string}
-             */
-            qos?: "salamander" | "cuckoo" | "none";
-            /**
-             * @description random seed of the simulation
-             * @default 1
-             */
-            seed?: number;
-            /**
-             * @description Hadoop's reduce slow start: a stage after others may launch once this share of each earlier stage's tasks has ended, and fetches their output as they end (the shuffle overlaps the maps; its containers are held meanwhile). 1 keeps the strict barrier.
-             * @default 1
-             */
-            reduceSlowstart?: number;
-            /**
-             * @description what tasks really take, job -> stage -> seconds per task on a node of speed 1, where it differs from the instance (a plan solved on predicted durations replayed against the truth)
-             * @example {
-             *       "j1": {
-             *         "map": 14.5
-             *       }
-             *     }
-             */
-            trueSeconds?: {
-                [key: string]: {
-                    [key: string]: number;
-                };
-            };
-            /**
-             * @description each task's runtime is multiplied by a lognormal factor of mean 1 and this log-scale spread, drawn from the seed
-             * @default 0
-             */
-            runtimeSigma?: number;
-            /**
-             * @description hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs, aco-bp; one of POSUM's allocation policies edls-sh, edls-pr, hsrtf, locf (with `provision`: one portfolio member); or posum, the portfolio of all 16
-             * @enum {string}
-             */
-            policy: "hadoop" | "cuckoo" | "fair" | "fair-nodelay" | "rws" | "hmjs" | "aco-bp" | "edls-sh" | "edls-pr" | "hsrtf" | "locf" | "posum";
-            /**
-             * @description a provisioning policy leasing the cluster's `lease` nodes while the policy runs
-             * @enum {string}
-             */
-            provision?: "plus-x" | "minus-x" | "dlx" | "maxbsd";
-            /**
-             * @description POSUM's delta: the importance of deadline jobs (EDLS-Sh share, EDLS-Pr probability)
-             * @default 0.5
-             */
-            delta?: number;
-            /**
-             * @description F_c weight of V_D (Eq. 5)
-             * @default 1
-             */
-            alpha?: number;
-            /**
-             * @description F_c weight of S_B
-             * @default 1
-             */
-            beta?: number;
-            /**
-             * @description F_c weight of C
-             * @default 1
-             */
-            gamma?: number;
-            /**
-             * @description posum: seconds between two decisions
-             * @default 120
-             */
-            periodSeconds?: number;
-            /**
-             * @description posum: seconds each member is simulated over at a decision
-             * @default 600
-             */
-            lookAheadSeconds?: number;
-            /**
-             * @description posum: Fallow's ls joins as a seventeenth member (plans the present, followed as a priority when chosen)
-             * @default false
-             */
-            lsMember?: boolean;
-            /**
-             * @description posum: the look-ahead also expects the last look-ahead's arrivals to repeat (false: the queue alone, as the paper)
-             * @default true
-             */
-            echoArrivals?: boolean;
-            /**
-             * Format: uuid
-             * @description the cluster (a lendable one, or your own)
-             */
-            clusterId: string;
-            /**
-             * Format: uuid
-             * @description your batch of jobs
-             */
-            batchId: string;
-            /**
-             * Format: uuid
-             * @description a forecast of the cluster: the regular load the policy sees as the instance usage (and the window, unless horizon is given)
-             */
-            forecastId?: string;
-            /** @description the window; required without a forecast */
-            horizon?: components["schemas"]["HorizonDto"];
-        };
         SimulationPageDto: {
             items: components["schemas"]["SimulationDto"][];
             nextCursor?: string | null;
@@ -2033,55 +1741,6 @@ export interface components {
             /** @description bandwidth inside a rack and between racks (remote reads, shuffles) */
             network?: components["schemas"]["NetworkDto"];
             jobs: components["schemas"]["JobDto"][];
-        };
-        CreateSolveDto: {
-            /** @description a whole fallow.instance/v1 problem (instead of clusterId/batchId) */
-            instance?: components["schemas"]["InstanceDto"];
-            /** Format: uuid */
-            clusterId?: string;
-            /**
-             * Format: uuid
-             * @description utilisation forecast of the cluster; none = idle nodes
-             */
-            forecastId?: string;
-            /** Format: uuid */
-            batchId?: string;
-            /** @description scheduling window; required with references when no forecast gives it */
-            horizon?: components["schemas"]["HorizonDto"];
-            /**
-             * @default auto
-             * @enum {string}
-             */
-            strategy?: "rffd" | "ls" | "exact" | "ga" | "tps" | "fifo" | "edf" | "cuckoo" | "aco-bp" | "portfolio" | "auto";
-            /**
-             * @description tasks-then-makespan: most scheduled tasks, then the smallest makespan; revenue: the largest total revenue of the jobs (strategies without a revenue mode ignore it)
-             * @default tasks-then-makespan
-             * @enum {string}
-             */
-            objective?: "tasks-then-makespan" | "revenue";
-            /**
-             * Format: date-time
-             * @description wall-clock time of slot 0 of the plan (default: when the solve is created); accounting places slot s at startsAt + s * horizon.slotSeconds
-             * @example 2030-01-01T00:00:00Z
-             */
-            startsAt?: string;
-            /**
-             * @description wall-clock budget of the search
-             * @default 5000
-             */
-            timeBudgetMs?: number;
-            /** @description S(m): fraction of capacity kept free, one number for every metric or one per metric; overrides the instance's */
-            safetyMargin?: number | {
-                [key: string]: number;
-            };
-            /** @description random seed (default 1) */
-            seed?: number;
-            /**
-             * @description how stages that give neither work nor durationSeconds get their durations, from your execution history (POSUM): basic (mean runtime of your recent jobs' tasks of the same kind), standard (seconds per input byte, keyed by the job's mapClass / reduceClass), detailed (local map rate; reduce shuffle, merge and reduce phases), auto (the most detailed with at least 5 samples)
-             * @default auto
-             * @enum {string}
-             */
-            predictor?: "auto" | "basic" | "standard" | "detailed";
         };
         SolveProgressDto: {
             elapsedMs: number;
@@ -2216,7 +1875,373 @@ export interface components {
     };
     responses: never;
     parameters: never;
-    requestBodies: never;
+    requestBodies: {
+        CreateClusterDto: {
+            content: {
+                "application/json": {
+                    /** @example pc1 */
+                    name: string;
+                    /**
+                     * @description resource dimensions m; node capacities use these names
+                     * @example [
+                     *       "cpu",
+                     *       "ram"
+                     *     ]
+                     */
+                    metrics: string[];
+                    nodes: components["schemas"]["NodeDto"][];
+                    /** @description bandwidth inside a rack and between racks (nodes' `rack`): remote reads and shuffles in simulations */
+                    network?: components["schemas"]["NetworkDto"];
+                    /**
+                     * @description offered to customers' solves through the operator
+                     * @default true
+                     */
+                    lendable?: boolean;
+                };
+            };
+        };
+        CreateForecastDto: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description sampling period of the series, in seconds
+                     * @example 180
+                     */
+                    slotSeconds: number;
+                    /**
+                     * @description number of slots; every series has this many values
+                     * @example 480
+                     */
+                    slots: number;
+                    /**
+                     * @description which quantile of the predicted utilisation these fractions are (0.5 = median)
+                     * @default 0.5
+                     * @example 0.5
+                     */
+                    quantile?: number;
+                    /**
+                     * @description U(k,m,t): node -> metric -> one utilisation fraction in [0, 1] per slot (exactly `slots` values); a missing node or metric is idle
+                     * @example {
+                     *       "h01": {
+                     *         "cpu": [
+                     *           0.12,
+                     *           0.15,
+                     *           0.2
+                     *         ],
+                     *         "ram": [
+                     *           0.3,
+                     *           0.3,
+                     *           0.31
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    usage: {
+                        [key: string]: {
+                            [key: string]: number[];
+                        };
+                    };
+                };
+            };
+        };
+        CreateForecastBuildDto: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the quantile of future usage to forecast (0.99: exceeded in about 1% of slots)
+                     * @default 0.99
+                     * @example 0.99
+                     */
+                    quantile?: number;
+                    /**
+                     * @description slots to forecast, from the slot after the last sample; at most 7 days
+                     * @example 288
+                     */
+                    horizonSlots: number;
+                    /**
+                     * @description slot length of the forecast, in seconds (the solve's horizon.slotSeconds)
+                     * @example 300
+                     */
+                    slotSeconds: number;
+                    /**
+                     * @description gbt: gradient-boosted quantile regression (needs more history than the horizon, at least one day more); last-day, slot-quantile, max: baselines
+                     * @default gbt
+                     * @enum {string}
+                     */
+                    model?: "gbt" | "last-day" | "slot-quantile" | "max";
+                    /**
+                     * @description days of history, ending with the last sample, to train on (default: all of it, at most the last 28 days)
+                     * @default 28
+                     */
+                    trainingDays?: number;
+                    /**
+                     * @description gbt only: raise the forecast by this share of capacity, never above each node's history maximum - the history maximum's safety with more capacity to lend (fallow forecast-eval reports the headroom that matches the maximum's coverage)
+                     * @default 0
+                     * @example 0.2
+                     */
+                    headroom?: number;
+                };
+            };
+        };
+        CreateSimulationDto: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the regular customers' actual utilisation, node -> metric -> one fraction in [0, 1] per slot of the plan's window (the shape of the instance's usage; nodes and metrics left out are idle). Not with actualForecastId; without either the plan's own forecast is replayed.
+                     * @example {
+                     *       "h01": {
+                     *         "cpu": [
+                     *           0.6,
+                     *           0.7,
+                     *           0.9,
+                     *           0.5
+                     *         ],
+                     *         "ram": [
+                     *           0.3,
+                     *           0.4,
+                     *           0.5,
+                     *           0.2
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    actualUsage?: {
+                        [key: string]: {
+                            [key: string]: number[];
+                        };
+                    };
+                    /**
+                     * Format: uuid
+                     * @description a forecast of the plan's cluster (same slot length, at least the window's slots) whose usage is replayed as the actual utilisation
+                     */
+                    actualForecastId?: string;
+                    /**
+                     * @description the QoS controller: salamander throttles CPU and kills for RAM (Alg. 3), cuckoo kills for any metric, none never kills
+                     * @default salamander
+                     * @enum {string}
+                     */
+                    qos?: "salamander" | "cuckoo" | "none";
+                    /**
+                     * @description random seed of the simulation
+                     * @default 1
+                     */
+                    seed?: number;
+                    /**
+                     * @description Hadoop's reduce slow start: a stage after others may launch once this share of each earlier stage's tasks has ended, and fetches their output as they end (the shuffle overlaps the maps; its containers are held meanwhile). 1 keeps the strict barrier.
+                     * @default 1
+                     */
+                    reduceSlowstart?: number;
+                    /**
+                     * @description what tasks really take, job -> stage -> seconds per task on a node of speed 1, where it differs from the instance (a plan solved on predicted durations replayed against the truth)
+                     * @example {
+                     *       "j1": {
+                     *         "map": 14.5
+                     *       }
+                     *     }
+                     */
+                    trueSeconds?: {
+                        [key: string]: {
+                            [key: string]: number;
+                        };
+                    };
+                    /**
+                     * @description each task's runtime is multiplied by a lognormal factor of mean 1 and this log-scale spread, drawn from the seed
+                     * @default 0
+                     */
+                    runtimeSigma?: number;
+                };
+            };
+        };
+        CreatePolicySimulationDto: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the regular customers' actual utilisation, node -> metric -> one fraction in [0, 1] per slot of the plan's window (the shape of the instance's usage; nodes and metrics left out are idle). Not with actualForecastId; without either the plan's own forecast is replayed.
+                     * @example {
+                     *       "h01": {
+                     *         "cpu": [
+                     *           0.6,
+                     *           0.7,
+                     *           0.9,
+                     *           0.5
+                     *         ],
+                     *         "ram": [
+                     *           0.3,
+                     *           0.4,
+                     *           0.5,
+                     *           0.2
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    actualUsage?: {
+                        [key: string]: {
+                            [key: string]: number[];
+                        };
+                    };
+                    /**
+                     * Format: uuid
+                     * @description a forecast of the plan's cluster (same slot length, at least the window's slots) whose usage is replayed as the actual utilisation
+                     */
+                    actualForecastId?: string;
+                    /**
+                     * @description the QoS controller: salamander throttles CPU and kills for RAM (Alg. 3), cuckoo kills for any metric, none never kills
+                     * @default salamander
+                     * @enum {string}
+                     */
+                    qos?: "salamander" | "cuckoo" | "none";
+                    /**
+                     * @description random seed of the simulation
+                     * @default 1
+                     */
+                    seed?: number;
+                    /**
+                     * @description Hadoop's reduce slow start: a stage after others may launch once this share of each earlier stage's tasks has ended, and fetches their output as they end (the shuffle overlaps the maps; its containers are held meanwhile). 1 keeps the strict barrier.
+                     * @default 1
+                     */
+                    reduceSlowstart?: number;
+                    /**
+                     * @description what tasks really take, job -> stage -> seconds per task on a node of speed 1, where it differs from the instance (a plan solved on predicted durations replayed against the truth)
+                     * @example {
+                     *       "j1": {
+                     *         "map": 14.5
+                     *       }
+                     *     }
+                     */
+                    trueSeconds?: {
+                        [key: string]: {
+                            [key: string]: number;
+                        };
+                    };
+                    /**
+                     * @description each task's runtime is multiplied by a lognormal factor of mean 1 and this log-scale spread, drawn from the seed
+                     * @default 0
+                     */
+                    runtimeSigma?: number;
+                    /**
+                     * @description hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs, aco-bp; one of POSUM's allocation policies edls-sh, edls-pr, hsrtf, locf (with `provision`: one portfolio member); or posum, the portfolio of all 16
+                     * @enum {string}
+                     */
+                    policy: "hadoop" | "cuckoo" | "fair" | "fair-nodelay" | "rws" | "hmjs" | "aco-bp" | "edls-sh" | "edls-pr" | "hsrtf" | "locf" | "posum";
+                    /**
+                     * @description a provisioning policy leasing the cluster's `lease` nodes while the policy runs
+                     * @enum {string}
+                     */
+                    provision?: "plus-x" | "minus-x" | "dlx" | "maxbsd";
+                    /**
+                     * @description POSUM's delta: the importance of deadline jobs (EDLS-Sh share, EDLS-Pr probability)
+                     * @default 0.5
+                     */
+                    delta?: number;
+                    /**
+                     * @description F_c weight of V_D (Eq. 5)
+                     * @default 1
+                     */
+                    alpha?: number;
+                    /**
+                     * @description F_c weight of S_B
+                     * @default 1
+                     */
+                    beta?: number;
+                    /**
+                     * @description F_c weight of C
+                     * @default 1
+                     */
+                    gamma?: number;
+                    /**
+                     * @description posum: seconds between two decisions
+                     * @default 120
+                     */
+                    periodSeconds?: number;
+                    /**
+                     * @description posum: seconds each member is simulated over at a decision
+                     * @default 600
+                     */
+                    lookAheadSeconds?: number;
+                    /**
+                     * @description posum: Fallow's ls joins as a seventeenth member (plans the present, followed as a priority when chosen)
+                     * @default false
+                     */
+                    lsMember?: boolean;
+                    /**
+                     * @description posum: the look-ahead also expects the last look-ahead's arrivals to repeat (false: the queue alone, as the paper)
+                     * @default true
+                     */
+                    echoArrivals?: boolean;
+                    /**
+                     * Format: uuid
+                     * @description the cluster (a lendable one, or your own)
+                     */
+                    clusterId: string;
+                    /**
+                     * Format: uuid
+                     * @description your batch of jobs
+                     */
+                    batchId: string;
+                    /**
+                     * Format: uuid
+                     * @description a forecast of the cluster: the regular load the policy sees as the instance usage (and the window, unless horizon is given)
+                     */
+                    forecastId?: string;
+                    /** @description the window; required without a forecast */
+                    horizon?: components["schemas"]["HorizonDto"];
+                };
+            };
+        };
+        CreateSolveDto: {
+            content: {
+                "application/json": {
+                    /** @description a whole fallow.instance/v1 problem (instead of clusterId/batchId) */
+                    instance?: components["schemas"]["InstanceDto"];
+                    /** Format: uuid */
+                    clusterId?: string;
+                    /**
+                     * Format: uuid
+                     * @description utilisation forecast of the cluster; none = idle nodes
+                     */
+                    forecastId?: string;
+                    /** Format: uuid */
+                    batchId?: string;
+                    /** @description scheduling window; required with references when no forecast gives it */
+                    horizon?: components["schemas"]["HorizonDto"];
+                    /**
+                     * @default auto
+                     * @enum {string}
+                     */
+                    strategy?: "rffd" | "ls" | "exact" | "ga" | "tps" | "fifo" | "edf" | "cuckoo" | "aco-bp" | "portfolio" | "auto";
+                    /**
+                     * @description tasks-then-makespan: most scheduled tasks, then the smallest makespan; revenue: the largest total revenue of the jobs (strategies without a revenue mode ignore it)
+                     * @default tasks-then-makespan
+                     * @enum {string}
+                     */
+                    objective?: "tasks-then-makespan" | "revenue";
+                    /**
+                     * Format: date-time
+                     * @description wall-clock time of slot 0 of the plan (default: when the solve is created); accounting places slot s at startsAt + s * horizon.slotSeconds
+                     * @example 2030-01-01T00:00:00Z
+                     */
+                    startsAt?: string;
+                    /**
+                     * @description wall-clock budget of the search
+                     * @default 5000
+                     */
+                    timeBudgetMs?: number;
+                    /** @description S(m): fraction of capacity kept free, one number for every metric or one per metric; overrides the instance's */
+                    safetyMargin?: number | {
+                        [key: string]: number;
+                    };
+                    /** @description random seed (default 1) */
+                    seed?: number;
+                    /**
+                     * @description how stages that give neither work nor durationSeconds get their durations, from your execution history (POSUM): basic (mean runtime of your recent jobs' tasks of the same kind), standard (seconds per input byte, keyed by the job's mapClass / reduceClass), detailed (local map rate; reduce shuffle, merge and reduce phases), auto (the most detailed with at least 5 samples)
+                     * @default auto
+                     * @enum {string}
+                     */
+                    predictor?: "auto" | "basic" | "standard" | "detailed";
+                };
+            };
+        };
+    };
     headers: never;
     pathItems: never;
 }
@@ -2689,11 +2714,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateClusterDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateClusterDto"];
         responses: {
             201: {
                 headers: {
@@ -3236,11 +3257,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateForecastDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateForecastDto"];
         responses: {
             /** @description stored; Location names the forecast */
             201: {
@@ -3394,11 +3411,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateForecastBuildDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateForecastBuildDto"];
         responses: {
             /** @description queued; Location names the build */
             202: {
@@ -4266,11 +4279,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateSimulationDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateSimulationDto"];
         responses: {
             /** @description queued; Location names the simulation */
             202: {
@@ -4347,11 +4356,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePolicySimulationDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreatePolicySimulationDto"];
         responses: {
             /** @description queued; Location names the simulation */
             202: {
@@ -4592,11 +4597,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateSolveDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateSolveDto"];
         responses: {
             /** @description queued; Location names the solve */
             202: {
