@@ -873,6 +873,16 @@ export interface components {
             slotSeconds: number;
             slots: number;
             quantile: number;
+            /**
+             * Format: date-time
+             * @description wall-clock time slot 0 stands for
+             */
+            startsAt: string;
+            /**
+             * Format: date-time
+             * @description end of the last slot: startsAt + slots x slotSeconds
+             */
+            endsAt: string;
             /** @description how a built forecast was made; null when it was posted */
             provenance: components["schemas"]["ForecastProvenanceDto"] | null;
             createdAt: string;
@@ -909,6 +919,16 @@ export interface components {
             slotSeconds: number;
             slots: number;
             quantile: number;
+            /**
+             * Format: date-time
+             * @description wall-clock time slot 0 stands for
+             */
+            startsAt: string;
+            /**
+             * Format: date-time
+             * @description end of the last slot: startsAt + slots x slotSeconds
+             */
+            endsAt: string;
             /** @description how a built forecast was made; null when it was posted */
             provenance: components["schemas"]["ForecastProvenanceDto"] | null;
             createdAt: string;
@@ -1763,6 +1783,8 @@ export interface components {
              * @description wall-clock time of slot 0 of the plan
              */
             startsAt: string;
+            /** @description what the caller should know about how the solve was set up (a stale forecast it allowed); empty: nothing */
+            warnings: string[];
             timeBudgetMs: number;
             seed: number;
             /** @enum {string} */
@@ -1919,6 +1941,11 @@ export interface components {
                      * @example 0.5
                      */
                     quantile?: number;
+                    /**
+                     * Format: date-time
+                     * @description wall-clock time slot 0 stands for (default: when the forecast is posted); a solve starting outside the forecast's window is refused
+                     */
+                    startsAt?: string;
                     /**
                      * @description U(k,m,t): node -> metric -> one utilisation fraction in [0, 1] per slot (exactly `slots` values); a missing node or metric is idle
                      * @example {
@@ -2221,6 +2248,11 @@ export interface components {
                      * @example 2030-01-01T00:00:00Z
                      */
                     startsAt?: string;
+                    /**
+                     * @description solve with a forecast whose window does not contain startsAt (from its slot 0), with a warning in the solve, instead of a 422
+                     * @default false
+                     */
+                    allowStaleForecast?: boolean;
                     /**
                      * @description wall-clock budget of the search
                      * @default 5000

@@ -54,7 +54,7 @@ describe('accounting on the simulated basis', () => {
     assert.equal(cluster.response.status, 201, JSON.stringify(cluster.error));
     const forecast = await f.POST('/v1/clusters/{clusterId}/forecasts', {
       params: { path: { clusterId: cluster.data!.id } },
-      body: { slotSeconds: HOUR, slots: SLOTS, quantile: 0.9, usage: { w01: { cpu: Array(SLOTS).fill(0.25) } } },
+      body: { slotSeconds: HOUR, slots: SLOTS, quantile: 0.9, startsAt: STARTS_AT, usage: { w01: { cpu: Array(SLOTS).fill(0.25) } } },
     });
     assert.equal(forecast.response.status, 201, JSON.stringify(forecast.error));
     forecastId = forecast.data!.id;

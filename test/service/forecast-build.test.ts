@@ -59,6 +59,8 @@ describe('forecast builds', () => {
     assert.equal(f.response.status, 200, JSON.stringify(f.error));
     const forecast = f.data!;
     assert.deepEqual({ clusterId: forecast.clusterId, clusterVersion: forecast.clusterVersion, slots: forecast.slots, slotSeconds: forecast.slotSeconds, quantile: forecast.quantile }, { clusterId, clusterVersion: 1, slots: 48, slotSeconds: 300, quantile: 0.9 });
+    // Slot 0 is the slot after the history's last sample (2024-01-04T23:55:00Z), 48 slots of 5 min.
+    assert.deepEqual([forecast.startsAt, forecast.endsAt], ['2024-01-05T00:00:00.000Z', '2024-01-05T04:00:00.000Z']);
     assert.deepEqual(Object.keys(forecast.usage).sort(), ['h001', 'h002', 'h003', 'h004']);
     for (const metrics of Object.values(forecast.usage)) {
       assert.deepEqual(Object.keys(metrics).sort(), ['cpu', 'ram']);
@@ -87,7 +89,10 @@ describe('forecast builds', () => {
       body: { name: 'small', jobs: [{ id: 'j1', stages: [{ id: 'map', tasks: 4, demand: { cpu: 1, ram: 2 }, durationSeconds: 600 }] }] },
     });
     assert.equal(batch.response.status, 201, JSON.stringify(batch.error));
-    const solve = await customer.POST('/v1/solves', { body: { clusterId, forecastId: forecast.id, batchId: batch.data!.id, strategy: 'rffd', timeBudgetMs: 500 } });
+    // Now is long after the forecast's window: refused, naming startsAt; inside the window it is solved.
+    const stale = await customer.POST('/v1/solves', { body: { clusterId, forecastId: forecast.id, batchId: batch.data!.id, strategy: 'rffd', timeBudgetMs: 500 } });
+    assert.equal(stale.response.status, 422, JSON.stringify(stale.error));
+    const solve = await customer.POST('/v1/solves', { body: { clusterId, forecastId: forecast.id, batchId: batch.data!.id, strategy: 'rffd', timeBudgetMs: 500, startsAt: '2024-01-05T01:00:00Z' } });
     assert.equal(solve.response.status, 202, JSON.stringify(solve.error));
     const solved = await waitFor('the solve to end', async () => {
       const s = await customer.GET('/v1/solves/{id}', { params: { path: { id: solve.data!.id } } });

@@ -16,6 +16,8 @@ export function forecastIssues(dto: CreateForecastDto, version: Pick<ClusterVers
   if (dto.quantile !== undefined && !(typeof dto.quantile === 'number' && dto.quantile > 0 && dto.quantile < 1))
     issues.push({ path: 'quantile', message: `must be a number strictly between 0 and 1, got ${show(dto.quantile)}` });
   if (Number.isInteger(dto.slots) && dto.slots > MAX_FORECAST_SLOTS) issues.push({ path: 'slots', message: `must be at most ${MAX_FORECAST_SLOTS}, got ${dto.slots}` });
+  if (dto.startsAt !== undefined && !(typeof dto.startsAt === 'string' && isIsoDateTime(dto.startsAt)))
+    issues.push({ path: 'startsAt', message: `must be an ISO 8601 date-time with a time zone (e.g. 2026-11-25T00:00:00Z), got ${show(dto.startsAt)}` });
   if (dto.usage === undefined || dto.usage === null) issues.push({ path: 'usage', message: 'required: an object of node -> metric -> fractions, one per slot' });
   const wrapper = {
     name: 'forecast',
@@ -27,6 +29,11 @@ export function forecastIssues(dto: CreateForecastDto, version: Pick<ClusterVers
   };
   for (const i of engineIssues(wrapper, /^(usage|horizon)(\[|\.|$)/))
     issues.push({ path: i.path.replace(/^horizon\./, ''), message: i.message.replace('horizon.slots', 'slots') });
-  const rank = (path: string) => ['slots', 'slotSeconds', 'quantile'].indexOf(path) >>> 0; // the window first, then the series
+  const rank = (path: string) => ['slots', 'slotSeconds', 'quantile', 'startsAt'].indexOf(path) >>> 0; // the window first, then the series
   return issues.sort((a, b) => rank(a.path) - rank(b.path));
+}
+
+/** An ISO 8601 date-time with its zone (Z or an offset), which Date parses to a real instant. */
+function isIsoDateTime(s: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && Number.isFinite(Date.parse(s));
 }

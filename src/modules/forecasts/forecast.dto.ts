@@ -27,6 +27,10 @@ export class CreateForecastDto {
   @Allow()
   quantile?: number;
 
+  @ApiPropertyOptional({ format: 'date-time', description: 'wall-clock time slot 0 stands for (default: when the forecast is posted); a solve starting outside the forecast\'s window is refused' })
+  @Allow()
+  startsAt?: string;
+
   @ApiProperty(usageSchema)
   @Allow()
   usage!: Record<string, Record<string, number[]>>;
@@ -77,6 +81,8 @@ export class ForecastSummaryDto {
   @ApiProperty() slotSeconds!: number;
   @ApiProperty({ type: 'integer' }) slots!: number;
   @ApiProperty() quantile!: number;
+  @ApiProperty({ format: 'date-time', description: 'wall-clock time slot 0 stands for' }) startsAt!: string;
+  @ApiProperty({ format: 'date-time', description: 'end of the last slot: startsAt + slots x slotSeconds' }) endsAt!: string;
   @ApiProperty({ type: ForecastProvenanceDto, nullable: true, description: 'how a built forecast was made; null when it was posted' }) provenance!: ForecastProvenanceDto | null;
   @ApiProperty() createdAt!: string;
 }

@@ -11,6 +11,8 @@ export class ForecastEntity {
   @Column({ type: 'int', name: 'cluster_version' }) clusterVersion!: number;
   @Column({ type: 'double precision', name: 'slot_seconds' }) slotSeconds!: number;
   @Column({ type: 'int' }) slots!: number;
+  /** Wall-clock time slot 0 stands for: built ones, the end of their history; posted ones, as given or their creation. */
+  @Column({ type: 'timestamptz', name: 'starts_at' }) startsAt!: Date;
   /** Which quantile of the predicted distribution these fractions are (0.5 = median). */
   @Column({ type: 'double precision' }) quantile!: number;
   @Column({ type: 'jsonb' }) usage!: Record<string, Record<string, number[]>>;

@@ -31,7 +31,7 @@ export class ForecastsRepository {
   listOfCluster(clusterId: string, limit: number, cursor?: string): Promise<ForecastEntity[]> {
     const q = this.forecasts
       .createQueryBuilder('f')
-      .select(['f.id', 'f.tenantId', 'f.clusterId', 'f.clusterVersion', 'f.slotSeconds', 'f.slots', 'f.quantile', 'f.provenance', 'f.createdAt'])
+      .select(['f.id', 'f.tenantId', 'f.clusterId', 'f.clusterVersion', 'f.slotSeconds', 'f.slots', 'f.quantile', 'f.startsAt', 'f.provenance', 'f.createdAt'])
       .where('f.cluster_id = :clusterId', { clusterId });
     return newestFirst(q, 'f', limit, cursor).getMany();
   }

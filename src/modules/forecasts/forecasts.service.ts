@@ -32,6 +32,7 @@ export class ForecastsService {
       slotSeconds: dto.slotSeconds,
       slots: dto.slots,
       quantile: dto.quantile ?? 0.5,
+      startsAt: dto.startsAt ? new Date(dto.startsAt) : new Date(),
       usage: dto.usage,
       provenance: null,
     });
@@ -69,6 +70,8 @@ export function toForecastSummaryDto(f: ForecastEntity): ForecastSummaryDto {
     slotSeconds: f.slotSeconds,
     slots: f.slots,
     quantile: f.quantile,
+    startsAt: f.startsAt.toISOString(),
+    endsAt: new Date(f.startsAt.getTime() + f.slots * f.slotSeconds * 1000).toISOString(),
     // forecasts built before headroom existed have none in their provenance
     provenance: f.provenance ? { ...f.provenance, headroom: f.provenance.headroom ?? 0 } : null,
     createdAt: f.createdAt.toISOString(),

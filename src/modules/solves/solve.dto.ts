@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { strategyNames } from '../../engine/strategies';
 import { Objective, OBJECTIVES } from '../../engine/strategies/strategy';
 import { HorizonDto, InstanceDto, StagePredictionDto } from '../common/format.dto';
@@ -50,6 +50,11 @@ export class CreateSolveDto {
   @IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 date-time with a zone, e.g. 2030-01-01T00:00:00Z' })
   startsAt?: string;
 
+  @ApiPropertyOptional({ default: false, description: 'solve with a forecast whose window does not contain startsAt (from its slot 0), with a warning in the solve, instead of a 422' })
+  @IsOptional()
+  @IsBoolean()
+  allowStaleForecast?: boolean;
+
   @ApiPropertyOptional({ minimum: 100, maximum: MAX_TIME_BUDGET_MS, default: 5000, description: 'wall-clock budget of the search' })
   @IsOptional()
   @IsInt()
@@ -98,6 +103,7 @@ export class SolveDto {
   @ApiProperty() strategy!: string;
   @ApiProperty({ enum: OBJECTIVES }) objective!: Objective;
   @ApiProperty({ format: 'date-time', description: 'wall-clock time of slot 0 of the plan' }) startsAt!: string;
+  @ApiProperty({ type: [String], description: 'what the caller should know about how the solve was set up (a stale forecast it allowed); empty: nothing' }) warnings!: string[];
   @ApiProperty() timeBudgetMs!: number;
   @ApiProperty() seed!: number;
   @ApiProperty({ enum: PREDICTOR_CHOICES }) predictor!: string;

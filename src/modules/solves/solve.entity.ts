@@ -28,6 +28,8 @@ export class SolveEntity {
   @Column({ type: 'text', default: 'tasks-then-makespan' }) objective!: Objective;
   /** Wall-clock time of slot 0 of the plan: accounting places slot s at startsAt + s * horizon.slotSeconds. */
   @Column({ type: 'timestamptz', name: 'starts_at' }) startsAt!: Date;
+  /** What the caller should know about how the solve was set up (a stale forecast it allowed); null: nothing. */
+  @Column({ type: 'jsonb', nullable: true }) warnings!: string[] | null;
   /** Indexed for farmer accounting, which starts from the farmer's clusters. */
   @Index('ix_solves_cluster') @Column({ type: 'uuid', name: 'cluster_id', nullable: true }) clusterId!: string | null;
   @Column({ type: 'int', name: 'cluster_version', nullable: true }) clusterVersion!: number | null;

@@ -11,6 +11,7 @@ import { HORIZON_FIELDS, INSTANCE_FIELDS, JOB_FIELDS, NODE_FIELDS, STAGE_FIELDS,
 import { pageOf } from '../common/keyset-page';
 import { invalid, notFound, prefixIssues } from '../common/problem';
 import type { ForecastEntity } from '../forecasts/forecast.entity';
+import { forecastWindow } from './forecast-window';
 import { ForecastsService } from '../forecasts/forecasts.service';
 import { LongWorkService } from '../work/work.service';
 import { assembleInstance, normaliseSafetyMargin, sourcePath } from './assemble-instance';
@@ -42,18 +43,20 @@ export class SolvesService {
 
   /** Validates everything first (a rejected request writes nothing), then stores the solve and queues it. */
   async create(p: Principal, dto: CreateSolveDto): Promise<SolveEntity> {
-    const built = dto.instance ? this.inline(dto) : await this.fromReferences(p, dto);
+    // One clock for both: a solve without startsAt starts exactly when it is created.
+    const now = new Date();
+    const startsAt = dto.startsAt ? new Date(dto.startsAt) : now;
+    const built = dto.instance ? this.inline(dto) : await this.fromReferences(p, dto, startsAt);
     const { refs } = built;
     const { instance, predictions } = await this.predicted(built.historyOf ?? p.tenantId, built.instance, dto.predictor ?? 'auto', !!dto.instance);
     this.check(instance, !!dto.instance);
-    // One clock for both: a solve without startsAt starts exactly when it is created.
-    const now = new Date();
     return this.work.enqueue(SOLVE_WORK, {
       createdAt: now,
       tenantId: p.tenantId,
       strategy: dto.strategy ?? 'auto',
       objective: dto.objective ?? 'tasks-then-makespan',
-      startsAt: dto.startsAt ? new Date(dto.startsAt) : now,
+      startsAt,
+      warnings: built.warning ? [built.warning] : null,
       timeBudgetMs: dto.timeBudgetMs ?? 5000,
       seed: dto.seed ?? 1,
       predictor: dto.predictor ?? 'auto',
@@ -72,7 +75,7 @@ export class SolvesService {
    * checked as a solve's is: what a policy simulation runs on. Problems are 422s naming the request's fields.
    */
   async instanceOf(p: Principal, refs: Pick<CreateSolveDto, 'clusterId' | 'batchId' | 'forecastId' | 'horizon' | 'safetyMargin'>): Promise<{ instance: InstanceDoc; clusterId: string }> {
-    const built = await this.fromReferences(p, refs as CreateSolveDto);
+    const built = await this.fromReferences(p, refs as CreateSolveDto, new Date());
     const { instance } = await this.predicted(built.historyOf!, built.instance, 'auto', false);
     this.check(instance, false);
     return { instance, clusterId: built.refs.clusterId! };
@@ -104,7 +107,7 @@ export class SolvesService {
     }
   }
 
-  private inline(dto: CreateSolveDto): { instance: InstanceDoc; refs: References; historyOf?: string } {
+  private inline(dto: CreateSolveDto): { instance: InstanceDoc; refs: References; historyOf?: string; warning?: null } {
     const issues: Issue[] = [];
     for (const f of ['clusterId', 'forecastId', 'batchId', 'horizon'] as const)
       if (dto[f] !== undefined) issues.push({ path: f, message: 'not allowed together with instance' });
@@ -121,7 +124,7 @@ export class SolvesService {
   }
 
   /** The instance from the references; `historyOf`: the batch's tenant, whose execution history predicts its missing durations. */
-  private async fromReferences(p: Principal, dto: CreateSolveDto): Promise<{ instance: InstanceDoc; refs: References; historyOf: string }> {
+  private async fromReferences(p: Principal, dto: CreateSolveDto, startsAt: Date): Promise<{ instance: InstanceDoc; refs: References; historyOf: string; warning: string | null }> {
     const issues: Issue[] = [];
     if (!dto.clusterId) issues.push({ path: 'clusterId', message: 'required unless a whole instance is given' });
     if (!dto.batchId) issues.push({ path: 'batchId', message: 'required unless a whole instance is given' });
@@ -138,13 +141,15 @@ export class SolvesService {
       forecast = await this.forecasts.findOfCluster(dto.forecastId, cluster.id);
       if (!forecast) throw notFound(`forecast of cluster ${cluster.id}`, dto.forecastId);
     }
-    const horizon = dto.horizon ?? (forecast ? { slots: forecast.slots, slotSeconds: forecast.slotSeconds } : undefined);
+    const window = forecast ? forecastWindow(forecast, startsAt, dto.allowStaleForecast === true) : null;
+    if (window && 'path' in window) throw invalid([window]);
+    const horizon = dto.horizon ?? (forecast && window ? { slots: window.slots, slotSeconds: forecast.slotSeconds } : undefined);
     if (!horizon) throw invalid([{ path: 'horizon', message: 'required when no forecast is given (the forecast sets the window otherwise)' }]);
-    if (forecast && dto.horizon && (dto.horizon.slots > forecast.slots || dto.horizon.slotSeconds !== forecast.slotSeconds))
-      throw invalid([{ path: 'horizon', message: `must fit the forecast: at most ${forecast.slots} slots of ${forecast.slotSeconds} s` }]);
+    if (forecast && window && dto.horizon && (dto.horizon.slots > window.slots || dto.horizon.slotSeconds !== forecast.slotSeconds))
+      throw invalid([{ path: 'horizon', message: `must fit the forecast from the solve's start: at most ${window.slots} slots of ${forecast.slotSeconds} s` }]);
     const sm = normaliseSafetyMargin(dto.safetyMargin, version.metrics);
     if (sm.issues.length) throw invalid(sm.issues);
-    const usage = forecast ? trimUsage(forecast.usage, horizon.slots) : undefined;
+    const usage = forecast && window ? sliceUsage(forecast.usage, window.offset, horizon.slots) : undefined;
     const instance = assembleInstance({
       name: `${cluster.name}+${batch.name}`,
       metrics: version.metrics,
@@ -156,7 +161,7 @@ export class SolvesService {
       safetyMargin: sm.margin,
       customer: batch.tenantId,
     });
-    return { instance, refs: { clusterId: cluster.id, clusterVersion: version.version, forecastId: forecast?.id ?? null, batchId: batch.id }, historyOf: batch.tenantId };
+    return { instance, refs: { clusterId: cluster.id, clusterVersion: version.version, forecastId: forecast?.id ?? null, batchId: batch.id }, historyOf: batch.tenantId, warning: window?.warning ?? null };
   }
 
   async get(p: Principal, id: string): Promise<SolveEntity> {
@@ -199,11 +204,12 @@ function unknownInstanceFields(instance: unknown): Issue[] {
   return issues;
 }
 
-function trimUsage(usage: Record<string, Record<string, number[]>>, slots: number): Record<string, Record<string, number[]>> {
+/** `slots` values of every series from slot `offset` on. */
+function sliceUsage(usage: Record<string, Record<string, number[]>>, offset: number, slots: number): Record<string, Record<string, number[]>> {
   const out: Record<string, Record<string, number[]>> = {};
   for (const [node, byMetric] of Object.entries(usage)) {
     out[node] = {};
-    for (const [m, series] of Object.entries(byMetric)) out[node][m] = series.slice(0, slots);
+    for (const [m, series] of Object.entries(byMetric)) out[node][m] = series.slice(offset, offset + slots);
   }
   return out;
 }
@@ -215,6 +221,7 @@ export function toSolveDto(s: SolveEntity): SolveDto {
     strategy: s.strategy,
     objective: s.objective,
     startsAt: s.startsAt.toISOString(),
+    warnings: s.warnings ?? [],
     timeBudgetMs: s.timeBudgetMs,
     seed: s.seed,
     predictor: s.predictor,

@@ -32,6 +32,8 @@ export interface BuildInput {
 
 export interface BuildOutput {
   usage: UsageForecast;
+  /** Unix seconds slot 0 of `usage` stands for: the end of the history's last slot. */
+  startsAt: number;
   inSample: ScoreSummary;
   /** Unix seconds of the held-out day; null with under 2 days of history. */
   holdout: { from: number; to: number; scores: HoldoutScore[] } | null;
@@ -46,7 +48,7 @@ export function computeBuild(input: BuildInput): BuildOutput {
   const trainMs = performance.now() - t0;
   const actual: UsageForecast = {};
   for (const { node, metric, y } of grid.series) (actual[node] ??= {})[metric] = Array.from(y.subarray(offset));
-  return { usage, inSample: summary(evaluateUsage(actual, fitted(), q)), holdout: holdout(history, q, S, input.headroom ?? 0), trainMs };
+  return { usage, startsAt: grid.endSlot * S, inSample: summary(evaluateUsage(actual, fitted(), q)), holdout: holdout(history, q, S, input.headroom ?? 0), trainMs };
 }
 
 /** The forecast, and (lazily, not timed) the in-sample fit from grid slot `offset` to the end of the history. */

@@ -76,6 +76,7 @@ export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, Bu
           slotSeconds: build.slotSeconds,
           slots: build.horizonSlots,
           quantile: build.quantile,
+          startsAt: new Date(out.startsAt * 1000),
           usage: out.usage,
           provenance,
         });

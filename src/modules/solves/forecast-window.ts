@@ -1,0 +1,33 @@
+import type { Issue } from '../../engine/model/types';
+
+/** The part of a forecast a solve uses. */
+export interface ForecastWindow {
+  /** Forecast slots before the solve's start, skipped: the plan's slot 0 is the forecast's slot `offset`. */
+  offset: number;
+  /** Slots of the forecast from the solve's start on. */
+  slots: number;
+  /** Set when the solve starts outside the forecast and the request allowed it anyway. */
+  warning: string | null;
+}
+
+/**
+ * Where a solve starting at `startsAt` falls in a forecast whose slot 0 stands for `forecast.startsAt`. Inside
+ * the forecast, the slots already past are skipped, so the plan's slot 0 meets the forecast's slot for that
+ * time. Outside it (before slot 0, or after the last slot) the forecast says nothing about the solve's time:
+ * a 422 issue, unless the request allows a stale forecast, which is then used from its slot 0 with a warning.
+ */
+export function forecastWindow(
+  forecast: { id: string; startsAt: Date; slots: number; slotSeconds: number },
+  startsAt: Date,
+  allowStale: boolean,
+): ForecastWindow | Issue {
+  const S = forecast.slotSeconds;
+  const seconds = (startsAt.getTime() - forecast.startsAt.getTime()) / 1000;
+  const offset = Math.floor(seconds / S + 1e-9);
+  if (seconds >= 0 && offset < forecast.slots) return { offset, slots: forecast.slots - offset, warning: null };
+  const ends = new Date(forecast.startsAt.getTime() + forecast.slots * S * 1000);
+  const what = `forecast ${forecast.id} covers ${forecast.startsAt.toISOString()} to ${ends.toISOString()}, and the solve starts at ${startsAt.toISOString()}`;
+  if (!allowStale)
+    return { path: 'startsAt', message: `outside the forecast: ${what}; post a forecast for that time, or set allowStaleForecast to solve with this one from its slot 0` };
+  return { offset: 0, slots: forecast.slots, warning: `stale forecast: ${what}; its slot 0 was used as the solve's (allowStaleForecast)` };
+}
