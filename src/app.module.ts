@@ -12,6 +12,7 @@ import { DatabaseModule } from './modules/database/database.module';
 import { ExecutionsModule } from './modules/executions/executions.module';
 import { ForecastBuildsModule } from './modules/forecast-builds/forecast-builds.module';
 import { ForecastsModule } from './modules/forecasts/forecasts.module';
+import { OffersModule } from './modules/offers/offers.module';
 import { HealthModule } from './modules/health/health.module';
 import { PlansModule } from './modules/plans/plans.module';
 import { QueueModule } from './modules/queue/queue.module';
@@ -34,6 +35,7 @@ export class AppModule {
         ClustersModule,
         UsageModule,
         ForecastsModule,
+        OffersModule,
         ForecastBuildsModule,
         BatchesModule,
         ExecutionsModule,

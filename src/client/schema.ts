@@ -231,6 +231,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/offered-clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lendable clusters a customer may solve on, newest first: metrics, nodes and the forecast covering now */
+        get: operations["listOfferedClusters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clusters/{clusterId}/forecasts:build": {
         parameters: {
             query?: never;
@@ -935,6 +952,61 @@ export interface components {
         };
         ForecastPageDto: {
             items: components["schemas"]["ForecastSummaryDto"][];
+            /** @description pass as ?cursor= for the next page */
+            nextCursor?: string | null;
+        };
+        OfferedNodeDto: {
+            /** @example h01 */
+            id: string;
+            /**
+             * @description C(k,m) per metric
+             * @example {
+             *       "cpu": 32,
+             *       "ram": 128
+             *     }
+             */
+            capacity: {
+                [key: string]: number;
+            };
+            /** @description GFLOP/s one task achieves on this node; default 1 */
+            speed?: number;
+            rack?: string;
+            /** @description concurrent task slots */
+            maxTasks?: number;
+        };
+        OfferedForecastDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            slotSeconds: number;
+            slots: number;
+            quantile: number;
+        };
+        OfferedClusterDto: {
+            /**
+             * Format: uuid
+             * @description a solve's clusterId
+             */
+            id: string;
+            name: string;
+            /** @description the current version, the one a solve uses */
+            version: number;
+            /** @description the metrics a batch's demands may name */
+            metrics: string[];
+            nodes: components["schemas"]["OfferedNodeDto"][];
+            /** @description the newest forecast of this version covering now (null: none; a solve then needs a horizon) */
+            forecast: components["schemas"]["OfferedForecastDto"] | null;
+            /**
+             * Format: date-time
+             * @description when the current version was written
+             */
+            updatedAt: string;
+        };
+        OfferedClusterPageDto: {
+            items: components["schemas"]["OfferedClusterDto"][];
             /** @description pass as ?cursor= for the next page */
             nextCursor?: string | null;
         };
@@ -3413,6 +3485,64 @@ export interface operations {
             };
             /** @description does not exist or belongs to another tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    listOfferedClusters: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferedClusterPageDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,7 +13,7 @@ const SLOTS = 6;
 const T0 = '2030-03-01T00:00:00.000Z';
 const at = (hours: number) => new Date(Date.parse(T0) + hours * HOUR * 1000).toISOString();
 
-describe('forecast time', () => {
+describe('forecast time and offered clusters', () => {
   let svc: Service;
   let farmer: string;
   let customer: string;
@@ -89,5 +89,33 @@ describe('forecast time', () => {
     assert.deepEqual((await instanceOf(allowed.data!.id)).usage.n1.cpu, [0, 0.1, 0.2, 0.3, 0.4, 0.5]);
     const stored = await svc.client(customer).GET('/v1/solves/{id}', { params: { path: { id: allowed.data!.id } } });
     assert.deepEqual(stored.data!.warnings, allowed.data!.warnings);
+  });
+
+  it('a customer lists the lendable clusters with what a solve needs, and the forecast covering now', async () => {
+    const f = svc.client(farmer);
+    const priv = await f.POST('/v1/clusters', { body: { name: 'private', metrics: ['cpu'], nodes: [{ id: 'p1', capacity: { cpu: 2 } }], lendable: false } });
+    assert.ok(priv.data, JSON.stringify(priv.error));
+    const priced = await f.POST('/v1/clusters', { body: { name: 'priced', metrics: ['cpu', 'ram'], nodes: [{ id: 'q1', capacity: { cpu: 8, ram: 32 }, speed: 2, rack: 'r1', costPerHour: 3 }] } });
+    assert.ok(priced.data, JSON.stringify(priced.error));
+    const now = await f.POST('/v1/clusters/{clusterId}/forecasts', { params: { path: { clusterId: priced.data.id } }, body: { slotSeconds: HOUR, slots: 24, usage: {} } });
+    assert.ok(now.data, JSON.stringify(now.error));
+    const r = await svc.client(customer).GET('/v1/offered-clusters');
+    assert.equal(r.response.status, 200, JSON.stringify(r.error));
+    const byName = new Map(r.data!.items.map((c) => [c.name, c]));
+    assert.equal(byName.has('private'), false, 'a cluster that is not lendable is not offered');
+    assert.deepEqual(byName.get('priced'), {
+      id: priced.data.id,
+      name: 'priced',
+      version: 1,
+      metrics: ['cpu', 'ram'],
+      nodes: [{ id: 'q1', capacity: { cpu: 8, ram: 32 }, speed: 2, rack: 'r1' }],
+      forecast: { id: now.data.id, startsAt: now.data.startsAt, endsAt: now.data.endsAt, slotSeconds: HOUR, slots: 24, quantile: 0.5 },
+      updatedAt: byName.get('priced')!.updatedAt,
+    });
+    // Of w's forecasts only the one posted without startsAt (1 slot from its posting) covers now, not the 2030 one.
+    assert.equal(byName.get('w')!.forecast?.slots, 1);
+    assert.notEqual(byName.get('w')!.forecast?.id, forecastId);
+    // The farmer's own listing stays the farmer's.
+    problem(await svc.client(customer).GET('/v1/clusters'), 403);
   });
 });

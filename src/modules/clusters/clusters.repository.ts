@@ -72,14 +72,25 @@ export class ClustersRepository {
 
   /** Newest first (one extra row: see newestFirst), each with its current version summarised (the nodes themselves are not loaded). */
   list(tenantId: string | undefined, limit: number, cursor?: string): Promise<ClusterSummaryRow[]> {
-    const q = this.clusters
+    const q = this.summaries();
+    if (tenantId) q.where('c.tenant_id = :t', { t: tenantId });
+    return newestFirst(q, 'c', limit, cursor).getRawMany<ClusterSummaryRow>();
+  }
+
+  /** Every tenant's lendable clusters, newest first, with the nodes of their current version. */
+  listLendable(limit: number, cursor?: string): Promise<(ClusterSummaryRow & { nodes: NodeSpec[] })[]> {
+    const q = this.summaries().addSelect('v.nodes', 'nodes').where('c.lendable = true');
+    return newestFirst(q, 'c', limit, cursor).getRawMany();
+  }
+
+  /** Clusters with their current version summarised (ClusterSummaryRow's columns). */
+  private summaries() {
+    return this.clusters
       .createQueryBuilder('c')
       .innerJoin(ClusterVersionEntity, 'v', 'v.cluster_id = c.id AND v.version = c.version')
       .select(['c.id AS id', 'c.name AS name', 'c.lendable AS lendable', 'c.version AS version', 'c.created_at AS created_at'])
       .addSelect('v.metrics', 'metrics')
       .addSelect('jsonb_array_length(v.nodes)', 'node_count')
       .addSelect('v.created_at', 'updated_at');
-    if (tenantId) q.where('c.tenant_id = :t', { t: tenantId });
-    return newestFirst(q, 'c', limit, cursor).getRawMany<ClusterSummaryRow>();
   }
 }

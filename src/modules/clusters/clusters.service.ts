@@ -14,6 +14,16 @@ export type { ClusterWithVersion } from './clusters.repository';
  * Clusters are versioned: every update writes a new cluster_versions row and moves `clusters.version` to it,
  * so solves, plans and forecasts keep naming the exact nodes they were made for.
  */
+/** A lendable cluster as a customer sees it (ClustersService.listOffered). */
+export interface OfferedCluster {
+  id: string;
+  name: string;
+  version: number;
+  metrics: string[];
+  nodes: Pick<NodeSpec, 'id' | 'capacity' | 'speed' | 'rack' | 'maxTasks'>[];
+  updatedAt: string;
+}
+
 @Injectable()
 export class ClustersService {
   constructor(private readonly repo: ClustersRepository) {}
@@ -67,6 +77,26 @@ export class ClustersService {
   }
 
   /** Newest first, each with its current version summarised (the nodes themselves are not loaded). */
+  /**
+   * The clusters offered to customers (lendable, every farmer's), with what a solve on them needs: metrics
+   * and per node its id, capacity, speed, rack and task slots; nothing of the farmer's own (tenant, prices,
+   * leases, network).
+   */
+  async listOffered(limit: number, cursor?: string): Promise<{ items: OfferedCluster[]; nextCursor: string | null }> {
+    const page = pageOf(await this.repo.listLendable(limit, cursor), limit, (r) => ({ createdAt: r.created_at, id: r.id }));
+    return {
+      items: page.items.map((r) => ({
+        id: r.id,
+        name: r.name,
+        version: r.version,
+        metrics: r.metrics,
+        nodes: r.nodes.map((n) => ({ id: n.id, capacity: n.capacity, ...(n.speed !== undefined ? { speed: n.speed } : {}), ...(n.rack !== undefined ? { rack: n.rack } : {}), ...(n.maxTasks !== undefined ? { maxTasks: n.maxTasks } : {}) })),
+        updatedAt: r.updated_at.toISOString(),
+      })),
+      nextCursor: page.nextCursor,
+    };
+  }
+
   async list(p: Principal, limit: number, cursor?: string): Promise<{ items: ClusterSummaryDto[]; nextCursor: string | null }> {
     const rows = await this.repo.list(tenantScope(p).tenantId, limit, cursor);
     const page = pageOf(rows, limit, (r) => ({ createdAt: r.created_at, id: r.id }));

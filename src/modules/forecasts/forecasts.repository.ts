@@ -28,6 +28,20 @@ export class ForecastsRepository {
   }
 
   /** A cluster's forecasts without their series, newest first (one extra row: see newestFirst). */
+  /** Per cluster, the newest forecast of its version `versions[i]` whose window contains `at` (without the series). */
+  async currentFor(clusters: { id: string; version: number }[], at: Date): Promise<ForecastEntity[]> {
+    if (!clusters.length) return [];
+    return this.forecasts
+      .createQueryBuilder('f')
+      .distinctOn(['f.cluster_id'])
+      .select(['f.id', 'f.clusterId', 'f.clusterVersion', 'f.slotSeconds', 'f.slots', 'f.quantile', 'f.startsAt', 'f.createdAt'])
+      .where('(f.cluster_id, f.cluster_version) IN (SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:versions AS int[])))', { ids: clusters.map((c) => c.id), versions: clusters.map((c) => c.version) })
+      .andWhere('f.starts_at <= :at AND f.starts_at + f.slots * f.slot_seconds * interval \'1 second\' > :at', { at })
+      .orderBy('f.cluster_id')
+      .addOrderBy('f.created_at', 'DESC')
+      .getMany();
+  }
+
   listOfCluster(clusterId: string, limit: number, cursor?: string): Promise<ForecastEntity[]> {
     const q = this.forecasts
       .createQueryBuilder('f')

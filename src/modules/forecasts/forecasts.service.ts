@@ -54,6 +54,11 @@ export class ForecastsService {
     return this.repo.insertWith(manager, fields);
   }
 
+  /** Per cluster (at its given version), the newest forecast covering `at`, without the series. */
+  currentFor(clusters: { id: string; version: number }[], at: Date): Promise<ForecastEntity[]> {
+    return this.repo.currentFor(clusters, at);
+  }
+
   /** A cluster's forecasts, newest first, without their series. */
   async list(p: Principal, clusterId: string, limit: number, cursor?: string): Promise<{ items: ForecastEntity[]; nextCursor: string | null }> {
     await this.clusters.find(p, clusterId);

@@ -1,0 +1,42 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Roles } from '../auth/principal';
+import { ApiProblems } from '../common/api-problems';
+import { pageLimit } from '../common/cursor';
+import { ClustersService } from '../clusters/clusters.service';
+import { ForecastsService } from '../forecasts/forecasts.service';
+import { OfferedClusterPageDto } from './offer.dto';
+
+/** What customers may solve on: every farmer's lendable clusters, with the forecast a solve can use now. */
+@ApiTags('clusters')
+@ApiBearerAuth()
+@Roles('customer')
+@Controller('v1/offered-clusters')
+export class OffersController {
+  constructor(
+    private readonly clusters: ClustersService,
+    private readonly forecasts: ForecastsService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'listOfferedClusters', summary: 'Lendable clusters a customer may solve on, newest first: metrics, nodes and the forecast covering now' })
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiOkResponse({ type: OfferedClusterPageDto })
+  @ApiProblems(401, 403, 422, 429)
+  async list(@Query('cursor') cursor?: string, @Query('limit') limit?: string): Promise<OfferedClusterPageDto> {
+    const page = await this.clusters.listOffered(pageLimit(limit), cursor);
+    const now = new Date();
+    const current = new Map((await this.forecasts.currentFor(page.items, now)).map((f) => [f.clusterId, f]));
+    return {
+      items: page.items.map((c) => {
+        const f = current.get(c.id);
+        const forecast = f
+          ? { id: f.id, startsAt: f.startsAt.toISOString(), endsAt: new Date(f.startsAt.getTime() + f.slots * f.slotSeconds * 1000).toISOString(), slotSeconds: f.slotSeconds, slots: f.slots, quantile: f.quantile }
+          : null;
+        return { ...c, forecast };
+      }),
+      nextCursor: page.nextCursor,
+    };
+  }
+}
