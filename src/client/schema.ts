@@ -527,6 +527,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/solves/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The solve as a text/event-stream: a `solve` event (the solve) at each change and at least once a second until it ends, then `end` */
+        get: operations["followSolve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/plans/{id}": {
         parameters: {
             query?: never;
@@ -1835,12 +1852,22 @@ export interface components {
             jobs: components["schemas"]["JobDto"][];
         };
         SolveProgressDto: {
+            /** @description since a worker took the solve; rewritten at least once a second while it runs (a heartbeat) */
             elapsedMs: number;
+            /**
+             * @description starting: loading the instance; searching; finishing: bounds, placement and the evaluator; done
+             * @enum {string}
+             */
+            phase?: "starting" | "searching" | "finishing" | "done";
             iterations: number;
-            /** @description best objective so far: scheduled tasks (more is better) ... */
+            /** @description best objective so far: scheduled tasks (more is better; 0 with makespanSlots 0: nothing found yet) ... */
             scheduledTasks: number;
             /** @description ... then makespan in slots (less is better) */
             makespanSlots: number;
+            /** @description a lower bound on the makespan of every job, once known */
+            boundSlots?: number | null;
+            /** @description (makespan - bound) / bound when every task is scheduled, else null */
+            gap?: number | null;
         };
         SolveDto: {
             /** Format: uuid */
@@ -4904,6 +4931,46 @@ export interface operations {
             };
             /** @description the key's role may not do this */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    followSolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description event: solve / data: the solve as GET /v1/solves/{id} returns it; event: end once it has ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

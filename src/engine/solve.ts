@@ -73,16 +73,18 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
       const now = Date.now();
       if (now - lastReport < 50 && iterations > 1) return; // throttle: at most ~20 reports a second
       lastReport = now;
-      const p: Progress = { strategy: name, elapsedMs: now - startedAt, iterations, scheduledTasks, makespanSlots };
-      options.onProgress(p);
+      options.onProgress(progressOf(model, name, now - startedAt, iterations, scheduledTasks, makespanSlots, fullBound.makespanSlots, 'searching'));
     },
   };
+  // A first report before the strategy runs: the bound is known, nothing is scheduled yet.
+  options.onProgress?.(progressOf(model, name, Date.now() - startedAt, 0, 0, 0, fullBound.makespanSlots, 'searching'));
   let result: StrategyResult;
   try {
     result = await strategy.run(ctx);
   } finally {
     stop.dispose();
   }
+  options.onProgress?.(progressOf(model, name, Date.now() - startedAt, result.iterations, result.schedule.scheduledTasks(), result.schedule.makespan(), fullBound.makespanSlots, 'finishing'));
   const schedule = result.schedule;
   // Where blocks already live, deal each stage's tasks to its slots so that most read locally (same ends).
   if (!result.placement && model.stages.some((s) => s.blocks)) matchBlocks(model, schedule);
@@ -129,6 +131,9 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
     iterations: result.iterations,
     scheduledTasks: plan.objective.scheduledTasks,
     makespanSlots: makespan,
+    phase: 'done',
+    boundSlots: bound,
+    gap: plan.gap,
   });
   return { plan, kpis: check.kpis as unknown as Record<string, unknown>, rejections: explainRejections(model, plan), ends: assignmentEnds(model, plan) };
 }
@@ -164,6 +169,12 @@ function stopControl(options: SolveOptions): { signal: AbortSignal; dispose(): v
       outer?.removeEventListener('abort', onAbort);
     },
   };
+}
+
+/** A progress report; the gap only when every task is scheduled (the bound is of all jobs). */
+function progressOf(model: Model, strategy: string, elapsedMs: number, iterations: number, scheduledTasks: number, makespanSlots: number, boundSlots: number, phase: Progress['phase']): Progress {
+  const gap = scheduledTasks === model.nTasks && boundSlots > 0 ? (makespanSlots - boundSlots) / boundSlots : null;
+  return { strategy, elapsedMs, iterations, scheduledTasks, makespanSlots, phase, boundSlots, gap };
 }
 
 /** Rough cost of bounds + placement + evaluation, so the whole solve stays inside its budget. */

@@ -7,8 +7,15 @@ export interface Progress {
   strategy: string;
   elapsedMs: number;
   iterations: number;
+  /** Best so far (0 and 0 in the `searching` report sent before the strategy found anything). */
   scheduledTasks: number;
   makespanSlots: number;
+  /** `searching` until the strategy returns, `finishing` (bounds, placement, the evaluator) after, `done` last. */
+  phase?: 'searching' | 'finishing' | 'done';
+  /** A lower bound on the makespan of every job (known before the search starts). */
+  boundSlots?: number;
+  /** (makespan - bound) / bound when every task is scheduled, else null: the gap to the bound so far. */
+  gap?: number | null;
 }
 
 /**

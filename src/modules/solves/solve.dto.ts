@@ -91,10 +91,14 @@ export class CreateSolveDto {
 
 
 export class SolveProgressDto {
-  @ApiProperty() elapsedMs!: number;
+  @ApiProperty({ description: 'since a worker took the solve; rewritten at least once a second while it runs (a heartbeat)' }) elapsedMs!: number;
+  @ApiPropertyOptional({ enum: ['starting', 'searching', 'finishing', 'done'], description: 'starting: loading the instance; searching; finishing: bounds, placement and the evaluator; done' })
+  phase?: string;
   @ApiProperty() iterations!: number;
-  @ApiProperty({ description: 'best objective so far: scheduled tasks (more is better) ...' }) scheduledTasks!: number;
+  @ApiProperty({ description: 'best objective so far: scheduled tasks (more is better; 0 with makespanSlots 0: nothing found yet) ...' }) scheduledTasks!: number;
   @ApiProperty({ description: '... then makespan in slots (less is better)' }) makespanSlots!: number;
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'a lower bound on the makespan of every job, once known' }) boundSlots?: number | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, description: '(makespan - bound) / bound when every task is scheduled, else null' }) gap?: number | null;
 }
 
 export class SolveDto {

@@ -8,11 +8,18 @@ export type SolveStatus = (typeof SOLVE_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly SolveStatus[] = ['succeeded', 'failed', 'cancelled'];
 
 export interface SolveProgress {
+  /** Since the worker took the solve (rows from before the heartbeat: the engine's own clock). */
   elapsedMs: number;
+  /** starting (loading the instance, before the engine's first report), searching, finishing (bounds, placement, check), done. */
+  phase?: 'starting' | 'searching' | 'finishing' | 'done';
   iterations: number;
-  /** Best objective so far: more scheduled tasks first, then a smaller makespan. */
+  /** Best objective so far: more scheduled tasks first, then a smaller makespan (0 and 0: nothing found yet). */
   scheduledTasks: number;
   makespanSlots: number;
+  /** Lower bound on the makespan of all jobs, once known. */
+  boundSlots?: number | null;
+  /** (makespan - bound) / bound when every task is scheduled, else null. */
+  gap?: number | null;
 }
 
 /** A solve is a resource: it is created queued, a worker runs it, and it ends with at most one plan. */

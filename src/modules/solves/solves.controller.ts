@@ -1,13 +1,14 @@
 import { UuidParam } from '../common/uuid-param';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
 import { pageLimit } from '../common/cursor';
 import { ApiProblems } from '../common/api-problems';
 import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
 import { CreateSolveDto, SolveDto, SolvePageDto } from './solve.dto';
 import { SolvesService, toSolveDto } from './solves.service';
+import { streamSolve } from './solve-events';
 
 @ApiTags('solves')
 @ApiBearerAuth()
@@ -47,6 +48,19 @@ export class SolvesController {
   @ApiProblems(401, 404)
   async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<SolveDto> {
     return toSolveDto(await this.solves.get(p, id));
+  }
+
+  @Get(':id/events')
+  @ApiOperation({
+    operationId: 'followSolve',
+    summary: 'The solve as a text/event-stream: a `solve` event (the solve) at each change and at least once a second until it ends, then `end`',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'event: solve / data: the solve as GET /v1/solves/{id} returns it; event: end once it has ended', content: { 'text/event-stream': { schema: { type: 'string' } } } })
+  @ApiProblems(401, 404)
+  async events(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const first = await this.solves.get(p, id); // a 404 before the stream starts
+    await streamSolve(req, res, first, () => this.solves.get(p, id));
   }
 
   @Delete(':id')

@@ -28,8 +28,13 @@ export interface WorkHandler<Row extends WorkRow = WorkRow, Input = unknown, Eve
   /** The compiled thread entry (serveThread) that turns the input into the result. */
   threadFile: string;
   prepare(row: Row): Promise<Prepared<Input>>;
-  /** The progress to store for an event of the thread, or undefined to store none. */
-  progress?(event: Event): unknown;
+  /** The progress to store for an event of the thread, or undefined to store none; `elapsedMs` since the worker took the work. */
+  progress?(event: Event, elapsedMs: number): unknown;
+  /**
+   * The progress to store every second while the work runs, from the last one stored (undefined before the
+   * thread's first event): a heartbeat, so that a client sees the clock move also while nothing improves.
+   */
+  heartbeat?(last: unknown, elapsedMs: number): unknown;
   /** The reason the user reads when the thread failed ('input': the input cannot be processed). */
   failure(row: Row, error: ThreadError): string;
   /** Turns the thread's answer into stored outputs; `cancelled` when the caller stopped it early; the last progress reported. */

@@ -9,6 +9,8 @@ import { LongWorkRepository } from './work.repository';
 
 /** How often a running resource's progress is written (the thread may report far more often). */
 const PROGRESS_EVERY_MS = 500;
+/** How often a running resource's heartbeat is written when its handler has one (at most this long without a write). */
+const HEARTBEAT_EVERY_MS = 1000;
 
 export interface WorkJobResult {
   id: string;
@@ -78,22 +80,30 @@ export class LongWorkProcessor {
       if ('fail' in prepared) return result(await this.fail(kind, id, prepared.fail));
       let lastWrite = 0;
       let lastProgress: unknown = undefined;
+      const write = (progress: unknown) => {
+        lastProgress = progress;
+        lastWrite = Date.now();
+        void this.rows.progress(kind, id, progress).catch(() => undefined);
+        void job.updateProgress(progress as object).catch(() => undefined);
+      };
+      const beat = () => {
+        if (!handler.heartbeat || Date.now() - lastWrite < HEARTBEAT_EVERY_MS - 50) return;
+        write(handler.heartbeat(lastProgress, Date.now() - startedAt));
+      };
       const run = runInThread<unknown, unknown, unknown>(handler.threadFile, prepared.input, {
         transferList: prepared.transferList,
         resourceLimits: { maxOldGenerationSizeMb: this.config.threadMemoryMb },
         softStopAt: prepared.softStopAfterMs === undefined ? undefined : Date.now() + prepared.softStopAfterMs,
         hardStopAt: prepared.hardStopAfterMs === undefined ? undefined : Date.now() + prepared.hardStopAfterMs,
         onEvent: (event) => {
-          const progress = handler.progress?.(event);
+          const progress = handler.progress?.(event, Date.now() - startedAt);
           if (progress === undefined) return;
           lastProgress = progress;
-          const now = Date.now();
-          if (now - lastWrite < PROGRESS_EVERY_MS) return;
-          lastWrite = now;
-          void this.rows.progress(kind, id, progress).catch(() => undefined);
-          void job.updateProgress(progress as object).catch(() => undefined);
+          if (Date.now() - lastWrite >= PROGRESS_EVERY_MS) write(progress);
         },
       });
+      beat(); // from the first second, before the thread has said anything
+      const heartbeat = setInterval(beat, HEARTBEAT_EVERY_MS / 4);
       const key = runKey(kind, id);
       this.running.set(key, run);
       let answer: unknown;
@@ -108,6 +118,7 @@ export class LongWorkProcessor {
         if (e.reason !== 'input') this.log.error(`${kind.noun} ${id}: ${e.stack ?? e.message}`);
         return result(await this.fail(kind, id, handler.failure(row, e)));
       } finally {
+        clearInterval(heartbeat);
         this.running.delete(key);
       }
       // The result is in memory: everything from here on reads or writes Postgres, so it is retried while

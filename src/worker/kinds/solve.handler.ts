@@ -27,8 +27,13 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveThreadInput, 
     };
   }
 
-  progress(p: Progress): SolveProgress {
-    return { elapsedMs: p.elapsedMs, iterations: p.iterations, scheduledTasks: p.scheduledTasks, makespanSlots: p.makespanSlots };
+  progress(p: Progress, elapsedMs: number): SolveProgress {
+    return { elapsedMs, phase: p.phase ?? 'searching', iterations: p.iterations, scheduledTasks: p.scheduledTasks, makespanSlots: p.makespanSlots, boundSlots: p.boundSlots ?? null, gap: p.gap ?? null };
+  }
+
+  /** The last report with the clock moved on; `starting` before the engine's first report. */
+  heartbeat(last: SolveProgress | undefined, elapsedMs: number): SolveProgress {
+    return last ? { ...last, elapsedMs } : { elapsedMs, phase: 'starting', iterations: 0, scheduledTasks: 0, makespanSlots: 0, boundSlots: null, gap: null };
   }
 
   /** Engine errors are deterministic (a retry would fail the same way): the solve fails with the reason. */
@@ -42,10 +47,13 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveThreadInput, 
     // Stages whose durations were predicted say so in the plan (FORMAT.md, plans: predictions).
     const document = { ...plan, kpis: out.kpis, rejections: out.rejections, ...(s.predictions ? { predictions: s.predictions } : {}) };
     const progress: SolveProgress = {
-      elapsedMs: Number(plan.stats?.elapsedMs ?? last?.elapsedMs ?? 0),
+      elapsedMs: last?.elapsedMs ?? Number(plan.stats?.elapsedMs ?? 0),
+      phase: 'done',
       iterations: last?.iterations ?? 0,
       scheduledTasks: plan.objective.scheduledTasks,
       makespanSlots: plan.objective.makespanSlots,
+      boundSlots: plan.bound?.makespanSlots ?? null,
+      gap: plan.gap ?? null,
     };
     let planId: string | null = null;
     return {
