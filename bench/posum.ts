@@ -164,7 +164,7 @@ async function main(): Promise<void> {
     ['look-ahead 300 s', { lookAheadSeconds: 300 }],
     ['look-ahead 1800 s', { lookAheadSeconds: 1800 }],
     ['terminal drain', { terminalDrain: true }],
-    ['echo arrivals', { echoArrivals: true }],
+    ['no echo arrivals (the queue alone, as the paper)', { echoArrivals: false }],
     ['alpha x10', { weights: { ...WEIGHTS, alpha: WEIGHTS.alpha * 10 } }],
     ['beta x10', { weights: { ...WEIGHTS, beta: WEIGHTS.beta * 10 } }],
     ['gamma x10', { weights: { ...WEIGHTS, gamma: WEIGHTS.gamma * 10 } }],
