@@ -8,9 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CommandSpec, EXIT_CODES, GLOBAL_OPTIONS, helpText, UsageError, wantsHelp } from './cli-args';
-import { InputError } from './cli-input';
-import { ForecastInputError } from './engine/forecast';
-import { ValidationError } from './engine/model/errors';
+import { describeError } from './cli-errors';
 import { FORECAST, FORECAST_EVAL, forecastCommand, forecastEvalCommand } from './forecast-cli';
 import { PREDICT_EVAL, predictEvalCommand } from './predict-eval-cli';
 import { SIMULATE, simulateCommand } from './simulate-cli';
@@ -63,7 +61,7 @@ function version(): string {
   return (JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-async function main(argv: string[], report: (name: string, e: unknown) => number): Promise<number> {
+async function main(argv: string[], debug: boolean): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined) {
     // No command at all is a usage error: the overview goes to stderr so a pipe sees nothing.
@@ -84,25 +82,10 @@ async function main(argv: string[], report: (name: string, e: unknown) => number
   try {
     return await command.run(args);
   } catch (e) {
-    return report(name, e);
-  }
-}
-
-/** Prints an error for the user and answers the exit code: 2 for their mistakes, 1 for ours. */
-function reporter(debug: boolean) {
-  return (name: string, e: unknown): number => {
-    const say = (text: string) => process.stderr.write(`fallow ${name}: ${text}\n`);
-    let code = 2;
-    if (e instanceof UsageError) say(`${e.message} (see fallow ${name} --help)`);
-    else if (e instanceof ValidationError) say(`${e.what} is not valid:\n${e.issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}`);
-    else if (e instanceof InputError || e instanceof ForecastInputError) say(e.message);
-    else {
-      code = 1;
-      say(`internal error: ${(e as Error)?.message ?? e}${debug ? '' : ' (--debug prints the stack trace)'}`);
-    }
-    if (debug) process.stderr.write(`${(e as Error)?.stack ?? e}\n`);
+    const { code, text } = describeError(name, e, debug);
+    process.stderr.write(text);
     return code;
-  };
+  }
 }
 
 /**
@@ -118,7 +101,7 @@ const argv = process.argv.slice(2);
 const end = argv.indexOf('--');
 const debugAt = argv.findIndex((a, i) => a === '--debug' && (end < 0 || i < end));
 if (debugAt >= 0) argv.splice(debugAt, 1);
-main(argv, reporter(debugAt >= 0)).then(exitAfterFlush, (e) => {
+main(argv, debugAt >= 0).then(exitAfterFlush, (e) => {
   process.stderr.write(`fallow: internal error: ${(e as Error)?.stack ?? e}\n`);
   exitAfterFlush(1);
 });

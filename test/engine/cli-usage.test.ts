@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { CommandSpec } from '../../src/cli-args';
+import { CommandSpec, UsageError } from '../../src/cli-args';
+import { describeError } from '../../src/cli-errors';
 import { FORECAST, FORECAST_EVAL } from '../../src/forecast-cli';
 import { PREDICT_EVAL } from '../../src/predict-eval-cli';
 import { SIMULATE } from '../../src/simulate-cli';
@@ -112,5 +113,18 @@ describe('fallow CLI usage', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^fallow bench: the benchmark is not part of the CLI; run it from the repository with `npm run bench -- \.\.\.`/);
     assert.doesNotMatch(r.stderr, STACK);
+  });
+
+  test("Fallow's own failure is exit 1 saying so, with a pointer to --debug; a user's mistake is 2", () => {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'nodes')");
+    const plain = describeError('solve', bug, false);
+    assert.deepEqual(plain, { code: 1, text: "fallow solve: internal error: Cannot read properties of undefined (reading 'nodes') (--debug prints the stack trace)\n" });
+    const debug = describeError('solve', bug, true);
+    assert.equal(debug.code, 1);
+    assert.ok(debug.text.endsWith(`${bug.stack}\n`));
+    assert.deepEqual(describeError('check', new UsageError('check needs INSTANCE.json and PLAN.json'), false), {
+      code: 2,
+      text: 'fallow check: check needs INSTANCE.json and PLAN.json (see fallow check --help)\n',
+    });
   });
 });
