@@ -34,7 +34,12 @@ const COMMANDS: Command[] = [
   { spec: SIMULATE, run: simulateCommand },
   { spec: PREDICT_EVAL, run: predictEvalCommand },
   // The benchmark is its own entry point (bench/run.ts): src/ never imports bench/.
-  { spec: BENCH, run: () => Promise.reject(new UsageError('the benchmark is not part of the CLI; run it from the repository with `npm run bench -- ...`')) },
+  {
+    spec: BENCH,
+    run: () => {
+      throw new UsageError('the benchmark is not part of the CLI; run it from the repository with `npm run bench -- ...`');
+    },
+  },
 ];
 
 function overallHelp(): string {
