@@ -33,7 +33,7 @@ const DEFAULT_SWIM = path.join(SHARED, 'swim-facebook', 'FB-2010_samples_24_time
 
 export async function predictEvalCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(PREDICT_EVAL, args);
-  if (positionals.length) throw new UsageError(`predict-eval takes no file without --alibaba or --swim, got "${positionals[0]}"`);
+  if (positionals.length) throw new UsageError(`predict-eval takes its traces as --alibaba FILE and --swim FILE, got the argument "${positionals[0]}"`);
   const jobs = Number(values.jobs);
   const seed = Number(values.seed);
   if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs must be an integer >= 1, got "${values.jobs}"`);
