@@ -155,6 +155,15 @@ export function sharedDir(override?: string): string {
   return path.resolve(override ?? process.env.FALLOW_SHARED ?? path.join(repoRoot(), '..', 'shared'));
 }
 
+/**
+ * A benchmark that finds nothing to run must not pass for one that ran (issue 26: `npm run bench` in a
+ * clone without ../shared exited 0): say why on stderr and answer exit code 1.
+ */
+export function nothingToRun(entry: string, why: string): number {
+  process.stderr.write(`${entry}: nothing to run: ${why}\n`);
+  return 1;
+}
+
 /** Cache for generated instances and written plans: outside git (.tmp/ is ignored). */
 export function cacheDir(override?: string): string {
   return path.resolve(override ?? process.env.FALLOW_BENCH_CACHE ?? path.join(repoRoot(), '.tmp', 'bench'));

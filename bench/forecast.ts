@@ -19,7 +19,7 @@ import { DEFAULT_GBT, DEFAULT_ROW_FRACTION, describeEval, EvalReport, renderEval
 import { loadTraces } from '../src/forecast-cli';
 import { trainForecasterParallel } from '../src/worker/forecast-build-parallel';
 import { syntheticHistory } from '../harness/usage-traces';
-import { machineInfo, median, repoRoot, resultsDir, sharedDir, timestamp } from './common';
+import { machineInfo, median, nothingToRun, repoRoot, resultsDir, sharedDir, timestamp } from './common';
 
 const QUANTILES = [0.5, 0.9, 0.99];
 const SLOT_SECONDS = 180;
@@ -102,10 +102,7 @@ async function main(): Promise<number> {
   const { values } = parseArgs({ args: process.argv.slice(2), options: { out: { type: 'string' } } });
   const outDir = values.out === undefined ? undefined : path.resolve(values.out);
   const traces = path.join(sharedDir(), 'data', 'bitbrains-rnd');
-  if (!existsSync(traces)) {
-    process.stdout.write(`bench:forecast: ${traces} is absent (no ../shared); nothing to do\n`);
-    return 0;
-  }
+  if (!existsSync(traces)) return nothingToRun('bench:forecast', `${traces} is absent (../shared or $FALLOW_SHARED)`);
   process.stdout.write(`forecast-eval on ${traces} ...\n`);
   const history = loadTraces(traces);
   const report = runForecastEval(history, { slotSeconds: SLOT_SECONDS, quantiles: QUANTILES, margin: MARGIN });

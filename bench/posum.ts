@@ -21,7 +21,7 @@ import { Simulator } from '../src/engine/simulate/simulator';
 import { ActualUsage } from '../src/engine/simulate/usage';
 import { getQos } from '../src/engine/qos';
 import { parseSwim, SwimJob } from '../src/predict-eval/swim';
-import { machineInfo, repoRoot } from './common';
+import { machineInfo, nothingToRun, repoRoot, sharedDir } from './common';
 
 const SLOT = 60;
 const SLOTS = 480;
@@ -138,8 +138,8 @@ async function main(): Promise<void> {
   const count = Number(values.workloads);
   const firstSeed = Number(values['first-seed']);
   const only = values.only?.split(',');
-  const data = path.join(repoRoot(), '..', 'shared', 'data');
-  if (!existsSync(data)) return void console.log(`bench:posum needs ${data} (SWIM and Bitbrains); not present, nothing measured`);
+  const data = path.join(sharedDir(), 'data');
+  if (!existsSync(data)) return void (process.exitCode = nothingToRun('bench:posum', `${data} (SWIM and Bitbrains) is absent (../shared or $FALLOW_SHARED)`));
   const trace = parseSwim(readFileSync(path.join(data, 'swim-facebook', 'FB-2010_samples_24_times_1hr_0.tsv'), 'utf8'));
   const traces = Array.from({ length: 12 }, (_, k) => path.join(data, 'bitbrains-rnd', '2013-7', `${k + 1}.csv`)).filter(existsSync);
   const params = portfolioParams({ weights: WEIGHTS, lookAheadSeconds: Number(values['look-ahead']), periodSeconds: Number(values.period) });

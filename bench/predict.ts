@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { Accuracy } from '../src/predict-eval/accuracy';
 import { AlibabaResult, evaluateAlibaba, parseAlibaba } from '../src/predict-eval/alibaba';
 import { evaluateSwim, parseSwim, planQuality, PlanQualityResult, SWIM_DEFAULTS, SwimResult } from '../src/predict-eval/swim';
-import { machineInfo, repoRoot } from './common';
+import { machineInfo, nothingToRun, repoRoot, sharedDir } from './common';
 
 const PREDICTORS = ['global-mean', 'basic', 'standard', 'detailed'];
 const SWIM_TRACES = ['FB-2009_samples_24_times_1hr_0.tsv', 'FB-2010_samples_24_times_1hr_0.tsv'];
@@ -26,11 +26,8 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { seeds: { type: 'string', default: '5' }, jobs: { type: 'string', default: '200' } } });
   const seeds = Number(values.seeds);
   const jobs = Number(values.jobs);
-  const data = path.join(repoRoot(), '..', 'shared', 'data');
-  if (!existsSync(data)) {
-    console.log(`bench:predict needs the traces in ${data}; not present, nothing measured`);
-    return;
-  }
+  const data = path.join(sharedDir(), 'data');
+  if (!existsSync(data)) return void (process.exitCode = nothingToRun('bench:predict', `the traces in ${data} are absent (../shared or $FALLOW_SHARED)`));
   const alibabaTasks = parseAlibaba(readFileSync(path.join(data, 'alibaba-v2017-batch-task', 'batch_task.csv'), 'utf8'));
   const alibaba = { endedBefore: evaluateAlibaba(alibabaTasks, 'ended-before'), restOfJob: evaluateAlibaba(alibabaTasks, 'rest-of-job') };
   console.log(`alibaba: ${alibaba.endedBefore.tasks} tasks`);

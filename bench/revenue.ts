@@ -25,7 +25,7 @@ import { loadInstance } from '../src/engine/model/model';
 import { InstanceDoc } from '../src/engine/model/types';
 import { solve } from '../src/engine/solve';
 import { tpsPaperInstance } from '../harness/tps-instance';
-import { machineInfo, mean, repoRoot, resultsDir, sharedDir, timestamp } from './common';
+import { machineInfo, mean, nothingToRun, repoRoot, resultsDir, sharedDir, timestamp } from './common';
 import { renderRevenueReport, RevenueRow, RevenueResults, REVENUE_RESULTS_FORMAT } from './revenue-report';
 
 const SIZES = [20, 40, 80, 120, 200];
@@ -88,6 +88,7 @@ async function main(): Promise<number> {
         for (const seed of seeds) cases.push({ set, size, seed, instance: shrink(tpsPaperInstance({ jobs: size, seed: 100 + seed }), nodes) });
   }
 
+  if (cases.length === 0) return nothingToRun('bench:revenue', `no case in --sets ${sets.join(',')}${skipped.length ? ` (skipped: ${skipped.join('; ')})` : ''}`);
   const rows: RevenueRow[] = [];
   for (const c of cases) {
     const model = loadInstance(c.instance);

@@ -15,6 +15,7 @@ import {
   defaultBudgetMs,
   machineInfo,
   Measurement,
+  nothingToRun,
   RESULTS_FORMAT,
   ResultsFile,
   resultsDir,
@@ -166,10 +167,7 @@ export async function main(argv: string[]): Promise<number> {
 
   const shared = sharedDir(values.shared as string | undefined);
   const cache = cacheDir(values.cache as string | undefined);
-  if (!existsSync(shared)) {
-    log(`fallow bench: the shared directory ${shared} is absent; skipped every suite (${suites.join(', ')}): nothing to run.`);
-    return 0;
-  }
+  if (!existsSync(shared)) return nothingToRun('fallow bench', `the shared directory ${shared} is absent (--shared DIR or $FALLOW_SHARED); every suite needs it`);
 
   const registered = availableStrategies();
   const strategies = values.strategies ? String(values.strategies).split(',').map((x) => x.trim()).filter(Boolean) : registered;
@@ -196,6 +194,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const planned = values['only-ref'] ? refs : [...mainRuns, ...refs];
   for (const s of skipped) log(`skipped: ${s}`);
+  if (planned.length === 0 && !suites.includes('measure'))
+    return nothingToRun('fallow bench', `no instance of ${suites.join(', ')} matched${skipped.length ? ` (skipped: ${skipped.join('; ')})` : ''}`);
   const totalBudget = planned.reduce((a, p) => a + p.budgetMs, 0);
   log(
     `fallow bench: ${planned.length} solves (${values['only-ref'] ? 0 : mainRuns.length} main, ${refs.length} reference) of ${strategies.join(', ')} on ` +

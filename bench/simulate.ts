@@ -29,7 +29,7 @@ import { InstanceDoc, JobSpec, PlanDoc } from '../src/engine/model/types';
 import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulate';
 import { median } from '../src/engine/simulate/metrics';
 import { solve } from '../src/engine/solve';
-import { repoRoot } from './common';
+import { nothingToRun, repoRoot, sharedDir } from './common';
 import { FORECASTS, ForecastKind, forecastComparison, latestResults } from './simulate-compare';
 import { builderForecast, BuiltForecast, DAY_ROWS } from './simulate-forecast';
 
@@ -76,18 +76,14 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const root = repoRoot();
-  const shared = path.resolve(root, '..', 'shared');
+  const shared = sharedDir();
   const gen = path.join(shared, 'tools', 'gen-instance.py');
   const traces = path.join(shared, 'data', 'bitbrains-rnd', '2013-7');
-  if (!existsSync(traces) || !existsSync(gen)) {
-    process.stdout.write('bench:simulate: ../shared/data/bitbrains-rnd or gen-instance.py not found, skipping\n');
-    return 0;
-  }
+  if (!existsSync(traces) || !existsSync(gen)) return nothingToRun('bench:simulate', `${traces} or ${gen} not found (../shared or $FALLOW_SHARED)`);
   try {
     execFileSync('python3', ['--version'], { stdio: 'ignore' });
   } catch {
-    process.stdout.write('bench:simulate: python3 not found, skipping\n');
-    return 0;
+    return nothingToRun('bench:simulate', 'python3 not found (gen-instance.py needs it)');
   }
   const budget = Number(values['budget-ms']);
   const quick = values.quick;

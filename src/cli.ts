@@ -1,141 +1,96 @@
 #!/usr/bin/env node
 /**
- * Offline command line: solves and checks `fallow.instance/v1` files with no database or Redis.
- *   fallow solve INSTANCE.json [--strategy auto] [--objective tasks-then-makespan|revenue] [--budget-ms 5000] [--seed 1] [--iterations N] [--out FILE]
- *   fallow check INSTANCE.json PLAN.json [--json]
- *   (the benchmark is not part of the CLI: `npm run bench -- [options]` in the repository, see bench/README.md)
- *   fallow forecast HISTORY.csv ... / fallow forecast-eval TRACES ...   (usage forecasts, see forecast-cli.ts)
- *   fallow simulate INSTANCE.json [PLAN.json | --policy NAME] [--actual USAGE.json] ...   (see simulate-cli.ts)
- *   fallow predict-eval [--alibaba FILE] [--swim FILE] [--json]   (runtime predictors' accuracy, see predict-eval-cli.ts)
+ * The offline command line (no database or Redis): `fallow COMMAND [options]`, `fallow COMMAND --help`.
+ * Each command lives in its own file as a CommandSpec and a run function; adding one is one entry in
+ * COMMANDS. This file only routes, prints help and the version, and turns errors into exit codes
+ * (cli-args.ts EXIT_CODES): a user's mistake is one line on stderr, a stack only with --debug.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { evaluatePlan } from './engine/evaluate/evaluate';
-import { ValidationError } from './engine/model/errors';
-import { loadInstance } from './engine/model/model';
-import { solve } from './engine/solve';
-import { FORECAST_USAGE, forecastMain } from './forecast-cli';
-import { SIMULATE_USAGE, simulateCommand } from './simulate-cli';
-import { PREDICT_EVAL_USAGE, predictEvalCommand } from './predict-eval-cli';
-import { strategyNames } from './engine/strategies';
-import { Objective, OBJECTIVES } from './engine/strategies/strategy';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CommandSpec, EXIT_CODES, GLOBAL_OPTIONS, helpText, UsageError, wantsHelp } from './cli-args';
+import { describeError } from './cli-errors';
+import { FORECAST, FORECAST_EVAL, forecastCommand, forecastEvalCommand } from './forecast-cli';
+import { PREDICT_EVAL, predictEvalCommand } from './predict-eval-cli';
+import { SIMULATE, simulateCommand } from './simulate-cli';
+import { CHECK, checkCommand, SOLVE, solveCommand } from './solve-cli';
 
-const USAGE = `usage:
-  fallow solve INSTANCE.json [--strategy NAME] [--objective ${OBJECTIVES.join('|')}] [--budget-ms MS] [--seed N] [--iterations N] [--out FILE] [--quiet]
-  fallow check INSTANCE.json PLAN.json [--json]
-${FORECAST_USAGE}
-${SIMULATE_USAGE}
-${PREDICT_EVAL_USAGE}
-strategies: ${strategyNames().join(', ')}`;
+interface Command {
+  spec: CommandSpec;
+  run: (args: string[]) => number | Promise<number>;
+}
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === 'solve') return solveCommand(rest);
-  if (command === 'check') return checkCommand(rest);
-  if (command === 'forecast' || command === 'forecast-eval') return forecastMain(command, rest);
-  if (command === 'simulate') return simulateCommand(rest);
-  if (command === 'predict-eval') return predictEvalCommand(rest);
-  if (command === 'bench') {
-    // The benchmark is its own entry point (bench/run.ts); src/ never imports bench/.
-    process.stderr.write('fallow: the benchmark is not part of the CLI; run it from the repository with `npm run bench -- ...`\n');
+const BENCH: CommandSpec = {
+  name: 'bench',
+  synopsis: ['(not part of the CLI)'],
+  summary: 'The benchmark runs from a checkout of the repository: `npm run bench -- --help` (see bench/README.md).',
+  options: {},
+};
+
+const COMMANDS: Command[] = [
+  { spec: SOLVE, run: solveCommand },
+  { spec: CHECK, run: checkCommand },
+  { spec: FORECAST, run: forecastCommand },
+  { spec: FORECAST_EVAL, run: forecastEvalCommand },
+  { spec: SIMULATE, run: simulateCommand },
+  { spec: PREDICT_EVAL, run: predictEvalCommand },
+  // The benchmark is its own entry point (bench/run.ts): src/ never imports bench/.
+  {
+    spec: BENCH,
+    run: () => {
+      throw new UsageError('the benchmark is not part of the CLI; run it from the repository with `npm run bench -- ...`');
+    },
+  },
+];
+
+function overallHelp(): string {
+  return [
+    'usage: fallow COMMAND [options]      (fallow COMMAND --help for its options)',
+    '',
+    'commands:',
+    ...COMMANDS.map((c) => `  ${c.spec.name.padEnd(14)} ${c.spec.summary}`),
+    '',
+    'options:',
+    GLOBAL_OPTIONS,
+    '  -V, --version            print the version',
+    '',
+    'Formats: docs/FORMAT.md in the repository. Run from the checkout with `node dist/src/cli.js`, or put',
+    '`fallow` on your PATH with `npm link` there (never through npx: the registry has an unrelated "fallow").',
+    '',
+    EXIT_CODES,
+    '',
+  ].join('\n');
+}
+
+function version(): string {
+  // dist/src/cli.js -> the package.json of this checkout (or of the installed package).
+  return (JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+async function main(argv: string[], debug: boolean): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined) {
+    // No command at all is a usage error: the overview goes to stderr so a pipe sees nothing.
+    process.stderr.write(overallHelp());
     return 2;
   }
-  process.stderr.write(USAGE + '\n');
-  return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
-}
-
-async function solveCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      strategy: { type: 'string', default: 'auto' },
-      objective: { type: 'string', default: 'tasks-then-makespan' },
-      'budget-ms': { type: 'string', default: '5000' },
-      seed: { type: 'string', default: '1' },
-      iterations: { type: 'string' },
-      out: { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-    },
-  });
-  if (positionals.length !== 1) return usage('solve needs exactly one INSTANCE.json');
-  const budget = Number(values['budget-ms']);
-  const seed = Number(values.seed);
-  const iterations = values.iterations === undefined ? undefined : Number(values.iterations);
-  const objective = values.objective as Objective;
-  if (!OBJECTIVES.includes(objective)) return usage(`--objective must be one of ${OBJECTIVES.join(', ')}, got "${values.objective}"`);
-  if (!(budget > 0)) return usage(`--budget-ms must be a positive number, got "${values['budget-ms']}"`);
-  if (!Number.isInteger(seed)) return usage(`--seed must be an integer, got "${values.seed}"`);
-  if (iterations !== undefined && !(Number.isInteger(iterations) && iterations > 0))
-    return usage(`--iterations must be a positive integer, got "${values.iterations}"`);
-  const model = loadInstance(readJson(positionals[0]));
-  const plan = await solve(model, {
-    strategy: values.strategy,
-    objective,
-    timeBudgetMs: budget,
-    seed,
-    maxIterations: iterations,
-    onProgress: values.quiet
-      ? undefined
-      : (p) =>
-          process.stderr.write(
-            `[${p.strategy}] ${p.elapsedMs} ms  iterations ${p.iterations}  tasks ${p.scheduledTasks}  makespan ${p.makespanSlots}\n`,
-          ),
-  });
-  const text = JSON.stringify(plan, null, 1) + '\n';
-  if (values.out) writeFileSync(values.out, text);
-  else process.stdout.write(text);
-  if (!values.quiet)
-    process.stderr.write(
-      `scheduled ${plan.objective.scheduledTasks}/${model.nTasks} tasks, makespan ${plan.objective.makespanSlots}, ` +
-        `bound ${plan.bound?.makespanSlots}, gap ${((plan.gap ?? 0) * 100).toFixed(2)}%${plan.optimal ? ' (optimal)' : ''}` +
-        (plan.objective.revenue === undefined ? '' : `, revenue ${plan.objective.revenue} (bound ${plan.bound?.revenue})`) +
-        '\n',
-    );
-  return 0;
-}
-
-function checkCommand(args: string[]): number {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
-  if (positionals.length !== 2) return usage('check needs INSTANCE.json and PLAN.json');
-  const model = loadInstance(readJson(positionals[0]));
-  const result = evaluatePlan(model, readJson(positionals[1]));
-  if (values.json) {
-    process.stdout.write(JSON.stringify({ ok: result.ok, violations: result.violations, kpis: result.kpis }, null, 1) + '\n');
-  } else {
-    const k = result.kpis;
-    process.stdout.write(
-      `${result.ok ? 'FEASIBLE' : 'INFEASIBLE'} scheduledTasks=${k.scheduledTasks}/${k.totalTasks} makespanSlots=${k.makespanSlots} ` +
-        `rejectedJobs=${k.rejectedJobs} revenue=${k.revenue} onTimeJobs=${k.onTimeJobs} ` +
-        `PRU=${k.pru.toFixed(4)} JCR=${k.jcr.toFixed(4)}` +
-        (k.remoteTasks === null ? '' : ` remoteTasks=${k.remoteTasks}`) +
-        '\n',
-    );
-    for (const v of result.violations.slice(0, 50)) process.stdout.write(`  - ${v}\n`);
-    if (result.violationCount > 50) process.stdout.write(`  ... ${result.violationCount} violations in all\n`);
+  if (first === '-h' || first === '--help') return process.stdout.write(overallHelp()), 0;
+  if (first === '-V' || first === '--version') return process.stdout.write(version() + '\n'), 0;
+  const [name, args] = first === 'help' ? [rest[0], ['--help']] : [first, rest];
+  if (name === undefined) return process.stdout.write(overallHelp()), 0;
+  const command = COMMANDS.find((c) => c.spec.name === name);
+  if (!command) {
+    const what = name.startsWith('-') ? `unknown option ${name}` : `unknown command '${name}'`;
+    process.stderr.write(`fallow: ${what} (see fallow --help)\n`);
+    return 2;
   }
-  return result.ok ? 0 : 1;
-}
-
-function readJson(path: string): unknown {
-  let text: string;
+  if (wantsHelp(args)) return process.stdout.write(helpText(command.spec)), 0;
   try {
-    text = readFileSync(path, 'utf8');
+    return await command.run(args);
   } catch (e) {
-    throw new CliError(`cannot read ${path}: ${(e as Error).message}`);
+    const { code, text } = describeError(name, e, debug);
+    process.stderr.write(text);
+    return code;
   }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new CliError(`${path} is not valid JSON: ${(e as Error).message}`);
-  }
-}
-
-class CliError extends Error {}
-
-function usage(message: string): number {
-  process.stderr.write(`fallow: ${message}\n${USAGE}\n`);
-  return 2;
 }
 
 /**
@@ -146,14 +101,12 @@ function exitAfterFlush(code: number): void {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 
-main(process.argv.slice(2)).then(
-  (code) => exitAfterFlush(code),
-  (e) => {
-    if (e instanceof ValidationError) {
-      process.stderr.write(`fallow: ${e.what} is not valid:\n`);
-      for (const i of e.issues) process.stderr.write(`  ${i.path}: ${i.message}\n`);
-    } else if (e instanceof CliError) process.stderr.write(`fallow: ${e.message}\n`);
-    else process.stderr.write(`fallow: ${(e as Error).stack ?? e}\n`);
-    exitAfterFlush(2);
-  },
-);
+// --debug is global and may stand anywhere before a `--`.
+const argv = process.argv.slice(2);
+const end = argv.indexOf('--');
+const debugAt = argv.findIndex((a, i) => a === '--debug' && (end < 0 || i < end));
+if (debugAt >= 0) argv.splice(debugAt, 1);
+main(argv, debugAt >= 0).then(exitAfterFlush, (e) => {
+  process.stderr.write(`fallow: internal error: ${(e as Error)?.stack ?? e}\n`);
+  exitAfterFlush(1);
+});

@@ -1,10 +1,12 @@
 /**
  * `fallow forecast` and `fallow forecast-eval` (issue 5): file handling and argument checks around the
- * pure engine in engine/forecast. Both return the exit code: 0 done, 2 bad usage or unreadable input.
+ * pure engine in engine/forecast. A bad option is a UsageError, an unreadable or malformed file a
+ * ForecastInputError (both exit 2, src/cli.ts).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { CommandSpec, parseCommand, UsageError } from './cli-args';
+import { readText } from './cli-input';
 import {
   baselineForecast,
   BaselineKind,
@@ -24,53 +26,53 @@ import {
   UsageHistory,
 } from './engine/forecast';
 
-export const FORECAST_USAGE = `  fallow forecast HISTORY.csv [--quantile 0.99] [--horizon-slots 480] [--slot-seconds 180] [--model ${MODELS.join('|')}] [--headroom D|cpu=D,ram=D] [--seed N] [--digits 4]
-  fallow forecast-eval TRACES(dir|csv) [--train-days N] [--test-day D] [--quantiles 0.5,0.9,0.99] [--margin 0.05] [--slot-seconds 180] [--models gbt,...] [--headroom D|cpu=D,...] [--seed N] [--json]
-  --headroom raises the GBT's forecasts by D (a fraction of capacity), never above the node's history maximum`;
+const HEADROOM_HELP = "raise the GBT's forecasts by D (a fraction of capacity, or per metric), never above the node's history maximum";
 
-/** Thrown for bad arguments: the caller prints the message and the usage, exit 2. */
-export class ForecastUsageError extends Error {}
+export const FORECAST = {
+  name: 'forecast',
+  synopsis: ['HISTORY.csv [options] > usage.json'],
+  summary: "Forecast each node's utilisation from a history CSV (timestamp,node,metric,value) as an instance's `usage` map.",
+  options: {
+    quantile: { type: 'string', default: '0.99', value: 'Q', help: 'quantile forecast, strictly between 0 and 1' },
+    'horizon-slots': { type: 'string', default: '480', value: 'N', help: 'slots forecast after the last sample' },
+    'slot-seconds': { type: 'string', default: '180', value: 'S', help: 'length of a slot in seconds' },
+    model: { type: 'string', default: 'gbt', value: 'NAME', help: MODELS.join(' | ') },
+    headroom: { type: 'string', value: 'D|cpu=D,ram=D', help: HEADROOM_HELP },
+    seed: { type: 'string', default: '1', value: 'N', help: 'seed of the GBT' },
+    digits: { type: 'string', default: '4', value: 'N', help: 'decimals printed' },
+  },
+  notes: ['The CSV: Unix seconds, node id, metric, a fraction in [0, 1]; any regular sampling period (docs/FORMAT.md).'],
+} satisfies CommandSpec;
 
-export async function forecastMain(command: 'forecast' | 'forecast-eval', args: string[]): Promise<number> {
-  try {
-    return command === 'forecast' ? forecastCommand(args) : forecastEvalCommand(args);
-  } catch (e) {
-    if (e instanceof ForecastUsageError) {
-      process.stderr.write(`fallow ${command}: ${e.message}\nusage:\n${FORECAST_USAGE}\n`);
-      return 2;
-    }
-    if (e instanceof ForecastInputError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      process.stderr.write(`fallow ${command}: ${(e as Error).message}\n`);
-      return 2;
-    }
-    throw e;
-  }
-}
+export const FORECAST_EVAL = {
+  name: 'forecast-eval',
+  synopsis: ['TRACES [options]      (TRACES: a history CSV, or a directory of them or of Bitbrains VM files)'],
+  summary: 'Score the GBT forecaster against the baselines on a held-out day of usage traces.',
+  options: {
+    'train-days': { type: 'string', value: 'N', help: 'days of training before the test day (default: every day before it)' },
+    'test-day': { type: 'string', value: 'D', help: 'the day held out, 0 = the UTC day of the first sample (default: the last whole day)' },
+    quantiles: { type: 'string', default: '0.5,0.9,0.99', value: 'Q,...', help: 'quantiles scored' },
+    margin: { type: 'string', default: '0.05', value: 'F', help: 'safety margin, a fraction in [0, 1)' },
+    'slot-seconds': { type: 'string', default: '180', value: 'S', help: 'length of a slot in seconds' },
+    models: { type: 'string', default: MODELS.join(','), value: 'M,...', help: 'models scored' },
+    headroom: { type: 'string', value: 'D|cpu=D,ram=D', help: HEADROOM_HELP },
+    seed: { type: 'string', default: '1', value: 'N', help: 'seed of the GBT' },
+    json: { type: 'boolean', help: 'print the report as JSON' },
+  },
+} satisfies CommandSpec;
 
-function forecastCommand(args: string[]): number {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      quantile: { type: 'string', default: '0.99' },
-      'horizon-slots': { type: 'string', default: '480' },
-      'slot-seconds': { type: 'string', default: '180' },
-      model: { type: 'string', default: 'gbt' },
-      headroom: { type: 'string' },
-      seed: { type: 'string', default: '1' },
-      digits: { type: 'string', default: '4' },
-    },
-  });
-  if (positionals.length !== 1) throw new ForecastUsageError('forecast needs exactly one HISTORY.csv');
+export function forecastCommand(args: string[]): number {
+  const { values, positionals } = parseCommand(FORECAST, args);
+  if (positionals.length !== 1) throw new UsageError('forecast needs exactly one HISTORY.csv');
   const q = fraction('--quantile', values.quantile);
   const horizonSlots = positiveInt('--horizon-slots', values['horizon-slots']);
   const slotSeconds = positiveNumber('--slot-seconds', values['slot-seconds']);
   const seed = integer('--seed', values.seed);
   const digits = integer('--digits', values.digits);
   const model = values.model as ModelKind;
-  if (!MODELS.includes(model)) throw new ForecastUsageError(`--model must be one of ${MODELS.join(', ')}, got "${values.model}"`);
+  if (!MODELS.includes(model)) throw new UsageError(`--model must be one of ${MODELS.join(', ')}, got "${values.model}"`);
   const headroom = values.headroom === undefined ? undefined : parseHeadroom(values.headroom);
-  if (headroom !== undefined && model !== 'gbt') throw new ForecastUsageError('--headroom applies to --model gbt only');
+  if (headroom !== undefined && model !== 'gbt') throw new UsageError('--headroom applies to --model gbt only');
   const history = parseHistoryCsv(readText(positionals[0]));
   let usage: UsageForecast;
   if (model === 'gbt') {
@@ -83,28 +85,14 @@ function forecastCommand(args: string[]): number {
   return 0;
 }
 
-function forecastEvalCommand(args: string[]): number {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      'train-days': { type: 'string' },
-      'test-day': { type: 'string' },
-      quantiles: { type: 'string', default: '0.5,0.9,0.99' },
-      margin: { type: 'string', default: '0.05' },
-      'slot-seconds': { type: 'string', default: '180' },
-      models: { type: 'string', default: MODELS.join(',') },
-      headroom: { type: 'string' },
-      seed: { type: 'string', default: '1' },
-      json: { type: 'boolean', default: false },
-    },
-  });
-  if (positionals.length !== 1) throw new ForecastUsageError('forecast-eval needs exactly one traces directory or CSV');
+export function forecastEvalCommand(args: string[]): number {
+  const { values, positionals } = parseCommand(FORECAST_EVAL, args);
+  if (positionals.length !== 1) throw new UsageError('forecast-eval needs exactly one traces directory or CSV');
   const quantiles = values.quantiles.split(',').map((s) => fraction('--quantiles', s.trim()));
   const models = values.models.split(',').map((s) => s.trim()) as ModelKind[];
-  for (const m of models) if (!MODELS.includes(m)) throw new ForecastUsageError(`--models: unknown model "${m}" (known: ${MODELS.join(', ')})`);
+  for (const m of models) if (!MODELS.includes(m)) throw new UsageError(`--models: unknown model "${m}" (known: ${MODELS.join(', ')})`);
   const margin = Number(values.margin);
-  if (!(margin >= 0 && margin < 1)) throw new ForecastUsageError(`--margin must be a fraction in [0, 1), got "${values.margin}"`);
+  if (!(margin >= 0 && margin < 1)) throw new UsageError(`--margin must be a fraction in [0, 1), got "${values.margin}"`);
   const report = runForecastEval(loadTraces(positionals[0]), {
     slotSeconds: positiveNumber('--slot-seconds', values['slot-seconds']),
     quantiles,
@@ -128,14 +116,14 @@ function forecastEvalCommand(args: string[]): number {
 export function parseHeadroom(text: string): Headroom {
   const fractionIn = (name: string, v: string) => {
     const x = Number(v);
-    if (v.trim() === '' || !(x >= 0 && x <= 1)) throw new ForecastUsageError(`${name} must be a fraction of capacity in [0, 1], got "${v}"`);
+    if (v.trim() === '' || !(x >= 0 && x <= 1)) throw new UsageError(`${name} must be a fraction of capacity in [0, 1], got "${v}"`);
     return x;
   };
   if (!text.includes('=')) return fractionIn('--headroom', text);
   const out: Record<string, number> = {};
   for (const part of text.split(',')) {
     const [metric, v, extra] = part.split('=');
-    if (!metric?.trim() || v === undefined || extra !== undefined) throw new ForecastUsageError(`--headroom: expected METRIC=FRACTION, got "${part}"`);
+    if (!metric?.trim() || v === undefined || extra !== undefined) throw new UsageError(`--headroom: expected METRIC=FRACTION, got "${part}"`);
     out[metric.trim()] = fractionIn(`--headroom ${metric.trim()}`, v);
   }
   return out;
@@ -182,34 +170,27 @@ function csvFiles(dir: string): string[] {
   );
 }
 
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ForecastInputError(`cannot read ${file}: ${(e as Error).message}`);
-  }
-}
 
 function fraction(name: string, s: string): number {
   const x = Number(s);
-  if (!(x > 0 && x < 1)) throw new ForecastUsageError(`${name} must be a number strictly between 0 and 1, got "${s}"`);
+  if (!(x > 0 && x < 1)) throw new UsageError(`${name} must be a number strictly between 0 and 1, got "${s}"`);
   return x;
 }
 
 function positiveNumber(name: string, s: string): number {
   const x = Number(s);
-  if (!(x > 0 && Number.isFinite(x))) throw new ForecastUsageError(`${name} must be a positive number, got "${s}"`);
+  if (!(x > 0 && Number.isFinite(x))) throw new UsageError(`${name} must be a positive number, got "${s}"`);
   return x;
 }
 
 function positiveInt(name: string, s: string): number {
   const x = Number(s);
-  if (!(Number.isInteger(x) && x > 0)) throw new ForecastUsageError(`${name} must be a positive integer, got "${s}"`);
+  if (!(Number.isInteger(x) && x > 0)) throw new UsageError(`${name} must be a positive integer, got "${s}"`);
   return x;
 }
 
 function integer(name: string, s: string): number {
   const x = Number(s);
-  if (!Number.isInteger(x)) throw new ForecastUsageError(`${name} must be an integer, got "${s}"`);
+  if (!Number.isInteger(x)) throw new UsageError(`${name} must be an integer, got "${s}"`);
   return x;
 }

@@ -4,75 +4,64 @@
  *   fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos salamander|cuckoo|none] [--seed N] [--reduce-slowstart F]
  *   fallow simulate INSTANCE.json --policy NAME|posum [--provision NAME] [--delta D] [--alpha A --beta B --gamma G] [--actual USAGE.json] [--qos ...] [--seed N] ...
  */
-import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { ValidationError } from './engine/model/errors';
+import { CommandSpec, parseCommand, UsageError } from './cli-args';
+import { readJson } from './cli-input';
 import { loadInstance } from './engine/model/model';
 import { PlanDoc } from './engine/model/types';
 import { POLICY_NAMES } from './engine/policies';
 import { PROVISIONING_NAMES, ProvisioningName } from './engine/policies/provisioning';
-import type { PortfolioParams } from './engine/posum/portfolio';
+import { PORTFOLIO_DEFAULTS, PortfolioParams } from './engine/posum/portfolio';
 import { portfolioFromRequest, portfolioRequestIssues, PortfolioRequest } from './engine/posum/request';
 import { QOS_NAMES } from './engine/qos';
 import { simulatePlan, simulatePolicy, validateActualUsage, validateRuntimeTruth } from './engine/simulate';
 
-export const SIMULATE_USAGE = `  fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N] [--reduce-slowstart F]
-  fallow simulate INSTANCE.json --policy ${[...POLICY_NAMES, 'posum'].join('|')} [--provision ${PROVISIONING_NAMES.join('|')}] [--actual USAGE.json] [--qos ${QOS_NAMES.join('|')}] [--seed N] [--reduce-slowstart F]
-    POSUM (--policy posum, or one member: an allocation policy with --provision): [--delta D] [--alpha A] [--beta B] [--gamma G]
-    [--period S] [--look-ahead S] [--x N] [--max-slowdown F] [--ls-member: Fallow's ls as a 17th member] [--no-echo-arrivals: the look-ahead sees the queue alone]; the report carries score, fc and posum's decisions
-    --reduce-slowstart F: a stage after others may launch once F of each earlier stage's tasks ended (Hadoop's slow start, in (0, 1]; default 1)
-    --true-seconds FILE: what tasks really take, {job: {stage: seconds per task at speed 1}}, where it differs from the instance
-    --runtime-sigma S: multiply each task's runtime by a lognormal factor of mean 1 and log-scale spread S (drawn from --seed)`;
+const POLICIES = [...POLICY_NAMES, 'posum'];
+const P = PORTFOLIO_DEFAULTS;
 
-/** Exit codes: 0 report printed, 2 bad input (the message names the file or field). */
+export const SIMULATE = {
+  name: 'simulate',
+  synopsis: ['INSTANCE.json PLAN.json [--actual USAGE.json] [options]', 'INSTANCE.json --policy NAME [--actual USAGE.json] [options]'],
+  summary: "Replay a plan, or run an online policy, against the regular customers' actual utilisation; prints one JSON report.",
+  options: {
+    actual: { type: 'string', value: 'USAGE.json', help: "actual utilisation, shaped as an instance's usage (default: the instance's own usage)" },
+    qos: { type: 'string', value: 'NAME', help: `QoS controller: ${QOS_NAMES.join(' | ')} (default salamander for a plan, cuckoo for a policy)` },
+    policy: { type: 'string', value: 'NAME', help: `an online policy instead of a plan: ${POLICIES.join(' | ')}` },
+    seed: { type: 'string', default: '1', value: 'N', help: 'seed of the simulation' },
+    'reduce-slowstart': { type: 'string', default: '1', value: 'F', help: "a stage after others may launch once F of each earlier stage's tasks ended (Hadoop's slow start, in (0, 1])" },
+    'true-seconds': { type: 'string', value: 'FILE', help: 'what tasks really take, {job: {stage: seconds per task at speed 1}}, where it differs from the instance' },
+    'runtime-sigma': { type: 'string', value: 'S', help: "multiply each task's runtime by a lognormal factor of mean 1 and log-scale spread S (drawn from --seed)" },
+    provision: { type: 'string', value: 'NAME', help: `POSUM provisioning with an allocation policy: ${PROVISIONING_NAMES.join(' | ')}` },
+    delta: { type: 'string', value: 'D', help: `POSUM: share between deadline and batch jobs, in [0, 1] (default ${P.allocation.delta})` },
+    alpha: { type: 'string', value: 'A', help: `POSUM: weight of the score's deadline violations (default ${P.weights.alpha})` },
+    beta: { type: 'string', value: 'B', help: `POSUM: weight of the score's bounded slowdown (default ${P.weights.beta})` },
+    gamma: { type: 'string', value: 'G', help: `POSUM: weight of the score's cost (default ${P.weights.gamma})` },
+    period: { type: 'string', value: 'S', help: `POSUM: seconds between decisions (default ${P.periodSeconds})` },
+    'look-ahead': { type: 'string', value: 'S', help: `POSUM: seconds each decision's simulations look ahead (default ${P.lookAheadSeconds})` },
+    x: { type: 'string', value: 'N', help: `POSUM: nodes plus-x leases and minus-x releases per period (default ${P.provisioning.x})` },
+    'max-slowdown': { type: 'string', value: 'F', help: `POSUM: maxbsd's ceiling on the bounded slowdown (default ${P.provisioning.maxBoundedSlowdown})` },
+    'ls-member': { type: 'boolean', help: "POSUM: Fallow's ls as a 17th member" },
+    'no-echo-arrivals': { type: 'boolean', help: "POSUM: the look-ahead sees the queue alone (the paper), not also the last look-ahead's arrivals repeated" },
+  },
+  notes: ['The report: makespan, job execution times, POSUM score, relaunched and remote tasks, bytes moved, deadline misses, revenue, each job (README.md).'],
+} satisfies CommandSpec;
+
 export function simulateCommand(args: string[]): number {
-  try {
-    return run(args);
-  } catch (e) {
-    if (e instanceof ValidationError) {
-      process.stderr.write(`fallow: ${e.what} is not valid:\n`);
-      for (const i of e.issues) process.stderr.write(`  ${i.path}: ${i.message}\n`);
-      return 2;
-    }
-    if (e instanceof InputError) {
-      process.stderr.write(`fallow: ${e.message}\n`);
-      return 2;
-    }
-    throw e;
-  }
-}
-
-function run(args: string[]): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { actual: { type: 'string' }, qos: { type: 'string' }, policy: { type: 'string' }, seed: { type: 'string', default: '1' }, 'reduce-slowstart': { type: 'string', default: '1' }, 'true-seconds': { type: 'string' }, 'runtime-sigma': { type: 'string' },
-        provision: { type: 'string' }, delta: { type: 'string' }, alpha: { type: 'string' }, beta: { type: 'string' }, gamma: { type: 'string' },
-        period: { type: 'string' }, 'look-ahead': { type: 'string' }, x: { type: 'string' }, 'max-slowdown': { type: 'string' }, 'ls-member': { type: 'boolean' }, 'no-echo-arrivals': { type: 'boolean' } },
-    });
-  } catch (e) {
-    return usage((e as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommand(SIMULATE, args);
   const seed = Number(values.seed);
-  if (!Number.isInteger(seed)) return usage(`--seed must be an integer, got "${values.seed}"`);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
   const reduceSlowstart = Number(values['reduce-slowstart']);
-  if (!(reduceSlowstart > 0 && reduceSlowstart <= 1)) return usage(`--reduce-slowstart must be a number in (0, 1], got "${values['reduce-slowstart']}"`);
-  if (values.qos !== undefined && !QOS_NAMES.includes(values.qos)) return usage(`--qos must be one of ${QOS_NAMES.join(', ')}, got "${values.qos}"`);
-  if (values.policy !== undefined && ![...POLICY_NAMES, 'posum'].includes(values.policy))
-    return usage(`--policy must be one of ${[...POLICY_NAMES, 'posum'].join(', ')}, got "${values.policy}"`);
-  if (values.provision !== undefined && values.policy === undefined) return usage('--provision goes with --policy (a plan leases no nodes)');
+  if (!(reduceSlowstart > 0 && reduceSlowstart <= 1)) throw new UsageError(`--reduce-slowstart must be a number in (0, 1], got "${values['reduce-slowstart']}"`);
+  if (values.qos !== undefined && !QOS_NAMES.includes(values.qos)) throw new UsageError(`--qos must be one of ${QOS_NAMES.join(', ')}, got "${values.qos}"`);
+  if (values.policy !== undefined && !POLICIES.includes(values.policy)) throw new UsageError(`--policy must be one of ${POLICIES.join(', ')}, got "${values.policy}"`);
+  if (values.provision !== undefined && values.policy === undefined) throw new UsageError('--provision goes with --policy (a plan leases no nodes)');
   const posum = posumOptions(values);
-  if (typeof posum === 'string') return usage(posum);
-  if (values.policy === undefined && positionals.length !== 2) return usage('simulate needs INSTANCE.json and PLAN.json, or INSTANCE.json --policy NAME');
-  if (values.policy !== undefined && positionals.length !== 1) return usage('simulate --policy takes INSTANCE.json only (no plan)');
+  if (values.policy === undefined && positionals.length !== 2) throw new UsageError('simulate needs INSTANCE.json and PLAN.json, or INSTANCE.json --policy NAME');
+  if (values.policy !== undefined && positionals.length !== 1) throw new UsageError('simulate --policy takes INSTANCE.json only (no plan)');
 
   const model = loadInstance(readJson(positionals[0]));
   let actual;
   if (values.actual !== undefined) actual = validateActualUsage(model.doc, readJson(values.actual));
-  else process.stderr.write('fallow: no --actual given: simulating with the instance\'s own usage as the actual utilisation (a perfect forecast)\n');
+  else process.stderr.write("fallow simulate: no --actual given: simulating with the instance's own usage as the actual utilisation (a perfect forecast)\n");
   const sigma = values['runtime-sigma'] === undefined ? undefined : Number(values['runtime-sigma']);
   const runtimeTruth = validateRuntimeTruth(model, values['true-seconds'] === undefined ? undefined : readJson(values['true-seconds']), sigma);
   const options = { actual, qos: values.qos, seed, reduceSlowstart, runtimeTruth, provision: values.provision as ProvisioningName | undefined, posum };
@@ -80,27 +69,6 @@ function run(args: string[]): number {
     values.policy !== undefined ? simulatePolicy(model, values.policy, options) : simulatePlan(model, readJson(positionals[1]) as PlanDoc, options);
   process.stdout.write(JSON.stringify(report, null, 1) + '\n');
   return 0;
-}
-
-class InputError extends Error {}
-
-function readJson(path: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new InputError(`cannot read ${path}: ${(e as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new InputError(`${path} is not valid JSON: ${(e as Error).message}`);
-  }
-}
-
-function usage(message: string): number {
-  process.stderr.write(`fallow: ${message}\nusage:\n${SIMULATE_USAGE}\n`);
-  return 2;
 }
 
 /** The flag each field of a POSUM request comes from (engine/posum/request.ts names fields). */
@@ -116,14 +84,14 @@ const POSUM_FLAGS: Record<string, string> = {
   maxBoundedSlowdown: 'max-slowdown',
 };
 
-/** POSUM's flags as parameters, or the message naming the first bad one. */
-function posumOptions(v: Record<string, string | boolean | undefined>): PortfolioParams | string {
+/** POSUM's flags as parameters; a UsageError names the first bad one. */
+function posumOptions(v: Record<string, string | boolean | undefined>): PortfolioParams {
   const request: PortfolioRequest = { ...(v['ls-member'] ? { lsMember: true } : {}), ...(v['no-echo-arrivals'] ? { echoArrivals: false } : {}) };
   for (const [field, flag] of Object.entries(POSUM_FLAGS)) {
     const raw = v[flag];
     if (raw !== undefined) (request as Record<string, unknown>)[field] = field === 'provision' ? raw : Number(raw);
   }
   const [bad] = portfolioRequestIssues(request);
-  if (bad) return `--${POSUM_FLAGS[bad.path]} ${bad.message.replace(/, got .*$/, '')}, got "${v[POSUM_FLAGS[bad.path]]}"`;
+  if (bad) throw new UsageError(`--${POSUM_FLAGS[bad.path]} ${bad.message.replace(/, got .*$/, '')}, got "${v[POSUM_FLAGS[bad.path]]}"`);
   return portfolioFromRequest(request);
 }

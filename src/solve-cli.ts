@@ -1,0 +1,96 @@
+/**
+ * `fallow solve` and `fallow check`: a `fallow.instance/v1` file in, a `fallow.plan/v1` out, and the
+ * evaluator's verdict on a plan (docs/FORMAT.md), with no database or Redis.
+ */
+import { writeFileSync } from 'node:fs';
+import { CommandSpec, parseCommand, UsageError } from './cli-args';
+import { readJson } from './cli-input';
+import { evaluatePlan } from './engine/evaluate/evaluate';
+import { loadInstance } from './engine/model/model';
+import { solve } from './engine/solve';
+import { strategyNames } from './engine/strategies';
+import { Objective, OBJECTIVES } from './engine/strategies/strategy';
+
+export const SOLVE = {
+  name: 'solve',
+  synopsis: ['INSTANCE.json [options] > plan.json'],
+  summary: 'Solve an instance (fallow.instance/v1, docs/FORMAT.md) within a time budget; the plan goes to stdout, progress to stderr.',
+  options: {
+    strategy: { type: 'string', default: 'auto', value: 'NAME', help: `one of ${strategyNames().join(', ')}` },
+    objective: { type: 'string', default: 'tasks-then-makespan', value: 'NAME', help: OBJECTIVES.join(' | ') },
+    'budget-ms': { type: 'string', default: '5000', value: 'MS', help: 'time budget in milliseconds' },
+    seed: { type: 'string', default: '1', value: 'N', help: 'seed of the random stream' },
+    iterations: { type: 'string', value: 'N', help: 'stop after N iterations (the same plan for the same seed)' },
+    out: { type: 'string', value: 'FILE', help: 'write the plan to FILE instead of stdout' },
+    quiet: { type: 'boolean', help: 'no progress or summary on stderr' },
+  },
+} satisfies CommandSpec;
+
+export const CHECK = {
+  name: 'check',
+  synopsis: ['INSTANCE.json PLAN.json [--json]'],
+  summary: "Check a plan against its instance with Fallow's evaluator: feasibility, the plan's reported figures, PRU, JCR, revenue.",
+  options: { json: { type: 'boolean', help: 'print {ok, violations, kpis} as JSON' } },
+  notes: ['Exit 0 when the plan is feasible and reports itself truly, 1 when not (the violations are listed).'],
+} satisfies CommandSpec;
+
+export async function solveCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(SOLVE, args);
+  if (positionals.length !== 1) throw new UsageError('solve needs exactly one INSTANCE.json');
+  const budget = Number(values['budget-ms']);
+  const seed = Number(values.seed);
+  const iterations = values.iterations === undefined ? undefined : Number(values.iterations);
+  const objective = values.objective as Objective;
+  if (!OBJECTIVES.includes(objective)) throw new UsageError(`--objective must be one of ${OBJECTIVES.join(', ')}, got "${values.objective}"`);
+  if (!(budget > 0)) throw new UsageError(`--budget-ms must be a positive number, got "${values['budget-ms']}"`);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
+  if (iterations !== undefined && !(Number.isInteger(iterations) && iterations > 0))
+    throw new UsageError(`--iterations must be a positive integer, got "${values.iterations}"`);
+  const model = loadInstance(readJson(positionals[0]));
+  const plan = await solve(model, {
+    strategy: values.strategy,
+    objective,
+    timeBudgetMs: budget,
+    seed,
+    maxIterations: iterations,
+    onProgress: values.quiet
+      ? undefined
+      : (p) =>
+          process.stderr.write(
+            `[${p.strategy}] ${p.elapsedMs} ms  iterations ${p.iterations}  tasks ${p.scheduledTasks}  makespan ${p.makespanSlots}\n`,
+          ),
+  });
+  const text = JSON.stringify(plan, null, 1) + '\n';
+  if (values.out) writeFileSync(values.out, text);
+  else process.stdout.write(text);
+  if (!values.quiet)
+    process.stderr.write(
+      `scheduled ${plan.objective.scheduledTasks}/${model.nTasks} tasks, makespan ${plan.objective.makespanSlots}, ` +
+        `bound ${plan.bound?.makespanSlots}, gap ${((plan.gap ?? 0) * 100).toFixed(2)}%${plan.optimal ? ' (optimal)' : ''}` +
+        (plan.objective.revenue === undefined ? '' : `, revenue ${plan.objective.revenue} (bound ${plan.bound?.revenue})`) +
+        '\n',
+    );
+  return 0;
+}
+
+export function checkCommand(args: string[]): number {
+  const { values, positionals } = parseCommand(CHECK, args);
+  if (positionals.length !== 2) throw new UsageError('check needs INSTANCE.json and PLAN.json');
+  const model = loadInstance(readJson(positionals[0]));
+  const result = evaluatePlan(model, readJson(positionals[1]));
+  if (values.json) {
+    process.stdout.write(JSON.stringify({ ok: result.ok, violations: result.violations, kpis: result.kpis }, null, 1) + '\n');
+  } else {
+    const k = result.kpis;
+    process.stdout.write(
+      `${result.ok ? 'FEASIBLE' : 'INFEASIBLE'} scheduledTasks=${k.scheduledTasks}/${k.totalTasks} makespanSlots=${k.makespanSlots} ` +
+        `rejectedJobs=${k.rejectedJobs} revenue=${k.revenue} onTimeJobs=${k.onTimeJobs} ` +
+        `PRU=${k.pru.toFixed(4)} JCR=${k.jcr.toFixed(4)}` +
+        (k.remoteTasks === null ? '' : ` remoteTasks=${k.remoteTasks}`) +
+        '\n',
+    );
+    for (const v of result.violations.slice(0, 50)) process.stdout.write(`  - ${v}\n`);
+    if (result.violationCount > 50) process.stdout.write(`  ... ${result.violationCount} violations in all\n`);
+  }
+  return result.ok ? 0 : 1;
+}
