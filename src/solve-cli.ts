@@ -7,7 +7,13 @@ import { CommandSpec, parseCommand, UsageError } from './cli-args';
 import { readJson } from './cli-input';
 import { evaluatePlan } from './engine/evaluate/evaluate';
 import { loadInstance } from './engine/model/model';
-import { solve } from './engine/solve';
+import { join } from 'node:path';
+import type { SolveOutcome } from './engine/solve';
+import type { InstanceDoc } from './engine/model/types';
+import type { Progress } from './engine/strategies/strategy';
+import { runInThread, ThreadError } from './engine/threads/run-in-thread';
+import type { SolveThreadInput } from './worker/kinds/solve.thread';
+import { ProgressLine } from './cli-progress';
 import { strategyNames } from './engine/strategies';
 import { Objective, OBJECTIVES } from './engine/strategies/strategy';
 
@@ -46,20 +52,32 @@ export async function solveCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
   if (iterations !== undefined && !(Number.isInteger(iterations) && iterations > 0))
     throw new UsageError(`--iterations must be a positive integer, got "${values.iterations}"`);
-  const model = loadInstance(readJson(positionals[0]));
-  const plan = await solve(model, {
-    strategy: values.strategy,
-    objective,
-    timeBudgetMs: budget,
-    seed,
-    maxIterations: iterations,
-    onProgress: values.quiet
-      ? undefined
-      : (p) =>
-          process.stderr.write(
-            `[${p.strategy}] ${p.elapsedMs} ms  iterations ${p.iterations}  tasks ${p.scheduledTasks}  makespan ${p.makespanSlots}\n`,
-          ),
+  const doc = readJson(positionals[0]);
+  const model = loadInstance(doc); // a bad instance is a usage error here, before the thread starts
+  if (!strategyNames().includes(values.strategy)) throw new UsageError(`--strategy must be one of ${strategyNames().join(', ')}, got "${values.strategy}"`);
+  // The search runs on a thread so that this one can redraw the progress every quarter second and stop
+  // the search on Ctrl-C, keeping the best plan so far.
+  const progress = values.quiet ? null : new ProgressLine(process.stderr, `solve ${values.strategy}`, budget);
+  const run = runInThread<SolveThreadInput, Progress, SolveOutcome>(join(__dirname, 'worker', 'kinds', 'solve.thread.js'), { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations }, {
+    onEvent: (p) => progress?.update(p),
+    softStopAt: Date.now() + budget,
+    hardStopAt: Date.now() + budget + Math.max(60_000, budget),
   });
+  const timer = progress ? setInterval(() => progress.tick(), 250) : null;
+  const interrupt = () => run.stop();
+  process.once('SIGINT', interrupt);
+  let plan;
+  try {
+    plan = (await run.result).plan;
+  } catch (e) {
+    if (e instanceof ThreadError && e.reason === 'error') throw new Error(e.message);
+    throw e;
+  } finally {
+    if (timer) clearInterval(timer);
+    process.removeListener('SIGINT', interrupt);
+    progress?.tick();
+    progress?.done();
+  }
   const text = JSON.stringify(plan, null, 1) + '\n';
   if (values.out) writeFileSync(values.out, text);
   else process.stdout.write(text);

@@ -14,6 +14,8 @@ export interface SolveThreadInput {
   objective: Objective;
   timeBudgetMs: number;
   seed: number;
+  /** Stop after this many iterations (the CLI's --iterations: the same plan for the same seed). */
+  maxIterations?: number;
 }
 
 serveThread<SolveThreadInput, Progress, SolveOutcome>((input, { emit, stop }) =>
@@ -22,6 +24,7 @@ serveThread<SolveThreadInput, Progress, SolveOutcome>((input, { emit, stop }) =>
     objective: input.objective,
     timeBudgetMs: input.timeBudgetMs,
     seed: input.seed,
+    maxIterations: input.maxIterations,
     stopFlag: stop,
     onProgress: emit,
   }),
