@@ -17,6 +17,7 @@ import { solve } from './engine/solve';
 import { FORECAST_USAGE, forecastMain } from './forecast-cli';
 import { SIMULATE_USAGE, simulateCommand } from './simulate-cli';
 import { PREDICT_EVAL_USAGE, predictEvalCommand } from './predict-eval-cli';
+import { PLOT_USAGE, plotCommand } from './plot-cli';
 import { strategyNames } from './engine/strategies';
 import { Objective, OBJECTIVES } from './engine/strategies/strategy';
 
@@ -26,6 +27,7 @@ const USAGE = `usage:
 ${FORECAST_USAGE}
 ${SIMULATE_USAGE}
 ${PREDICT_EVAL_USAGE}
+${PLOT_USAGE}
 strategies: ${strategyNames().join(', ')}`;
 
 async function main(argv: string[]): Promise<number> {
@@ -35,6 +37,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'forecast' || command === 'forecast-eval') return forecastMain(command, rest);
   if (command === 'simulate') return simulateCommand(rest);
   if (command === 'predict-eval') return predictEvalCommand(rest);
+  if (command === 'plot') return plotCommand(rest);
   if (command === 'bench') {
     // The benchmark is its own entry point (bench/run.ts); src/ never imports bench/.
     process.stderr.write('fallow: the benchmark is not part of the CLI; run it from the repository with `npm run bench -- ...`\n');

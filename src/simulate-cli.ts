@@ -82,9 +82,10 @@ function run(args: string[]): number {
   return 0;
 }
 
-class InputError extends Error {}
+/** Bad input the message names (a file that cannot be read or parsed); also used by plot-cli.ts. */
+export class InputError extends Error {}
 
-function readJson(path: string): unknown {
+export function readJson(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
