@@ -23,8 +23,15 @@ interface Vega {
 const dynamicImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
 let libraries: Promise<{ vega: Vega; vl: VegaLite }> | null = null;
 
-function load(): Promise<{ vega: Vega; vl: VegaLite }> {
-  libraries ??= Promise.all([dynamicImport('vega'), dynamicImport('vega-lite')]).then(([vega, vl]) => ({ vega, vl }));
+/** Loads vega and vega-lite (about half a second) ahead of the first chart; every later call is free. */
+export function load(): Promise<{ vega: Vega; vl: VegaLite }> {
+  libraries ??= Promise.all([dynamicImport('vega'), dynamicImport('vega-lite')]).then(
+    ([vega, vl]) => ({ vega, vl }),
+    (e) => {
+      libraries = null; // let a later call try again
+      throw e;
+    },
+  );
   return libraries;
 }
 

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { ChartFormat, PLAN_CHARTS, planChartSpec, SIMULATION_CHARTS } from '../../charts/charts';
 import { ChartInputError } from '../../charts/plan-data';
-import { renderSvg } from '../../charts/render';
+import { load as loadRenderer, renderSvg } from '../../charts/render';
 import { plannedEnds, ReportForChart, simulationSpec } from '../../charts/simulation';
 import { ChartSpec } from '../../charts/spec';
 import { compile, Model } from '../../engine/model/model';
@@ -21,7 +21,7 @@ import { RenderCache } from './render-cache';
  * does not render again.
  */
 @Injectable()
-export class ChartsService {
+export class ChartsService implements OnApplicationBootstrap {
   private readonly cache = new RenderCache(32);
 
   constructor(
@@ -29,6 +29,11 @@ export class ChartsService {
     private readonly solves: SolvesService,
     private readonly simulations: SimulationsService,
   ) {}
+
+  /** The first chart a person asks for should not also wait for vega to load (bench/CHARTS.md: fresh process). */
+  onApplicationBootstrap(): void {
+    loadRenderer().catch(() => undefined); // a failure shows, with its reason, on the first chart request
+  }
 
   async planChart(p: Principal, planId: string, file: string): Promise<ChartBody> {
     const plan = await this.plans.get(p, planId);

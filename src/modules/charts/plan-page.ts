@@ -24,8 +24,10 @@ function pageHtml(planId: string, script: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>Fallow plan ${planId}</title>
 <style>
+  [hidden] { display: none !important; } /* the form's display: flex would otherwise win over hidden */
   body { font: 14px/1.4 system-ui, sans-serif; margin: 0 auto; max-width: 1280px; padding: 16px 24px; color: #222; background: #fafafa; }
   h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 24px 0 8px; }
   .muted { color: #666; } .error { color: #b71c1c; }
