@@ -155,6 +155,13 @@ describe('planned vs realised', () => {
     assert.ok(spec.title.subtitle.includes('rejected jobs: j2'));
   });
 
+  test('a policy run has no plan: only realised ends, an unfinished job drawn at the makespan', () => {
+    const spec: Json = simulationSpec({ ...report([job('a', 120), job('b', null)]), mode: 'policy', driver: 'fair' }, null, 'policy fair');
+    assert.match(spec.title.text, /^Realised job ends/);
+    assert.deepEqual(spec.data.values.map((r: Json) => [r.job, r.planned, r.realised, r.status]), [['a', null, 120, 'on time'], ['b', null, 400, 'unfinished']]);
+    assert.match(spec.title.subtitle[0], /^policy fair, QoS cuckoo/);
+  });
+
   test('many jobs: the rows kept are the unfinished and those furthest from plan', () => {
     const jobs = Array.from({ length: 80 }, (_, i) => job(`j${i}`, i === 5 ? null : 100 + i * (i % 2 ? 10 : 1)));
     const planned = new Map(jobs.map((j) => [j.id, 100]));

@@ -116,6 +116,17 @@ describe('charts', () => {
     assert.equal((await getText(svc, `/v1/simulations/${simulation.id}/charts/gantt.svg`, a.keys.customer)).status, 404);
   });
 
+  it('a simulation that has not succeeded has no chart yet: 409 saying its status', async () => {
+    await svc.sql("UPDATE simulations SET status = 'running' WHERE id = $1", [simulation.id]);
+    try {
+      const r = await getText(svc, `/v1/simulations/${simulation.id}/charts/planned-vs-realised.svg`, a.keys.customer);
+      assert.equal(r.status, 409);
+      assert.match(JSON.parse(r.body).detail, /is running: its charts exist once it has succeeded/);
+    } finally {
+      await svc.sql("UPDATE simulations SET status = 'succeeded' WHERE id = $1", [simulation.id]);
+    }
+  });
+
   it('revenue per period: the customer\'s bill and the operator\'s platform figures as charts, under the reports\' roles', async () => {
     const q = '?from=2030-01-01T00:00:00Z&to=2030-01-03T00:00:00Z&period=day';
     const svg = await getText(svc, `/v1/accounting/customer/charts/revenue.svg${q}`, a.keys.customer);
