@@ -30,6 +30,16 @@ module.exports = {
       to: { pathNot: ['^src/engine/', '(^|/)node_modules/'], dependencyTypesNot: ['core'] },
     },
     {
+      name: 'charts-are-pure',
+      comment:
+        'The charts (src/charts/) turn a plan, a simulation report or an accounting report into a Vega-Lite spec ' +
+        'and SVG, the same for the API and for `fallow plot` offline: they may read the engine\'s types and ' +
+        'model, never the Nest modules, the worker or the API. The engine, in turn, never draws (engine-is-pure).',
+      severity: 'error',
+      from: { path: '^src/charts/' },
+      to: { pathNot: ['^src/charts/', '^src/engine/', '(^|/)node_modules/'], dependencyTypesNot: ['core'] },
+    },
+    {
       name: 'strategy-families-apart',
       comment:
         'Each strategy family (src/engine/strategies/<family>/) stands alone on the shared strategy contract ' +

@@ -4,6 +4,7 @@ import { Config } from './config';
 import { AccountingModule } from './modules/accounting/accounting.module';
 import { AuthGuard } from './modules/auth/auth.guard';
 import { AuthModule } from './modules/auth/auth.module';
+import { ChartsModule } from './modules/charts/charts.module';
 import { BatchesModule } from './modules/batches/batches.module';
 import { ClustersModule } from './modules/clusters/clusters.module';
 import { ProblemFilter } from './modules/common/problem.filter';
@@ -43,6 +44,7 @@ export class AppModule {
         SimulationsModule,
         SolvesModule,
         PlansModule,
+        ChartsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

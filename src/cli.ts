@@ -10,6 +10,7 @@ import path from 'node:path';
 import { CommandSpec, EXIT_CODES, GLOBAL_OPTIONS, helpText, UsageError, wantsHelp } from './cli-args';
 import { describeError } from './cli-errors';
 import { FORECAST, FORECAST_EVAL, forecastCommand, forecastEvalCommand } from './forecast-cli';
+import { PLOT, plotCommand } from './plot-cli';
 import { PREDICT_EVAL, predictEvalCommand } from './predict-eval-cli';
 import { SIMULATE, simulateCommand } from './simulate-cli';
 import { CHECK, checkCommand, SOLVE, solveCommand } from './solve-cli';
@@ -33,6 +34,7 @@ const COMMANDS: Command[] = [
   { spec: FORECAST_EVAL, run: forecastEvalCommand },
   { spec: SIMULATE, run: simulateCommand },
   { spec: PREDICT_EVAL, run: predictEvalCommand },
+  { spec: PLOT, run: plotCommand },
   // The benchmark is its own entry point (bench/run.ts): src/ never imports bench/.
   {
     spec: BENCH,

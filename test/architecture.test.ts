@@ -74,6 +74,8 @@ describe('architecture (.dependency-cruiser.cjs)', () => {
         'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true } }),
         // engine-is-pure: the engine reaches into a module (node:fs is fine)
         'src/engine/a.ts': "import { readFileSync } from 'node:fs';\nimport { x } from '../modules/x/x.service';\nexport const a = [x, readFileSync];\n",
+        // charts-are-pure: a chart reaches into a module (the engine and node:crypto are fine)
+        'src/charts/c.ts': "import { createHash } from 'node:crypto';\nimport { P } from '../engine/p';\nimport { x } from '../modules/x/x.service';\nexport const c = [createHash, P, x];\n",
         // a cycle through a type-only import only: allowed
         'src/engine/p.ts': "import type { Q } from './q';\nexport class P { q?: Q; }\n",
         'src/engine/q.ts': "import { P } from './p';\nexport class Q extends P {}\n",
@@ -115,6 +117,7 @@ describe('architecture (.dependency-cruiser.cjs)', () => {
         edges,
         [
           'bench-not-test: bench/run.ts -> test/support/h.ts',
+          'charts-are-pure: src/charts/c.ts -> src/modules/x/x.service.ts',
           'engine-is-pure: src/engine/a.ts -> src/modules/x/x.service.ts',
           'harness-not-bench-or-test: harness/h2.ts -> test/support/h.ts',
           'modules-own-their-data: src/modules/x/x.service.ts -> src/modules/y/y.entity.ts',

@@ -429,6 +429,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounting/customer/charts/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The customer's bill per period as a chart: amounts due, penalties paid back, net */
+        get: operations["customerRevenueChart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounting/farmer/charts/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The farmer's share earned per period and cluster as a chart */
+        get: operations["farmerRevenueChart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounting/operator/charts/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Platform revenue per period as a chart: revenue, penalties and payouts, the margin as net */
+        get: operations["operatorRevenueChart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/plans/{planId}/simulations": {
         parameters: {
             query?: never;
@@ -570,6 +621,63 @@ export interface paths {
         };
         /** Page through a plan's assignments, optionally of one node or one job */
         get: operations["listPlanAssignments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/plans/{id}/charts/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A chart of a plan: the Gantt per node (tasks by job, rejected jobs listed) or, per node and metric, the capacity the forecast leaves against what the plan uses
+         * @description Large plans are aggregated (per node and time bucket) where one mark per task would be thinner than a pixel.
+         */
+        get: operations["getPlanChart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/{id}/charts/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A chart of a succeeded simulation: each job's planned against realised end, its kills (each relaunched) and remote reads marked */
+        get: operations["getSimulationChart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/plans/{id}/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A read-only HTML page of a plan for a browser: key facts and charts
+         * @description The page holds no plan data, so it needs no key to load; its script asks for the API key once, keeps it in the tab's sessionStorage and reads the plan and its charts with `Authorization: Bearer` under those routes' rules.
+         */
+        get: operations["getPlanPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1692,6 +1800,10 @@ export interface components {
             onTime: boolean | null;
             /** @description revenue.onTime when on time, revenue.late otherwise, 0 when rejected (the job's own units) */
             revenue: number;
+            /** @description times its tasks were killed, each relaunched (reports stored before it was added lack it) */
+            kills?: number;
+            /** @description its tasks whose successful run read their chunk from another node (reports stored before it was added lack it) */
+            remoteTasks?: number;
         };
         UtilisationSeriesDto: {
             /** @description sample times, seconds from slot 0 */
@@ -4387,6 +4499,223 @@ export interface operations {
             };
         };
     };
+    customerRevenueChart: {
+        parameters: {
+            query?: {
+                /** @description inclusive ISO 8601 date-time */
+                from?: unknown;
+                /** @description exclusive ISO 8601 date-time */
+                to?: unknown;
+                /** @description UTC day (default), ISO week from Monday, or calendar month */
+                period?: "day" | "week" | "month";
+                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                basis?: "plan" | "actual" | "simulated";
+                /** @description operators: the customer tenant; customers see only themselves */
+                customerId?: unknown;
+            };
+            header?: never;
+            path: {
+                /** @description <chart>.svg: the chart rendered (image/svg+xml); <chart>.json: its Vega-Lite spec */
+                file: "revenue.svg" | "revenue.json";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the chart as SVG, or its Vega-Lite spec (JSON, with $schema) for clients that render it themselves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    farmerRevenueChart: {
+        parameters: {
+            query?: {
+                /** @description inclusive ISO 8601 date-time */
+                from?: unknown;
+                /** @description exclusive ISO 8601 date-time */
+                to?: unknown;
+                /** @description UTC day (default), ISO week from Monday, or calendar month */
+                period?: "day" | "week" | "month";
+                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                basis?: "plan" | "actual" | "simulated";
+                /** @description operators: the farmer tenant; farmers see only themselves */
+                farmerId?: unknown;
+            };
+            header?: never;
+            path: {
+                /** @description <chart>.svg: the chart rendered (image/svg+xml); <chart>.json: its Vega-Lite spec */
+                file: "revenue.svg" | "revenue.json";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the chart as SVG, or its Vega-Lite spec (JSON, with $schema) for clients that render it themselves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    operatorRevenueChart: {
+        parameters: {
+            query?: {
+                /** @description inclusive ISO 8601 date-time */
+                from?: unknown;
+                /** @description exclusive ISO 8601 date-time */
+                to?: unknown;
+                /** @description UTC day (default), ISO week from Monday, or calendar month */
+                period?: "day" | "week" | "month";
+                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                basis?: "plan" | "actual" | "simulated";
+            };
+            header?: never;
+            path: {
+                /** @description <chart>.svg: the chart rendered (image/svg+xml); <chart>.json: its Vega-Lite spec */
+                file: "revenue.svg" | "revenue.json";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the chart as SVG, or its Vega-Lite spec (JSON, with $schema) for clients that render it themselves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
     listPlanSimulations: {
         parameters: {
             query?: {
@@ -5072,6 +5401,154 @@ export interface operations {
             };
             /** @description invalid fields; each problem names its JSON path */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getPlanChart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description <chart>.svg: the chart rendered (image/svg+xml); <chart>.json: its Vega-Lite spec */
+                file: "gantt.svg" | "gantt.json" | "utilisation.svg" | "utilisation.json";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the chart as SVG, or its Vega-Lite spec (JSON, with $schema) for clients that render it themselves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getSimulationChart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description <chart>.svg: the chart rendered (image/svg+xml); <chart>.json: its Vega-Lite spec */
+                file: "planned-vs-realised.svg" | "planned-vs-realised.json";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the chart as SVG, or its Vega-Lite spec (JSON, with $schema) for clients that render it themselves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getPlanPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description malformed request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

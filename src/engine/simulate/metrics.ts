@@ -19,6 +19,9 @@ export interface JobRun {
   deadlineSeconds: number | null;
   onTime: boolean | null;
   revenue: number;
+  /** Times the job's tasks were killed (each kill is relaunched), and its tasks whose successful run read their chunk remotely. */
+  kills: number;
+  remoteTasks: number;
 }
 
 export interface SimReport extends BatchMetrics {

@@ -745,16 +745,20 @@ export class Simulator {
       const accepted = this.accepted[j] === 1;
       let end = 0;
       let done = true;
+      let kills = 0;
+      let remote = 0;
       if (accepted)
         for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
           tasks++;
-          relaunches += this.kills[i];
+          kills += this.kills[i];
           if (this.state[i] !== TaskState.Done) done = false;
           else {
             end = Math.max(end, this.endTime[i]);
-            if (this.remote[i]) remoteTasks++;
+            if (this.remote[i]) remote++;
           }
         }
+      relaunches += kills;
+      remoteTasks += remote;
       makespan = Math.max(makespan, end);
       const endSeconds = accepted && done ? end : null;
       if (accepted && !done) unfinished++;
@@ -765,7 +769,7 @@ export class Simulator {
       const executionSeconds = endSeconds === null ? null : this.staging[j] + endSeconds - job.release * S;
       if (executionSeconds !== null) exec.push(executionSeconds);
       const computeSeconds = endSeconds === null ? null : endSeconds - job.release * S;
-      jobs.push({ id: job.id, accepted, stagingSeconds: this.staging[j], endSeconds, executionSeconds, computeSeconds, deadlineSeconds, onTime: outcome.onTime, revenue: outcome.revenue });
+      jobs.push({ id: job.id, accepted, stagingSeconds: this.staging[j], endSeconds, executionSeconds, computeSeconds, deadlineSeconds, onTime: outcome.onTime, revenue: outcome.revenue, kills, remoteTasks: remote });
     });
     const batch = this.sampler.finish(this.node, (i) => this.state[i] === TaskState.Done, (j) => jobs[j].computeSeconds);
     const score = this.score(jobs, makespan);

@@ -1,8 +1,10 @@
-import { applyDecorators, Controller, Get, Query, Res } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
 import { ApiProblems } from '../common/api-problems';
+import { ApiChart, chartFile, sendChart } from '../common/chart-response';
+import { ACCOUNTING_CHARTS, customerRevenue, farmerRevenue, operatorRevenue, revenueChart } from './revenue-chart';
 import { BASES, FORMATS, parseAccountingQuery, reportSubject } from './accounting-query';
 import { CustomerReportDto, FarmerReportDto, OperatorReportDto } from './accounting.dto';
 import { AccountingService } from './accounting.service';
@@ -17,14 +19,21 @@ interface RangeQuery {
   format?: string;
 }
 
-/** The query parameters and the two representations (JSON, or CSV of the main table) every report shares. */
-function Report(dto: Function, csvRows: string) {
+/** The range, period and basis every report and its chart share. */
+function RangeQueries() {
   return applyDecorators(
-    ApiExtraModels(dto),
     ApiQuery({ name: 'from', required: false, description: 'inclusive ISO 8601 date-time', example: '2030-01-01T00:00:00Z' }),
     ApiQuery({ name: 'to', required: false, description: 'exclusive ISO 8601 date-time' }),
     ApiQuery({ name: 'period', required: false, enum: PERIODS, description: 'UTC day (default), ISO week from Monday, or calendar month' }),
     ApiQuery({ name: 'basis', required: false, enum: BASES, description: 'plan (default): the plans\' verdicts; actual: the execution events; simulated: each plan\'s latest succeeded simulation' }),
+  );
+}
+
+/** The query parameters and the two representations (JSON, or CSV of the main table) every report shares. */
+function Report(dto: Function, csvRows: string) {
+  return applyDecorators(
+    ApiExtraModels(dto),
+    RangeQueries(),
     ApiQuery({ name: 'format', required: false, enum: FORMATS, description: `csv: text/csv of ${csvRows}, with a header row` }),
     ApiProduces('application/json', 'text/csv'),
     ApiResponse({
@@ -79,5 +88,44 @@ export class AccountingController {
   async operator(@Query() q: RangeQuery, @Res({ passthrough: true }) res: Response) {
     const query = parseAccountingQuery(q);
     return send(res, query.format, await this.accounting.operator(query), operatorCsv);
+  }
+
+  @Get('customer/charts/:file')
+  @Roles('customer')
+  @ApiOperation({ operationId: 'customerRevenueChart', summary: 'The customer\'s bill per period as a chart: amounts due, penalties paid back, net' })
+  @ApiQuery({ name: 'customerId', required: false, description: 'operators: the customer tenant; customers see only themselves' })
+  @RangeQueries()
+  @ApiChart(ACCOUNTING_CHARTS)
+  @ApiProblems(401, 403, 404, 422)
+  async customerChart(@CurrentPrincipal() p: Principal, @Param('file') file: string, @Query() q: RangeQuery & { customerId?: string }, @Res({ passthrough: true }) res: Response) {
+    const { format } = chartFile(file, ACCOUNTING_CHARTS);
+    const query = parseAccountingQuery(q);
+    const id = reportSubject(p, 'customer', q.customerId, 'customerId');
+    return sendChart(res, await revenueChart(format, customerRevenue(await this.accounting.customer(id, query))));
+  }
+
+  @Get('farmer/charts/:file')
+  @Roles('farmer')
+  @ApiOperation({ operationId: 'farmerRevenueChart', summary: 'The farmer\'s share earned per period and cluster as a chart' })
+  @ApiQuery({ name: 'farmerId', required: false, description: 'operators: the farmer tenant; farmers see only themselves' })
+  @RangeQueries()
+  @ApiChart(ACCOUNTING_CHARTS)
+  @ApiProblems(401, 403, 404, 422)
+  async farmerChart(@CurrentPrincipal() p: Principal, @Param('file') file: string, @Query() q: RangeQuery & { farmerId?: string }, @Res({ passthrough: true }) res: Response) {
+    const { format } = chartFile(file, ACCOUNTING_CHARTS);
+    const query = parseAccountingQuery(q);
+    const id = reportSubject(p, 'farmer', q.farmerId, 'farmerId');
+    return sendChart(res, await revenueChart(format, farmerRevenue(await this.accounting.farmer(id, query))));
+  }
+
+  @Get('operator/charts/:file')
+  @Roles('operator')
+  @ApiOperation({ operationId: 'operatorRevenueChart', summary: 'Platform revenue per period as a chart: revenue, penalties and payouts, the margin as net' })
+  @RangeQueries()
+  @ApiChart(ACCOUNTING_CHARTS)
+  @ApiProblems(401, 403, 404, 422)
+  async operatorChart(@Param('file') file: string, @Query() q: RangeQuery, @Res({ passthrough: true }) res: Response) {
+    const { format } = chartFile(file, ACCOUNTING_CHARTS);
+    return sendChart(res, await revenueChart(format, operatorRevenue(await this.accounting.operator(parseAccountingQuery(q)))));
   }
 }

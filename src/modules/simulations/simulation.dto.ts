@@ -130,6 +130,8 @@ export class JobRunDto {
   @ApiProperty({ type: Number, nullable: true }) deadlineSeconds!: number | null;
   @ApiProperty({ type: Boolean, nullable: true, description: 'null when rejected' }) onTime!: boolean | null;
   @ApiProperty({ description: 'revenue.onTime when on time, revenue.late otherwise, 0 when rejected (the job\'s own units)' }) revenue!: number;
+  @ApiPropertyOptional({ description: 'times its tasks were killed, each relaunched (reports stored before it was added lack it)' }) kills?: number;
+  @ApiPropertyOptional({ description: 'its tasks whose successful run read their chunk from another node (reports stored before it was added lack it)' }) remoteTasks?: number;
 }
 
 export class MinMedianMaxDto {

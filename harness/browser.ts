@@ -1,0 +1,44 @@
+/**
+ * A real headless browser for the plan page: Debian's chromium (`apt-get install chromium`, what .ci/run installs
+ * when it is missing) driven by playwright-core, and the checks that a screenshot shows something.
+ */
+import { existsSync } from 'node:fs';
+import { PNG } from 'pngjs';
+import { Browser, chromium, Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.FALLOW_CHROMIUM || '/usr/bin/chromium';
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: apt-get install -y chromium (as .ci/run does), or set FALLOW_CHROMIUM`);
+  // --no-sandbox: CI runs as root, where chromium's sandbox refuses to start.
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+/** Opens a plan's page, gives it the key through its form as a person would, and waits until its charts are in. */
+export async function openPlanPage(page: Page, baseUrl: string, planId: string, key: string, timeoutMs = 30_000): Promise<void> {
+  await page.goto(`${baseUrl}/v1/plans/${planId}/page`);
+  await page.fill('#key', key);
+  await page.click('#key-form button[type=submit]');
+  await page.waitForSelector('body[data-ready=true]', { timeout: timeoutMs });
+}
+
+export interface PngStats {
+  width: number;
+  height: number;
+  /** Distinct RGB colours. */
+  colours: number;
+  /** Share of pixels clearly darker than the page's near-white background. */
+  inked: number;
+}
+
+export function pngStats(png: Buffer): PngStats {
+  const { width, height, data } = PNG.sync.read(png);
+  const colours = new Set<number>();
+  let inked = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+    colours.add((r << 16) | (g << 8) | b);
+    if (Math.min(r, g, b) < 230) inked++;
+  }
+  return { width, height, colours: colours.size, inked: inked / (width * height) };
+}

@@ -1,0 +1,60 @@
+import { Controller, Get, Header, Param, ParseUUIDPipe, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { PLAN_CHARTS, SIMULATION_CHARTS } from '../../charts/charts';
+import { CurrentPrincipal, Principal, Public } from '../auth/principal';
+import { ApiProblems } from '../common/api-problems';
+import { ApiChart, sendChart } from '../common/chart-response';
+import { ChartsService } from './charts.service';
+import { planPage } from './plan-page';
+
+/** Charts of plans and simulations (src/charts), readable by whoever may read the plan or the simulation. */
+@ApiTags('charts')
+@Controller('v1')
+export class ChartsController {
+  constructor(private readonly charts: ChartsService) {}
+
+  @Get('plans/:id/charts/:file')
+  @ApiBearerAuth()
+  @ApiOperation({
+    operationId: 'getPlanChart',
+    summary: 'A chart of a plan: the Gantt per node (tasks by job, rejected jobs listed) or, per node and metric, the capacity the forecast leaves against what the plan uses',
+    description: 'Large plans are aggregated (per node and time bucket) where one mark per task would be thinner than a pixel.',
+  })
+  @ApiChart(PLAN_CHARTS)
+  @ApiProblems(401, 404, 429)
+  async planChart(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Param('file') file: string, @Res({ passthrough: true }) res: Response) {
+    return sendChart(res, await this.charts.planChart(p, id, file));
+  }
+
+  @Get('simulations/:id/charts/:file')
+  @ApiBearerAuth()
+  @ApiOperation({
+    operationId: 'getSimulationChart',
+    summary: 'A chart of a succeeded simulation: each job\'s planned against realised end, its kills (each relaunched) and remote reads marked',
+  })
+  @ApiChart(SIMULATION_CHARTS)
+  @ApiProblems(401, 404, 409, 429)
+  async simulationChart(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Param('file') file: string, @Res({ passthrough: true }) res: Response) {
+    return sendChart(res, await this.charts.simulationChart(p, id, file));
+  }
+
+  @Get('plans/:id/page')
+  @Public()
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    operationId: 'getPlanPage',
+    summary: 'A read-only HTML page of a plan for a browser: key facts and charts',
+    description:
+      'The page holds no plan data, so it needs no key to load; its script asks for the API key once, keeps it in the tab\'s ' +
+      'sessionStorage and reads the plan and its charts with `Authorization: Bearer` under those routes\' rules.',
+  })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'the page', content: { 'text/html': { schema: { type: 'string' } } } })
+  @ApiProblems(400)
+  page(@Param('id', new ParseUUIDPipe()) id: string, @Res({ passthrough: true }) res: Response): string {
+    const { html, csp } = planPage(id);
+    res.type('html').set('Content-Security-Policy', csp);
+    return html;
+  }
+}

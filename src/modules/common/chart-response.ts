@@ -1,0 +1,36 @@
+/** How the chart routes (plans, simulations, accounting) answer: a `file` parameter, SVG or a Vega-Lite spec. */
+import { applyDecorators, HttpStatus } from '@nestjs/common';
+import { ApiParam, ApiProduces, ApiResponse } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { chartFiles, ChartFormat, parseChartFile, SVG_TYPE } from '../../charts/charts';
+import type { ChartSpec } from '../../charts/spec';
+import { ProblemException } from './problem';
+
+export type ChartBody = { format: 'svg'; svg: string } | { format: 'json'; spec: ChartSpec };
+
+/** The `file` path parameter and the two representations of a chart route. */
+export function ApiChart(charts: readonly string[]) {
+  return applyDecorators(
+    ApiParam({ name: 'file', enum: chartFiles(charts), description: '<chart>.svg: the chart rendered (image/svg+xml); <chart>.json: its Vega-Lite spec' }),
+    ApiProduces(SVG_TYPE, 'application/json'),
+    ApiResponse({
+      status: 200,
+      description: 'the chart as SVG, or its Vega-Lite spec (JSON, with $schema) for clients that render it themselves',
+      content: { [SVG_TYPE]: { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object', additionalProperties: true } } },
+    }),
+  );
+}
+
+/** Sends SVG with its media type (Express would call a string text/html); a spec goes out as JSON. */
+export function sendChart(res: Response, body: ChartBody): string | ChartSpec {
+  if (body.format === 'json') return body.spec;
+  res.type(SVG_TYPE);
+  return body.svg;
+}
+
+/** The chart and format a file name asks for ("gantt.svg"); any other name is a 404 naming the charts there are. */
+export function chartFile<C extends string>(file: string, charts: readonly C[]): { chart: C; format: ChartFormat } {
+  const which = parseChartFile(file, charts);
+  if (!which) throw new ProblemException(HttpStatus.NOT_FOUND, 'Not found', `chart ${JSON.stringify(file)} does not exist; the charts are ${chartFiles(charts).join(', ')}`);
+  return which;
+}
