@@ -43,7 +43,7 @@ export async function solvedPlan(svc: Service, keys: Record<string, string>): Pr
   const cluster = await farmer.POST('/v1/clusters', { body: CHART_CLUSTER as never });
   assert.equal(cluster.response.status, 201, JSON.stringify(cluster.error));
   const clusterId = cluster.data!.id;
-  const forecast = await farmer.POST('/v1/clusters/{clusterId}/forecasts', { params: { path: { clusterId } }, body: { slotSeconds: SLOT_SECONDS, slots: SLOTS, quantile: 0.9, usage: FORECAST } });
+  const forecast = await farmer.POST('/v1/clusters/{clusterId}/forecasts', { params: { path: { clusterId } }, body: { slotSeconds: SLOT_SECONDS, slots: SLOTS, quantile: 0.9, startsAt: '2030-01-01T00:00:00Z', usage: FORECAST } });
   assert.equal(forecast.response.status, 201, JSON.stringify(forecast.error));
   const batch = await customer.POST('/v1/batches', { body: { name: 'charts', jobs: CHART_JOBS as never } });
   assert.equal(batch.response.status, 201, JSON.stringify(batch.error));

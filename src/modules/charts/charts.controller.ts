@@ -1,4 +1,5 @@
-import { Controller, Get, Header, Param, ParseUUIDPipe, Res } from '@nestjs/common';
+import { UuidParam } from '../common/uuid-param';
+import { Controller, Get, Header, Param, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { PLAN_CHARTS, SIMULATION_CHARTS } from '../../charts/charts';
@@ -23,7 +24,7 @@ export class ChartsController {
   })
   @ApiChart(PLAN_CHARTS)
   @ApiProblems(401, 404, 429)
-  async planChart(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Param('file') file: string, @Res({ passthrough: true }) res: Response) {
+  async planChart(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string, @Param('file') file: string, @Res({ passthrough: true }) res: Response) {
     return sendChart(res, await this.charts.planChart(p, id, file));
   }
 
@@ -35,7 +36,7 @@ export class ChartsController {
   })
   @ApiChart(SIMULATION_CHARTS)
   @ApiProblems(401, 404, 409, 429)
-  async simulationChart(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Param('file') file: string, @Res({ passthrough: true }) res: Response) {
+  async simulationChart(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string, @Param('file') file: string, @Res({ passthrough: true }) res: Response) {
     return sendChart(res, await this.charts.simulationChart(p, id, file));
   }
 
@@ -52,7 +53,7 @@ export class ChartsController {
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'the page', content: { 'text/html': { schema: { type: 'string' } } } })
   @ApiProblems(400)
-  page(@Param('id', new ParseUUIDPipe()) id: string, @Res({ passthrough: true }) res: Response): string {
+  page(@Param('id', UuidParam) id: string, @Res({ passthrough: true }) res: Response): string {
     const { html, csp } = planPage(id);
     res.type('html').set('Content-Security-Policy', csp);
     return html;

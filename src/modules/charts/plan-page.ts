@@ -20,7 +20,7 @@ export function planPage(planId: string): { html: string; csp: string } {
 }
 
 function pageHtml(planId: string, script: string): string {
-  // planId passed ParseUUIDPipe: hex and dashes only, safe inside a JS string and HTML.
+  // planId passed UuidParam: hex and dashes only, safe inside a JS string and HTML.
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
