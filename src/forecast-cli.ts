@@ -7,11 +7,10 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CommandSpec, parseCommand, UsageError } from './cli-args';
 import { readText } from './cli-input';
+import { runWithProgress } from './cli-progress';
 import {
-  baselineForecast,
   BaselineKind,
   describeEval,
-  forecast,
   ForecastInputError,
   MODELS,
   ModelKind,
@@ -21,7 +20,6 @@ import {
   renderEvalTable,
   renderMatchedTable,
   runForecastEval,
-  trainForecaster,
   UsageForecast,
   UsageHistory,
 } from './engine/forecast';
@@ -40,6 +38,7 @@ export const FORECAST = {
     headroom: { type: 'string', value: 'D|cpu=D,ram=D', help: HEADROOM_HELP },
     seed: { type: 'string', default: '1', value: 'N', help: 'seed of the GBT' },
     digits: { type: 'string', default: '4', value: 'N', help: 'decimals printed' },
+    quiet: { type: 'boolean', help: 'no progress on stderr' },
   },
   notes: ['The CSV: Unix seconds, node id, metric, a fraction in [0, 1]; any regular sampling period (docs/FORMAT.md).'],
 } satisfies CommandSpec;
@@ -61,7 +60,7 @@ export const FORECAST_EVAL = {
   },
 } satisfies CommandSpec;
 
-export function forecastCommand(args: string[]): number {
+export async function forecastCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(FORECAST, args);
   if (positionals.length !== 1) throw new UsageError('forecast needs exactly one HISTORY.csv');
   const q = fraction('--quantile', values.quantile);
@@ -74,11 +73,7 @@ export function forecastCommand(args: string[]): number {
   const headroom = values.headroom === undefined ? undefined : parseHeadroom(values.headroom);
   if (headroom !== undefined && model !== 'gbt') throw new UsageError('--headroom applies to --model gbt only');
   const history = parseHistoryCsv(readText(positionals[0]));
-  let usage: UsageForecast;
-  if (model === 'gbt') {
-    const m = trainForecaster(history, { quantiles: [q], slotSeconds, horizonSlots, seed });
-    usage = forecast(m, undefined, horizonSlots, { headroom })[0].usage;
-  } else usage = baselineForecast(model as BaselineKind, history, { q, slotSeconds, horizonSlots });
+  const usage = await runWithProgress<UsageForecast>(`forecast ${model}`, { kind: 'forecast', history, model: model as 'gbt' | BaselineKind, q, slotSeconds, horizonSlots, seed, headroom }, values.quiet);
   const scale = 10 ** Math.max(0, Math.min(12, digits));
   const rounded = JSON.stringify(usage, (_, v) => (typeof v === 'number' ? Math.round(v * scale) / scale : v));
   process.stdout.write(rounded + '\n');

@@ -13,7 +13,8 @@ import { PROVISIONING_NAMES, ProvisioningName } from './engine/policies/provisio
 import { PORTFOLIO_DEFAULTS, PortfolioParams } from './engine/posum/portfolio';
 import { portfolioFromRequest, portfolioRequestIssues, PortfolioRequest } from './engine/posum/request';
 import { QOS_NAMES } from './engine/qos';
-import { simulatePlan, simulatePolicy, validateActualUsage, validateRuntimeTruth } from './engine/simulate';
+import { checkPlanFits, validateActualUsage, validateRuntimeTruth } from './engine/simulate';
+import { runWithProgress } from './cli-progress';
 
 const POLICIES = [...POLICY_NAMES, 'posum'];
 const P = PORTFOLIO_DEFAULTS;
@@ -40,12 +41,13 @@ export const SIMULATE = {
     x: { type: 'string', value: 'N', help: `POSUM: nodes plus-x leases and minus-x releases per period (default ${P.provisioning.x})` },
     'max-slowdown': { type: 'string', value: 'F', help: `POSUM: maxbsd's ceiling on the bounded slowdown (default ${P.provisioning.maxBoundedSlowdown})` },
     'ls-member': { type: 'boolean', help: "POSUM: Fallow's ls as a 17th member" },
+    quiet: { type: 'boolean', help: 'no progress on stderr' },
     'no-echo-arrivals': { type: 'boolean', help: "POSUM: the look-ahead sees the queue alone (the paper), not also the last look-ahead's arrivals repeated" },
   },
   notes: ['The report: makespan, job execution times, POSUM score, relaunched and remote tasks, bytes moved, deadline misses, revenue, each job (README.md).'],
 } satisfies CommandSpec;
 
-export function simulateCommand(args: string[]): number {
+export async function simulateCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(SIMULATE, args);
   const seed = Number(values.seed);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
@@ -65,8 +67,10 @@ export function simulateCommand(args: string[]): number {
   const sigma = values['runtime-sigma'] === undefined ? undefined : Number(values['runtime-sigma']);
   const runtimeTruth = validateRuntimeTruth(model, values['true-seconds'] === undefined ? undefined : readJson(values['true-seconds']), sigma);
   const options = { actual, qos: values.qos, seed, reduceSlowstart, runtimeTruth, provision: values.provision as ProvisioningName | undefined, posum };
-  const report =
-    values.policy !== undefined ? simulatePolicy(model, values.policy, options) : simulatePlan(model, readJson(positionals[1]) as PlanDoc, options);
+  // The plan is checked here (a plan that does not fit its instance is the user's mistake, named by path).
+  const plan = values.policy === undefined ? (readJson(positionals[1]) as PlanDoc) : null;
+  if (plan) checkPlanFits(model, plan);
+  const report = await runWithProgress('simulate', { kind: 'simulate', instance: model.doc, plan, policy: values.policy ?? null, options }, values.quiet);
   process.stdout.write(JSON.stringify(report, null, 1) + '\n');
   return 0;
 }

@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
 import { readFileSync } from 'node:fs';
+import { ProgressLine } from '../../src/cli-progress';
 
 const CLI = path.resolve(__dirname, '../../src/cli.js');
 const LARGE = path.resolve(__dirname, '../../../examples/instance-large.json');
@@ -44,5 +45,27 @@ describe('fallow solve progress', () => {
     assert.ok(Date.now() - started < 50_000, 'stopped well before its 60-s budget');
     const plan = JSON.parse(stdout);
     assert.ok(evaluatePlan(loadInstance(JSON.parse(readFileSync(LARGE, 'utf8'))), plan).ok);
+  });
+
+  test('a command without a budget (simulate, forecast) shows its elapsed time; a pipe gets whole lines, a terminal one redrawn line', () => {
+    const written: string[] = [];
+    const pipe = { isTTY: false, write: (t: string) => written.push(t) } as unknown as NodeJS.WriteStream;
+    const line = new ProgressLine(pipe, 'simulate');
+    line.tick();
+    line.tick(); // within the second: nothing more on a pipe
+    line.done();
+    assert.equal(written.length, 1);
+    assert.match(written[0], /^simulate \d+\.\d s {2}running\n$/);
+    const drawn: string[] = [];
+    const tty = { isTTY: true, columns: 200, write: (t: string) => drawn.push(t) } as unknown as NodeJS.WriteStream;
+    const bar = new ProgressLine(tty, 'solve ls', 4000);
+    bar.update({ strategy: 'ls', elapsedMs: 1000, iterations: 7, scheduledTasks: 10, makespanSlots: 5, phase: 'searching', boundSlots: 4, gap: 0.25 });
+    bar.tick();
+    bar.tick();
+    bar.done();
+    assert.equal(drawn.length, 3);
+    assert.match(drawn[0], /^\rsolve ls \[#*-*\] \d+\.\d\/4\.0 s {2}searching {2}best 10 tasks, makespan 5 {2}bound 4 {2}gap 25\.0%/);
+    assert.equal(drawn[0].length, 200); // \r and the line padded to the width - 1
+    assert.equal(drawn[2], '\n');
   });
 });

@@ -46,14 +46,19 @@ export function portfolioParams(p: Partial<PortfolioParams> = {}): PortfolioPara
   };
 }
 
-/** Replays a plan; the plan must pass the evaluator against the instance (it was made for it). */
-export function simulatePlan(model: Model, plan: PlanDoc, options: SimulateOptions = {}): SimReport {
+/** A ValidationError (its first 20 violations) unless the plan passes the evaluator against the instance. */
+export function checkPlanFits(model: Model, plan: PlanDoc): void {
   const check = evaluatePlan(model, plan);
   if (!check.ok)
     throw new ValidationError(
       'plan',
       check.violations.slice(0, 20).map((v) => ({ path: 'plan', message: v })),
     );
+}
+
+/** Replays a plan; the plan must pass the evaluator against the instance (it was made for it). */
+export function simulatePlan(model: Model, plan: PlanDoc, options: SimulateOptions = {}): SimReport {
+  checkPlanFits(model, plan);
   const driver = new PlanDriver(model, plan);
   return new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), driver, {
     qos: getQos(options.qos ?? 'salamander'),
