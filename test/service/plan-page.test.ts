@@ -44,6 +44,7 @@ describe('the plan page in a browser', () => {
     const facts = await page.locator('#facts').innerText();
     assert.match(facts, new RegExp(`scheduled tasks\\s+${SCHEDULED_TASKS}`));
     assert.match(facts, /makespan \(slots\)\s+\d+/);
+    assert.match(facts, /optimal\s+(yes \(proven for scheduled tasks, then makespan\)|not proven)/);
     assert.match(await page.locator('#rejected').innerText(), /too-big: .+/);
     assert.ok((await marks('chart-gantt')) >= SCHEDULED_TASKS, 'one bar per task at least');
     assert.ok((await marks('chart-utilisation')) > 0);

@@ -89,7 +89,8 @@ function pageScript(planId: string): string {
     fact(dl, 'makespan (slots)', o.makespanSlots);
     fact(dl, 'lower bound (slots)', b.makespanSlots);
     fact(dl, 'gap', typeof plan.gap === 'number' ? (100 * plan.gap).toFixed(2) + ' %' : undefined);
-    fact(dl, 'optimal', plan.optimal === undefined ? undefined : plan.optimal ? 'yes (proven)' : 'not proven');
+    var what = (plan.stats && plan.stats.objective === 'revenue') ? ' for revenue' : ' for scheduled tasks, then makespan';
+    fact(dl, 'optimal', plan.optimal === undefined ? undefined : plan.optimal ? 'yes (proven' + what + ')' : 'not proven');
     fact(dl, 'revenue', o.revenue !== undefined ? o.revenue : k.revenue);
     fact(dl, 'revenue bound', b.revenue);
     fact(dl, 'accepted / rejected jobs', k.acceptedJobs !== undefined ? k.acceptedJobs + ' / ' + k.rejectedJobs : undefined);
