@@ -288,6 +288,23 @@ export function lookAhead(model: Model, sim: Simulator, seconds: number, echoArr
   });
   const jobs: JobSpec[] = [];
   const identity: Present['jobs'] = [];
+  /** Job j with `stages` left, released and due `shift` seconds after it was (an echo), relative to now. */
+  const add = (j: number, id: string, stages: StageSpec[], shift: number) => {
+    const job = model.jobs[j];
+    const spec = doc.jobs[j];
+    const release = job.release * S + shift;
+    const deadline = job.deadline >= 0 ? job.deadline * S + shift : null;
+    jobs.push({
+      ...spec,
+      id,
+      stages,
+      releaseSlot: Math.max(0, Math.ceil((release - sim.now) / S - 1e-9)),
+      ...(deadline !== null ? { deadlineSlot: Math.max(0, Math.floor((deadline - sim.now) / S + 1e-9)) } : {}),
+    });
+    // e_i at speed 1 (work in GFLOP at 1 GFLOP/s, or the fixed durations).
+    const total = job.stages.reduce((sum, g) => sum + model.stages[g].tasks * taskSeconds(model.stages[g], 1), 0);
+    identity.push({ deadlineJob: spec.class === 'deadline' && deadline !== null, releaseSeconds: release, deadlineSeconds: deadline, taskSeconds: total });
+  };
   model.jobs.forEach((job, j) => {
     // Only the queue: a job not submitted yet is unknown to an online scheduler.
     if (job.release * S > sim.now + 1e-9) return;
@@ -307,33 +324,14 @@ export function lookAhead(model: Model, sim: Simulator, seconds: number, echoArr
     if (!stages.length) return;
     const kept = new Set(stages.map((s) => s.id));
     for (const s of stages) if (s.after) s.after = s.after.filter((a) => kept.has(a));
-    const release = job.release * S;
-    const deadline = job.deadline >= 0 ? job.deadline * S : null;
-    jobs.push({
-      ...spec,
-      stages,
-      releaseSlot: Math.max(0, Math.ceil((release - sim.now) / S - 1e-9)),
-      ...(deadline !== null ? { deadlineSlot: Math.max(0, Math.floor((deadline - sim.now) / S + 1e-9)) } : {}),
-    });
-    // e_i at speed 1 (work in GFLOP at 1 GFLOP/s, or the fixed durations).
-    const total = job.stages.reduce((sum, g) => sum + model.stages[g].tasks * taskSeconds(model.stages[g], 1), 0);
-    identity.push({ deadlineJob: spec.class === 'deadline' && deadline !== null, releaseSeconds: release, deadlineSeconds: deadline, taskSeconds: total });
+    add(j, spec.id, stages, 0);
   });
   if (!jobs.length) return null;
   if (echoArrivals)
     model.jobs.forEach((job, j) => {
       const release = job.release * S;
       if (release > sim.now + 1e-9 || release <= sim.now - seconds) return;
-      const spec = doc.jobs[j];
-      const deadline = job.deadline >= 0 ? job.deadline * S + seconds : null;
-      jobs.push({
-        ...spec,
-        id: `${spec.id}-echo-${j}`,
-        releaseSlot: Math.ceil((release + seconds - sim.now) / S - 1e-9),
-        ...(deadline !== null ? { deadlineSlot: Math.floor((deadline - sim.now) / S + 1e-9) } : {}),
-      });
-      const total = job.stages.reduce((sum, g) => sum + model.stages[g].tasks * taskSeconds(model.stages[g], 1), 0);
-      identity.push({ deadlineJob: spec.class === 'deadline' && deadline !== null, releaseSeconds: release + seconds, deadlineSeconds: deadline, taskSeconds: total });
+      add(j, `${doc.jobs[j].id}-echo-${j}`, doc.jobs[j].stages, seconds);
     });
   const present: InstanceDoc = { ...doc, name: `${doc.name}@${Math.round(sim.now)}`, horizon: { slots, slotSeconds: S }, nodes, usage, jobs };
   return { model: compile(present), jobs: identity, leased };
