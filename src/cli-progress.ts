@@ -58,21 +58,53 @@ export class ProgressLine {
   }
 }
 
+/** A long command's computation for runWithProgress. */
+export interface ThreadedWork<I> {
+  /** The compiled thread entry (serveThread) and its input. */
+  file: string;
+  input: I;
+  /** What the progress line starts with, e.g. `solve ls`. */
+  label: string;
+  /** A search's budget: the stop flag is raised then, the bar shows it, and Ctrl-C stops it early keeping its best. */
+  budgetMs?: number;
+  /** When the thread is terminated if it has not answered (a search that overran its budget). */
+  hardStopAfterMs?: number;
+  /** No progress on stderr. */
+  quiet?: boolean;
+}
+
 /**
- * Runs a long command's computation (cli-work.thread.ts) on a thread while this one shows its elapsed time
- * on stderr (quiet: nothing). An input the engine refuses is the user's mistake (InputError, exit 2).
+ * Runs a long command's computation on a thread while this one draws its progress on stderr every quarter
+ * second (the thread's Progress events, or the elapsed time alone). An input the engine refuses is the
+ * user's mistake (InputError, exit 2); another error is Fallow's (exit 1).
  */
-export async function runWithProgress<R>(label: string, work: CliWork, quiet = false): Promise<R> {
-  const progress = quiet ? null : new ProgressLine(process.stderr, label);
+export async function runWithProgress<I, R>(w: ThreadedWork<I>): Promise<R> {
+  const progress = w.quiet ? null : new ProgressLine(process.stderr, w.label, w.budgetMs);
+  const now = Date.now();
+  const run = runInThread<I, Progress, R>(w.file, w.input, {
+    onEvent: (p) => progress?.update(p),
+    softStopAt: w.budgetMs === undefined ? undefined : now + w.budgetMs,
+    hardStopAt: w.hardStopAfterMs === undefined ? undefined : now + w.hardStopAfterMs,
+  });
   const timer = progress ? setInterval(() => progress.tick(), 250) : null;
+  // Only a search keeps its best when stopped; other work ends on Ctrl-C as any process does.
+  const interrupt = () => run.stop();
+  if (w.budgetMs !== undefined) process.once('SIGINT', interrupt);
   try {
-    return await runInThread<CliWork, never, R>(join(__dirname, 'cli-work.thread.js'), work).result;
+    return await run.result;
   } catch (e) {
     if (e instanceof ThreadError && e.reason === 'input') throw new InputError(e.message);
     if (e instanceof ThreadError && e.reason === 'error') throw new Error(e.message);
     throw e;
   } finally {
     if (timer) clearInterval(timer);
+    process.removeListener('SIGINT', interrupt);
+    if (w.budgetMs !== undefined) progress?.tick(); // a search's last state: where it ended
     progress?.done();
   }
+}
+
+/** The CLI's own long work (cli-work.thread.ts: simulate, forecast) with its elapsed time on stderr. */
+export function runCliWork<R>(label: string, input: CliWork, quiet = false): Promise<R> {
+  return runWithProgress<CliWork, R>({ file: join(__dirname, 'cli-work.thread.js'), input, label, quiet });
 }

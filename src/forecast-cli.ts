@@ -7,7 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CommandSpec, parseCommand, UsageError } from './cli-args';
 import { readText } from './cli-input';
-import { runWithProgress } from './cli-progress';
+import { runCliWork } from './cli-progress';
 import {
   BaselineKind,
   describeEval,
@@ -73,7 +73,7 @@ export async function forecastCommand(args: string[]): Promise<number> {
   const headroom = values.headroom === undefined ? undefined : parseHeadroom(values.headroom);
   if (headroom !== undefined && model !== 'gbt') throw new UsageError('--headroom applies to --model gbt only');
   const history = parseHistoryCsv(readText(positionals[0]));
-  const usage = await runWithProgress<UsageForecast>(`forecast ${model}`, { kind: 'forecast', history, model: model as 'gbt' | BaselineKind, q, slotSeconds, horizonSlots, seed, headroom }, values.quiet);
+  const usage = await runCliWork<UsageForecast>(`forecast ${model}`, { kind: 'forecast', history, model: model as 'gbt' | BaselineKind, q, slotSeconds, horizonSlots, seed, headroom }, values.quiet);
   const scale = 10 ** Math.max(0, Math.min(12, digits));
   const rounded = JSON.stringify(usage, (_, v) => (typeof v === 'number' ? Math.round(v * scale) / scale : v));
   process.stdout.write(rounded + '\n');

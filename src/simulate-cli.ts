@@ -14,7 +14,7 @@ import { PORTFOLIO_DEFAULTS, PortfolioParams } from './engine/posum/portfolio';
 import { portfolioFromRequest, portfolioRequestIssues, PortfolioRequest } from './engine/posum/request';
 import { QOS_NAMES } from './engine/qos';
 import { checkPlanFits, validateActualUsage, validateRuntimeTruth } from './engine/simulate';
-import { runWithProgress } from './cli-progress';
+import { runCliWork } from './cli-progress';
 
 const POLICIES = [...POLICY_NAMES, 'posum'];
 const P = PORTFOLIO_DEFAULTS;
@@ -70,7 +70,7 @@ export async function simulateCommand(args: string[]): Promise<number> {
   // The plan is checked here (a plan that does not fit its instance is the user's mistake, named by path).
   const plan = values.policy === undefined ? (readJson(positionals[1]) as PlanDoc) : null;
   if (plan) checkPlanFits(model, plan);
-  const report = await runWithProgress('simulate', { kind: 'simulate', instance: model.doc, plan, policy: values.policy ?? null, options }, values.quiet);
+  const report = await runCliWork('simulate', { kind: 'simulate', instance: model.doc, plan, policy: values.policy ?? null, options }, values.quiet);
   process.stdout.write(JSON.stringify(report, null, 1) + '\n');
   return 0;
 }

@@ -10,10 +10,9 @@ import { loadInstance } from './engine/model/model';
 import { join } from 'node:path';
 import type { SolveOutcome } from './engine/solve';
 import type { InstanceDoc } from './engine/model/types';
-import type { Progress } from './engine/strategies/strategy';
-import { runInThread, ThreadError } from './engine/threads/run-in-thread';
 import type { SolveThreadInput } from './worker/kinds/solve.thread';
-import { ProgressLine } from './cli-progress';
+import { runWithProgress } from './cli-progress';
+import { hardStopAfterMs } from './worker/kinds/solve-limits';
 import { strategyNames } from './engine/strategies';
 import { Objective, OBJECTIVES } from './engine/strategies/strategy';
 
@@ -57,27 +56,14 @@ export async function solveCommand(args: string[]): Promise<number> {
   if (!strategyNames().includes(values.strategy)) throw new UsageError(`--strategy must be one of ${strategyNames().join(', ')}, got "${values.strategy}"`);
   // The search runs on a thread so that this one can redraw the progress every quarter second and stop
   // the search on Ctrl-C, keeping the best plan so far.
-  const progress = values.quiet ? null : new ProgressLine(process.stderr, `solve ${values.strategy}`, budget);
-  const run = runInThread<SolveThreadInput, Progress, SolveOutcome>(join(__dirname, 'worker', 'kinds', 'solve.thread.js'), { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations }, {
-    onEvent: (p) => progress?.update(p),
-    softStopAt: Date.now() + budget,
-    hardStopAt: Date.now() + budget + Math.max(60_000, budget),
+  const { plan } = await runWithProgress<SolveThreadInput, SolveOutcome>({
+    file: join(__dirname, 'worker', 'kinds', 'solve.thread.js'),
+    input: { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations },
+    label: `solve ${values.strategy}`,
+    budgetMs: budget,
+    hardStopAfterMs: hardStopAfterMs(budget),
+    quiet: values.quiet,
   });
-  const timer = progress ? setInterval(() => progress.tick(), 250) : null;
-  const interrupt = () => run.stop();
-  process.once('SIGINT', interrupt);
-  let plan;
-  try {
-    plan = (await run.result).plan;
-  } catch (e) {
-    if (e instanceof ThreadError && e.reason === 'error') throw new Error(e.message);
-    throw e;
-  } finally {
-    if (timer) clearInterval(timer);
-    process.removeListener('SIGINT', interrupt);
-    progress?.tick();
-    progress?.done();
-  }
   const text = JSON.stringify(plan, null, 1) + '\n';
   if (values.out) writeFileSync(values.out, text);
   else process.stdout.write(text);

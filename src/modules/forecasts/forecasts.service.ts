@@ -67,6 +67,11 @@ export class ForecastsService {
   }
 }
 
+/** The end of a forecast's last slot: startsAt + slots x slotSeconds. */
+export function forecastEndsAt(f: Pick<ForecastEntity, 'startsAt' | 'slots' | 'slotSeconds'>): Date {
+  return new Date(f.startsAt.getTime() + f.slots * f.slotSeconds * 1000);
+}
+
 export function toForecastSummaryDto(f: ForecastEntity): ForecastSummaryDto {
   return {
     id: f.id,
@@ -76,7 +81,7 @@ export function toForecastSummaryDto(f: ForecastEntity): ForecastSummaryDto {
     slots: f.slots,
     quantile: f.quantile,
     startsAt: f.startsAt.toISOString(),
-    endsAt: new Date(f.startsAt.getTime() + f.slots * f.slotSeconds * 1000).toISOString(),
+    endsAt: forecastEndsAt(f).toISOString(),
     // forecasts built before headroom existed have none in their provenance
     provenance: f.provenance ? { ...f.provenance, headroom: f.provenance.headroom ?? 0 } : null,
     createdAt: f.createdAt.toISOString(),

@@ -4,7 +4,7 @@ import { Roles } from '../auth/principal';
 import { ApiProblems } from '../common/api-problems';
 import { pageLimit } from '../common/cursor';
 import { ClustersService } from '../clusters/clusters.service';
-import { ForecastsService } from '../forecasts/forecasts.service';
+import { forecastEndsAt, ForecastsService } from '../forecasts/forecasts.service';
 import { OfferedClusterPageDto } from './offer.dto';
 
 /** What customers may solve on: every farmer's lendable clusters, with the forecast a solve can use now. */
@@ -32,7 +32,7 @@ export class OffersController {
       items: page.items.map((c) => {
         const f = current.get(c.id);
         const forecast = f
-          ? { id: f.id, startsAt: f.startsAt.toISOString(), endsAt: new Date(f.startsAt.getTime() + f.slots * f.slotSeconds * 1000).toISOString(), slotSeconds: f.slotSeconds, slots: f.slots, quantile: f.quantile }
+          ? { id: f.id, startsAt: f.startsAt.toISOString(), endsAt: forecastEndsAt(f).toISOString(), slotSeconds: f.slotSeconds, slots: f.slots, quantile: f.quantile }
           : null;
         return { ...c, forecast };
       }),

@@ -1,4 +1,5 @@
 import type { Issue } from '../../engine/model/types';
+import { forecastEndsAt } from '../forecasts/forecasts.service';
 
 /** The part of a forecast a solve uses. */
 export interface ForecastWindow {
@@ -25,7 +26,7 @@ export function forecastWindow(
   const seconds = (startsAt.getTime() - forecast.startsAt.getTime()) / 1000;
   const offset = Math.floor(seconds / S + 1e-9);
   if (seconds >= 0 && offset < forecast.slots) return { offset, slots: forecast.slots - offset, warning: null };
-  const ends = new Date(forecast.startsAt.getTime() + forecast.slots * S * 1000);
+  const ends = forecastEndsAt(forecast);
   const what = `forecast ${forecast.id} covers ${forecast.startsAt.toISOString()} to ${ends.toISOString()}, and the solve starts at ${startsAt.toISOString()}`;
   if (!allowStale)
     return { path: 'startsAt', message: `outside the forecast: ${what}; post a forecast for that time, or set allowStaleForecast to solve with this one from its slot 0` };

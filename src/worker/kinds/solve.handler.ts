@@ -7,6 +7,7 @@ import { PlansService } from '../../modules/plans/plans.service';
 import type { SolveEntity, SolveProgress } from '../../modules/solves/solve.entity';
 import { SOLVE_WORK } from '../../modules/solves/solve.kind';
 import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
+import { hardStopAfterMs } from './solve-limits';
 import type { SolveThreadInput } from './solve.thread';
 
 /** A solve: the engine searches within the budget; the plan, its KPIs and rejections are stored with the solve's end. */
@@ -67,9 +68,4 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveThreadInput, 
       },
     };
   }
-}
-
-/** How long after its start a solve's thread is terminated: its budget, then as long again (at least a minute) to answer. */
-export function hardStopAfterMs(budgetMs: number): number {
-  return budgetMs + Math.max(60_000, budgetMs);
 }
