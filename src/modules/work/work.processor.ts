@@ -66,7 +66,10 @@ export class LongWorkProcessor {
     const id = job.data.id;
     const startedAt = Date.now();
     const result = (status: string, extra: Record<string, unknown> = {}): WorkJobResult => ({ id, status, elapsedMs: Date.now() - startedAt, worker: WORKER_NAME, ...extra });
-    if (!(await this.rows.claim(kind, id))) return result('skipped'); // cancelled or already done
+    // A handler with a heartbeat has its first one written with the claim, so a client never sees it running without progress.
+    const heartbeat = handler.heartbeat?.bind(handler);
+    if (!(await this.rows.claim(kind, id, heartbeat?.(undefined, 0)))) return result('skipped'); // cancelled or already done
+    const claimedAt = Date.now();
     let loaded: WorkRow | undefined; // for release(), whatever happens
     try {
       const row = await this.rows.load(kind, id);
@@ -78,7 +81,7 @@ export class LongWorkProcessor {
       if (row.cancelRequestedAt && !kind.stopKeepsBest) return result(await this.endCancelled(kind, id));
       const prepared = await handler.prepare(row);
       if ('fail' in prepared) return result(await this.fail(kind, id, prepared.fail));
-      let lastWrite = 0;
+      let lastWrite = heartbeat ? claimedAt : 0; // the claim wrote the first heartbeat
       let lastProgress: unknown = undefined;
       const write = (progress: unknown) => {
         lastProgress = progress;
@@ -87,8 +90,7 @@ export class LongWorkProcessor {
         void job.updateProgress(progress as object).catch(() => undefined);
       };
       const beat = () => {
-        if (!handler.heartbeat || Date.now() - lastWrite < HEARTBEAT_EVERY_MS - 50) return;
-        write(handler.heartbeat(lastProgress, Date.now() - startedAt));
+        if (heartbeat && Date.now() - lastWrite >= HEARTBEAT_EVERY_MS - 50) write(heartbeat(lastProgress, Date.now() - startedAt));
       };
       const run = runInThread<unknown, unknown, unknown>(handler.threadFile, prepared.input, {
         transferList: prepared.transferList,
@@ -102,8 +104,8 @@ export class LongWorkProcessor {
           if (Date.now() - lastWrite >= PROGRESS_EVERY_MS) write(progress);
         },
       });
-      beat(); // from the first second, before the thread has said anything
-      const heartbeat = setInterval(beat, HEARTBEAT_EVERY_MS / 4);
+      beat(); // at least once a second from the claim, also before the thread has said anything
+      const beating = heartbeat ? setInterval(beat, HEARTBEAT_EVERY_MS / 4) : undefined;
       const key = runKey(kind, id);
       this.running.set(key, run);
       let answer: unknown;
@@ -118,7 +120,7 @@ export class LongWorkProcessor {
         if (e.reason !== 'input') this.log.error(`${kind.noun} ${id}: ${e.stack ?? e.message}`);
         return result(await this.fail(kind, id, handler.failure(row, e)));
       } finally {
-        clearInterval(heartbeat);
+        clearInterval(beating);
         this.running.delete(key);
       }
       // The result is in memory: everything from here on reads or writes Postgres, so it is retried while

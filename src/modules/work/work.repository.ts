@@ -29,8 +29,12 @@ export class LongWorkRepository {
   }
 
   /** Takes the work for this worker. `running` is claimable too: that is a retry after the worker that had it died. */
-  async claim(kind: WorkKind<any>, id: string): Promise<boolean> {
-    const r = await this.rows(kind).update({ id, status: In(['queued', 'running']) }, { status: 'running', startedAt: new Date(), attempts: () => 'attempts + 1' });
+  /** Marks the row running (and with `progress`, when given, in the same write: never running without it). */
+  async claim(kind: WorkKind<any>, id: string, progress?: unknown): Promise<boolean> {
+    const r = await this.rows(kind).update(
+      { id, status: In(['queued', 'running']) },
+      { status: 'running', startedAt: new Date(), attempts: () => 'attempts + 1', ...(progress !== undefined ? { progress } : {}) } as Fields,
+    );
     return (r.affected ?? 0) > 0;
   }
 
