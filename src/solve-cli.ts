@@ -15,6 +15,7 @@ import { runWithProgress } from './cli-progress';
 import { hardStopAfterMs } from './worker/kinds/solve-limits';
 import { strategyNames } from './engine/strategies';
 import { Objective, OBJECTIVES } from './engine/strategies/strategy';
+import { FC_DEFAULTS, FcWeights, weightsIssues } from './engine/posum/score';
 
 export const SOLVE = {
   name: 'solve',
@@ -26,10 +27,26 @@ export const SOLVE = {
     'budget-ms': { type: 'string', default: '5000', value: 'MS', help: 'time budget in milliseconds' },
     seed: { type: 'string', default: '1', value: 'N', help: 'seed of the random stream' },
     iterations: { type: 'string', value: 'N', help: 'stop after N iterations (the same plan for the same seed)' },
+    alpha: { type: 'string', value: 'A', help: "strategy portfolio: weight of V_D in POSUM's Eq. 5 (default 1)" },
+    beta: { type: 'string', value: 'B', help: 'strategy portfolio: weight of S_B (default 1)' },
+    gamma: { type: 'string', value: 'G', help: 'strategy portfolio: weight of C (default 1)' },
     out: { type: 'string', value: 'FILE', help: 'write the plan to FILE instead of stdout' },
     quiet: { type: 'boolean', help: 'no progress or summary on stderr' },
   },
 } satisfies CommandSpec;
+
+/** --alpha/--beta/--gamma: POSUM's weights for strategy portfolio (checked like the API's); undefined for the others. */
+function scoreWeightsOf(values: { strategy: string; alpha?: string; beta?: string; gamma?: string }): FcWeights | undefined {
+  const given = (['alpha', 'beta', 'gamma'] as const).filter((k) => values[k] !== undefined);
+  if (values.strategy !== 'portfolio') {
+    if (given.length) throw new UsageError(`--${given[0]} applies only to --strategy portfolio`);
+    return undefined;
+  }
+  const w = { alpha: Number(values.alpha ?? FC_DEFAULTS.alpha), beta: Number(values.beta ?? FC_DEFAULTS.beta), gamma: Number(values.gamma ?? FC_DEFAULTS.gamma) };
+  const issues = weightsIssues(w);
+  if (issues.length) throw new UsageError(issues.map((i) => `--${i.path} ${i.message}`).join('; '));
+  return w;
+}
 
 export const CHECK = {
   name: 'check',
@@ -54,11 +71,12 @@ export async function solveCommand(args: string[]): Promise<number> {
   const doc = readJson(positionals[0]);
   const model = loadInstance(doc); // a bad instance is a usage error here, before the thread starts
   if (!strategyNames().includes(values.strategy)) throw new UsageError(`--strategy must be one of ${strategyNames().join(', ')}, got "${values.strategy}"`);
+  const scoreWeights = scoreWeightsOf(values);
   // The search runs on a thread so that this one can redraw the progress every quarter second and stop
   // the search on Ctrl-C, keeping the best plan so far.
   const { plan } = await runWithProgress<SolveThreadInput, SolveOutcome>({
     file: join(__dirname, 'worker', 'kinds', 'solve.thread.js'),
-    input: { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations },
+    input: { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations, scoreWeights },
     label: `solve ${values.strategy}`,
     budgetMs: budget,
     hardStopAfterMs: hardStopAfterMs(budget),

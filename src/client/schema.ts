@@ -70,6 +70,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{id}/score-weights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a tenant's default POSUM weights (alpha, beta, gamma of Eq. 5)
+         * @description Used by the tenant's `portfolio` solves and `posum` simulations that give no alpha, beta or gamma of their own; a request's own values override them one by one.
+         */
+        put: operations["setScoreWeights"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{id}/keys": {
         parameters: {
             query?: never;
@@ -705,12 +725,31 @@ export interface components {
              */
             name: string;
         };
+        ScoreWeightsDto: {
+            /**
+             * @description weight of V_D, the cumulated squared deadline violations (s^2)
+             * @example 1
+             */
+            alpha: number;
+            /**
+             * @description weight of S_B, the cumulated bounded slowdown of batch jobs
+             * @example 1
+             */
+            beta: number;
+            /**
+             * @description weight of C, the node cost
+             * @example 1
+             */
+            gamma: number;
+        };
         TenantDto: {
             /** Format: uuid */
             id: string;
             name: string;
             /** @description a farmer's share of the positive revenue of jobs on its clusters, in basis points */
             revenueShareBps: number;
+            /** @description POSUM's alpha, beta, gamma (Eq. 5) for this tenant's portfolio solves and posum simulations that give none (1/1/1 until an operator sets them) */
+            scoreWeights: components["schemas"]["ScoreWeightsDto"];
             createdAt: string;
         };
         RevenueShareDto: {
@@ -1997,6 +2036,8 @@ export interface components {
             /** @description what the caller should know about how the solve was set up (a stale forecast it allowed); empty: nothing */
             warnings: string[];
             timeBudgetMs: number;
+            /** @description strategy portfolio: the alpha, beta, gamma its members were weighed with (the request's, else the tenant's default); null for other strategies */
+            scoreWeights?: components["schemas"]["ScoreWeightsDto"] | null;
             seed: number;
             /** @enum {string} */
             predictor: "auto" | "basic" | "standard" | "detailed";
@@ -2481,6 +2522,12 @@ export interface components {
                      * @enum {string}
                      */
                     predictor?: "auto" | "basic" | "standard" | "detailed";
+                    /** @description strategy portfolio: weight of V_D in POSUM's Eq. 5 (default: the tenant's, set by the operator, else 1) */
+                    alpha?: number;
+                    /** @description strategy portfolio: weight of S_B in POSUM's Eq. 5 (default: the tenant's, else 1) */
+                    beta?: number;
+                    /** @description strategy portfolio: weight of C in POSUM's Eq. 5 (default: the tenant's, else 1) */
+                    gamma?: number;
                 };
             };
         };
@@ -2674,6 +2721,67 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RevenueShareDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    setScoreWeights: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScoreWeightsDto"];
             };
         };
         responses: {

@@ -68,6 +68,7 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
     lowerBound: fullBound.makespanSlots,
     revenueUpper: revenueUpper?.revenue,
     strategy: lookupStrategy,
+    scoreWeights: options.scoreWeights,
     report(iterations, scheduledTasks, makespanSlots) {
       if (!options.onProgress) return;
       const now = Date.now();

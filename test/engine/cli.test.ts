@@ -175,6 +175,21 @@ describe('fallow CLI', () => {
     });
   });
 
+  test('solve --strategy portfolio takes POSUM\'s weights; other strategies refuse them', async () => {
+    await withTempDir(async (_dir, write) => {
+      const inst = write('instance.json', INSTANCE);
+      const r = fallow('solve', inst, '--strategy', 'portfolio', '--gamma', '5', '--quiet');
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual((JSON.parse(r.stdout) as PlanDoc).stats?.weights, { alpha: 1, beta: 1, gamma: 5 });
+      let bad = fallow('solve', inst, '--strategy', 'ls', '--alpha', '2');
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /^fallow solve: --alpha applies only to --strategy portfolio/);
+      bad = fallow('solve', inst, '--strategy', 'portfolio', '--beta=-1');
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--beta must be a number >= 0, got -1/);
+    });
+  });
+
   test('a plan larger than a pipe buffer reaches stdout whole', async () => {
     await withTempDir(async (_dir, write) => {
       const inst = write('big.json', ephemeralInstance({ nodes: 12, jobs: 40, maxMaps: 60, seed: 3 }));

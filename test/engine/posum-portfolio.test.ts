@@ -138,6 +138,22 @@ describe('POSUM portfolio', () => {
     assert.equal(plan.objective.scheduledTasks, model.nTasks);
   });
 
+  test('strategy portfolio weighs its members with the solve\'s scoreWeights: cost alone and deadlines alone choose differently', async () => {
+    const model = loadInstance(cluster(JOBS, forecast));
+    type Stats = { weights: { alpha: number; beta: number; gamma: number }; member: { allocation: string; provisioning: string }; members: (PosumScore & { allocation: string; provisioning: string })[] };
+    const chosen = async (w: { alpha: number; beta: number; gamma: number }) => {
+      const stats = (await solve(model, { strategy: 'portfolio', timeBudgetMs: 5000, seed: 1, scoreWeights: w })).stats as Stats;
+      assert.deepEqual(stats.weights, w);
+      return { stats, member: stats.members.find((m) => m.allocation === stats.member.allocation && m.provisioning === stats.member.provisioning)! };
+    };
+    const cost = await chosen({ alpha: 0, beta: 0, gamma: 1 });
+    const deadlines = await chosen({ alpha: 1, beta: 0, gamma: 0 });
+    assert.equal(cost.member.c, Math.min(...cost.stats.members.map((m) => m.c)));
+    assert.equal(deadlines.member.vd, Math.min(...deadlines.stats.members.map((m) => m.vd)));
+    // On this instance leasing buys deadlines: the cheapest member is late, the most punctual one pays.
+    assert.ok(deadlines.member.c > cost.member.c && cost.member.vd > deadlines.member.vd, JSON.stringify([cost.member, deadlines.member]));
+  });
+
   test('the look-ahead runs on the forecast: with the fixed nodes forecast full, members that lease nothing predict late deadline jobs', () => {
     const full = { f1: { cpu: flat(1) }, f2: { cpu: flat(1) } };
     const first = (usage: InstanceDoc['usage']) => simulatePolicy(loadInstance(cluster(JOBS, usage)), 'posum', { qos: 'none', seed: 1, posum: params }).decisions![0];

@@ -2,7 +2,7 @@ import type { Issue } from '../model/types';
 import { show } from '../model/validate';
 import { PROVISIONING_NAMES } from '../policies/provisioning';
 import { PORTFOLIO_DEFAULTS, PortfolioParams } from './portfolio';
-import { scoreParamIssues } from './score';
+import { FcWeights, scoreParamIssues } from './score';
 
 /**
  * What a caller may say of POSUM (policy posum, or one member: an allocation policy with `provision`), as
@@ -44,8 +44,11 @@ export function portfolioRequestIssues(r: PortfolioRequest): Issue[] {
   return issues;
 }
 
-/** The request as parameters, defaults for the rest; call once portfolioRequestIssues found nothing. */
-export function portfolioFromRequest(r: PortfolioRequest): PortfolioParams {
+/**
+ * The request as parameters, defaults for the rest (`weights`: the caller's default alpha, beta, gamma, e.g.
+ * its tenant's); call once portfolioRequestIssues found nothing.
+ */
+export function portfolioFromRequest(r: PortfolioRequest, weights: FcWeights = PORTFOLIO_DEFAULTS.weights): PortfolioParams {
   const d = PORTFOLIO_DEFAULTS;
   const n = (v: unknown) => (typeof v === 'number' ? v : undefined);
   return {
@@ -54,7 +57,7 @@ export function portfolioFromRequest(r: PortfolioRequest): PortfolioParams {
     echoArrivals: typeof r.echoArrivals === 'boolean' ? r.echoArrivals : d.echoArrivals,
     periodSeconds: n(r.periodSeconds) ?? d.periodSeconds,
     lookAheadSeconds: n(r.lookAheadSeconds) ?? d.lookAheadSeconds,
-    weights: { alpha: n(r.alpha) ?? d.weights.alpha, beta: n(r.beta) ?? d.weights.beta, gamma: n(r.gamma) ?? d.weights.gamma },
+    weights: { alpha: n(r.alpha) ?? weights.alpha, beta: n(r.beta) ?? weights.beta, gamma: n(r.gamma) ?? weights.gamma },
     allocation: { ...d.allocation, delta: n(r.delta) ?? d.allocation.delta },
     provisioning: { ...d.provisioning, x: n(r.x) ?? d.provisioning.x, maxBoundedSlowdown: n(r.maxBoundedSlowdown) ?? d.provisioning.maxBoundedSlowdown },
   };

@@ -88,6 +88,18 @@ export function choose(scores: readonly PosumScore[], w: FcWeights = FC_DEFAULTS
   return { index, distances, ideal };
 }
 
+/**
+ * A complete set of weights (a tenant's default): all three numbers >= 0, not all 0 (with every weight 0 all
+ * members tie and the first always wins, which is no choice at all). Every problem, each with its field.
+ */
+export function weightsIssues(w: { alpha?: unknown; beta?: unknown; gamma?: unknown } | null | undefined): { path: string; message: string }[] {
+  if (!w || typeof w !== 'object') return [{ path: 'alpha', message: 'alpha, beta and gamma are required' }];
+  const out = scoreParamIssues(w);
+  for (const k of ['alpha', 'beta', 'gamma'] as const) if (w[k] === undefined) out.push({ path: k, message: 'is required: a number >= 0' });
+  if (!out.length && w.alpha === 0 && w.beta === 0 && w.gamma === 0) out.push({ path: 'alpha', message: 'alpha, beta and gamma may not all be 0: every member would tie' });
+  return out;
+}
+
 /** Checks weights and parameters; returns every problem with its field. */
 export function scoreParamIssues(w: { alpha?: unknown; beta?: unknown; gamma?: unknown }, minExecutionSeconds?: unknown): { path: string; message: string }[] {
   const out: { path: string; message: string }[] = [];

@@ -1,6 +1,7 @@
 import { Model } from '../model/model';
 import { PlacementDoc } from '../model/types';
 import { Random } from '../random';
+import type { FcWeights } from '../posum/score';
 import { Schedule } from '../schedule/schedule';
 
 export interface Progress {
@@ -44,6 +45,8 @@ export interface SolveOptions {
    * synchronous strategy loop never yields to the event loop, so an AbortSignal alone cannot reach it.
    */
   stopFlag?: Int32Array;
+  /** POSUM's alpha, beta, gamma (Eq. 5) for the `portfolio` strategy's choice among its members; default 1/1/1. */
+  scoreWeights?: FcWeights;
 }
 
 /** What a strategy sees: the model, its random generator and when to stop. */
@@ -83,6 +86,8 @@ export interface StrategyContext {
    */
   strategy?: (name: string) => Strategy | undefined;
   report(iterations: number, scheduledTasks: number, makespanSlots: number): void;
+  /** SolveOptions.scoreWeights: what `portfolio` weighs its members' scores with (absent: 1/1/1). */
+  scoreWeights?: FcWeights;
 }
 
 export interface StrategyResult {

@@ -12,12 +12,13 @@ import { TenantsService } from './tenants.service';
 
 /**
  * Tenants, API keys and who is calling. Exports what AuthGuard needs (AuthService, RateLimiter), so the
- * module that registers the guard as APP_GUARD only imports this one; REDIS and CONFIG come from global modules.
+ * module that registers the guard as APP_GUARD only imports this one, and TenantsService for the tenant's
+ * defaults other modules apply (POSUM's score weights); REDIS and CONFIG come from global modules.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([TenantEntity, ApiKeyEntity]), IdempotencyModule],
   controllers: [TenantsController],
   providers: [TenantsRepository, ApiKeysRepository, AuthService, RateLimiter, TenantsService],
-  exports: [AuthService, RateLimiter],
+  exports: [AuthService, RateLimiter, TenantsService],
 })
 export class AuthModule {}

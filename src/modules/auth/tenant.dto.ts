@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { ScoreWeightsDto } from '../common/score-weights.dto';
 import { Role, ROLES } from './api-key.entity';
 
 export class CreateTenantDto {
@@ -14,6 +15,11 @@ export class TenantDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ minimum: 0, maximum: 10000, description: 'a farmer\'s share of the positive revenue of jobs on its clusters, in basis points' }) revenueShareBps!: number;
+  @ApiProperty({
+    type: ScoreWeightsDto,
+    description: "POSUM's alpha, beta, gamma (Eq. 5) for this tenant's portfolio solves and posum simulations that give none (1/1/1 until an operator sets them)",
+  })
+  scoreWeights!: ScoreWeightsDto;
   @ApiProperty() createdAt!: string;
 }
 

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { FcWeights } from '../../engine/posum/score';
 
 @Entity('tenants')
 export class TenantEntity {
@@ -9,5 +10,10 @@ export class TenantEntity {
    * set by the operator. Accounting applies the current value (it is not historised).
    */
   @Column({ type: 'int', name: 'revenue_share_bps', default: 0 }) revenueShareBps!: number;
+  /**
+   * POSUM's alpha, beta, gamma (Eq. 5) for this tenant's portfolio solves and posum simulations when a request
+   * gives none, set by the operator; null: the product's defaults (1/1/1).
+   */
+  @Column({ type: 'jsonb', name: 'score_weights', nullable: true }) scoreWeights!: FcWeights | null;
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
 }

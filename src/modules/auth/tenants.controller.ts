@@ -3,13 +3,15 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseIntercept
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../common/api-problems';
 import { IdempotencyInterceptor, SecretInResponse } from '../common/idempotency.interceptor';
+import { FC_DEFAULTS } from '../../engine/posum/score';
 import { ApiKeyEntity } from './api-key.entity';
 import { Roles } from './principal';
+import { ScoreWeightsDto } from '../common/score-weights.dto';
 import { CreatedKeyDto, CreateKeyDto, CreateTenantDto, KeyDto, RevenueShareDto, TenantDto } from './tenant.dto';
 import { TenantEntity } from './tenant.entity';
 import { TenantsService } from './tenants.service';
 
-const toTenant = (t: TenantEntity): TenantDto => ({ id: t.id, name: t.name, revenueShareBps: t.revenueShareBps, createdAt: t.createdAt.toISOString() });
+const toTenant = (t: TenantEntity): TenantDto => ({ id: t.id, name: t.name, revenueShareBps: t.revenueShareBps, scoreWeights: t.scoreWeights ?? FC_DEFAULTS, createdAt: t.createdAt.toISOString() });
 const toKey = (k: ApiKeyEntity): KeyDto => ({ id: k.id, tenantId: k.tenantId, role: k.role, label: k.label, prefix: k.prefix, createdAt: k.createdAt.toISOString(), revokedAt: k.revokedAt?.toISOString() ?? null });
 
 /** Operators manage tenants and their keys. */
@@ -52,6 +54,18 @@ export class TenantsController {
   @ApiProblems(401, 403, 404, 422)
   async setRevenueShare(@Param('id', UuidParam) id: string, @Body() dto: RevenueShareDto): Promise<TenantDto> {
     return toTenant(await this.tenants.setRevenueShare(id, dto.shareBps));
+  }
+
+  @Put(':id/score-weights')
+  @ApiOperation({
+    operationId: 'setScoreWeights',
+    summary: "Set a tenant's default POSUM weights (alpha, beta, gamma of Eq. 5)",
+    description: "Used by the tenant's `portfolio` solves and `posum` simulations that give no alpha, beta or gamma of their own; a request's own values override them one by one.",
+  })
+  @ApiOkResponse({ type: TenantDto })
+  @ApiProblems(401, 403, 404, 422)
+  async setScoreWeights(@Param('id', UuidParam) id: string, @Body() dto: ScoreWeightsDto): Promise<TenantDto> {
+    return toTenant(await this.tenants.setScoreWeights(id, dto));
   }
 
   @Post(':id/keys')

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { conflict, notFound } from '../common/problem';
+import { FC_DEFAULTS, FcWeights, weightsIssues } from '../../engine/posum/score';
+import { conflict, invalid, notFound } from '../common/problem';
 import { ApiKeyEntity, Role } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
 import { AuthService } from './auth.service';
@@ -35,6 +36,20 @@ export class TenantsService {
     const tenant = await this.get(id);
     tenant.revenueShareBps = shareBps;
     return this.tenants.save(tenant);
+  }
+
+  /** The tenant's default POSUM weights; 422 naming every bad field, changing nothing. */
+  async setScoreWeights(id: string, w: FcWeights): Promise<TenantEntity> {
+    const issues = weightsIssues(w);
+    if (issues.length) throw invalid(issues);
+    const tenant = await this.get(id);
+    tenant.scoreWeights = { alpha: w.alpha, beta: w.beta, gamma: w.gamma };
+    return this.tenants.save(tenant);
+  }
+
+  /** What a request that gives no alpha, beta or gamma is weighed with: the tenant's default, else 1/1/1. */
+  async scoreWeightsOf(id: string): Promise<FcWeights> {
+    return (await this.tenants.findById(id))?.scoreWeights ?? FC_DEFAULTS;
   }
 
   /** A new key of the tenant; the key itself is returned this once. */

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyModule } from '../common/idempotency.module';
 import { ForecastsModule } from '../forecasts/forecasts.module';
@@ -11,7 +12,7 @@ import { SimulationsRepository } from './simulations.repository';
 import { SimulationsService } from './simulations.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SimulationEntity]), WorkModule, IdempotencyModule, SolvesModule, PlansModule, ForecastsModule],
+  imports: [TypeOrmModule.forFeature([SimulationEntity]), WorkModule, IdempotencyModule, SolvesModule, PlansModule, ForecastsModule, AuthModule],
   controllers: [SimulationsController],
   providers: [SimulationsRepository, SimulationsService],
   exports: [SimulationsService],

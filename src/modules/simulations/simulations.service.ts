@@ -17,6 +17,8 @@ import { CreatePolicySimulationDto, CreateSimulationDto, SimulationDto } from '.
 import { ActualSource, SimulationEntity } from './simulation.entity';
 import { simulationIssues } from './simulation-issues';
 import { portfolioFromRequest, portfolioRequestIssues } from '../../engine/posum/request';
+import { weightsIssues } from '../../engine/posum/score';
+import { TenantsService } from '../auth/tenants.service';
 import { SIMULATION_WORK } from './simulation.kind';
 import { SimulationsRepository } from './simulations.repository';
 
@@ -32,6 +34,7 @@ export class SimulationsService {
     private readonly solves: SolvesService,
     private readonly forecasts: ForecastsService,
     private readonly plans: PlansService,
+    private readonly tenants: TenantsService,
   ) {}
 
   /** Validates everything first (a rejected request writes and queues nothing), then stores and queues. */
@@ -63,6 +66,9 @@ export class SimulationsService {
     const policies = [...POLICY_NAMES, 'posum'];
     if (!policies.includes(dto.policy)) issues.push({ path: 'policy', message: `must be one of ${policies.join(', ')}, got ${JSON.stringify(dto.policy ?? null)}` });
     if (issues.length) throw invalid(issues);
+    const posum = portfolioFromRequest(dto, await this.tenants.scoreWeightsOf(p.tenantId));
+    const weightIssues = weightsIssues(posum.weights);
+    if (weightIssues.length) throw invalid(weightIssues);
     const { instance, clusterId } = await this.solves.instanceOf(p, dto);
     const actual = await this.actual({ instance, clusterId }, dto);
     const truth = runtimeTruth(instance, dto);
@@ -72,7 +78,7 @@ export class SimulationsService {
       policy: dto.policy,
       instance,
       provision: (dto.provision as string | undefined) ?? null,
-      posum: portfolioFromRequest(dto),
+      posum,
       qos: dto.qos ?? 'cuckoo',
       seed: dto.seed ?? 1,
       reduceSlowstart: dto.reduceSlowstart ?? 1,

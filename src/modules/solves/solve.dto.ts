@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsNumber, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { strategyNames } from '../../engine/strategies';
 import { Objective, OBJECTIVES } from '../../engine/strategies/strategy';
 import { HorizonDto, InstanceDto, StagePredictionDto } from '../common/format.dto';
+import { ScoreWeightsDto } from '../common/score-weights.dto';
 import { PREDICTOR_CHOICES, PredictorChoice } from '../../engine/predict';
 import { SOLVE_STATUSES, SolveStatus } from './solve.entity';
 
@@ -87,6 +88,24 @@ export class CreateSolveDto {
   @IsOptional()
   @IsIn(PREDICTOR_CHOICES as unknown as string[])
   predictor?: PredictorChoice;
+
+  @ApiPropertyOptional({ minimum: 0, description: "strategy portfolio: weight of V_D in POSUM's Eq. 5 (default: the tenant's, set by the operator, else 1)" })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  alpha?: number;
+
+  @ApiPropertyOptional({ minimum: 0, description: "strategy portfolio: weight of S_B in POSUM's Eq. 5 (default: the tenant's, else 1)" })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  beta?: number;
+
+  @ApiPropertyOptional({ minimum: 0, description: "strategy portfolio: weight of C in POSUM's Eq. 5 (default: the tenant's, else 1)" })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  gamma?: number;
 }
 
 
@@ -109,6 +128,8 @@ export class SolveDto {
   @ApiProperty({ format: 'date-time', description: 'wall-clock time of slot 0 of the plan' }) startsAt!: string;
   @ApiProperty({ type: [String], description: 'what the caller should know about how the solve was set up (a stale forecast it allowed); empty: nothing' }) warnings!: string[];
   @ApiProperty() timeBudgetMs!: number;
+  @ApiPropertyOptional({ type: ScoreWeightsDto, nullable: true, description: 'strategy portfolio: the alpha, beta, gamma its members were weighed with (the request\'s, else the tenant\'s default); null for other strategies' })
+  scoreWeights!: ScoreWeightsDto | null;
   @ApiProperty() seed!: number;
   @ApiProperty({ enum: PREDICTOR_CHOICES }) predictor!: string;
   @ApiProperty({ type: [StagePredictionDto], nullable: true, description: 'the stages whose durations were predicted; null when none was' }) predictions!: StagePredictionDto[] | null;

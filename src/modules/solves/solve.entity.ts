@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { FcWeights } from '../../engine/posum/score';
 import type { StagePrediction } from '../../engine/predict';
 import { InstanceDoc } from '../../engine/model/types';
 import { Objective } from '../../engine/strategies/strategy';
@@ -35,6 +36,8 @@ export class SolveEntity {
   @Column({ type: 'text', default: 'tasks-then-makespan' }) objective!: Objective;
   /** Wall-clock time of slot 0 of the plan: accounting places slot s at startsAt + s * horizon.slotSeconds. */
   @Column({ type: 'timestamptz', name: 'starts_at' }) startsAt!: Date;
+  /** Strategy portfolio: the alpha, beta, gamma its members were weighed with (the request's, else the tenant's default); null for the others. */
+  @Column({ type: 'jsonb', name: 'score_weights', nullable: true }) scoreWeights!: FcWeights | null;
   /** What the caller should know about how the solve was set up (a stale forecast it allowed); null: nothing. */
   @Column({ type: 'jsonb', nullable: true }) warnings!: string[] | null;
   /** Indexed for farmer accounting, which starts from the farmer's clusters. */

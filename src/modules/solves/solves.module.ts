@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BatchesModule } from '../batches/batches.module';
 import { ClustersModule } from '../clusters/clusters.module';
@@ -12,7 +13,7 @@ import { SolvesRepository } from './solves.repository';
 import { SolvesService } from './solves.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SolveEntity]), WorkModule, IdempotencyModule, ClustersModule, ForecastsModule, BatchesModule, ExecutionsModule],
+  imports: [TypeOrmModule.forFeature([SolveEntity]), WorkModule, IdempotencyModule, ClustersModule, ForecastsModule, BatchesModule, ExecutionsModule, AuthModule],
   controllers: [SolvesController],
   providers: [SolvesRepository, SolvesService],
   exports: [SolvesService],

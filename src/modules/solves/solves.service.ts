@@ -21,6 +21,8 @@ import { SOLVE_WORK } from './solve.kind';
 import { SolvesRepository } from './solves.repository';
 import { historyKeys, needsPrediction, predictDurations, PredictorChoice, StagePrediction } from '../../engine/predict';
 import { RuntimeHistoryService } from '../executions/runtime-history.service';
+import { FcWeights, weightsIssues } from '../../engine/posum/score';
+import { TenantsService } from '../auth/tenants.service';
 
 interface References {
   clusterId: string | null;
@@ -38,6 +40,7 @@ export class SolvesService {
     private readonly forecasts: ForecastsService,
     private readonly batches: BatchesService,
     private readonly history: RuntimeHistoryService,
+    private readonly tenants: TenantsService,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -45,6 +48,7 @@ export class SolvesService {
   async create(p: Principal, dto: CreateSolveDto): Promise<SolveEntity> {
     // One clock for both: a solve without startsAt starts exactly when it is created.
     const now = new Date();
+    const scoreWeights = await this.scoreWeights(p, dto);
     const startsAt = dto.startsAt ? new Date(dto.startsAt) : now;
     const built = dto.instance ? this.inline(dto) : await this.fromReferences(p, dto, startsAt);
     const { refs } = built;
@@ -58,6 +62,7 @@ export class SolvesService {
       startsAt,
       warnings: built.warning ? [built.warning] : null,
       timeBudgetMs: dto.timeBudgetMs ?? 5000,
+      scoreWeights,
       seed: dto.seed ?? 1,
       predictor: dto.predictor ?? 'auto',
       predictions: predictions.length ? predictions : null,
@@ -68,6 +73,23 @@ export class SolvesService {
       planId: null,
       cancelRequestedAt: null,
     });
+  }
+
+  /**
+   * Strategy portfolio: the request's alpha, beta, gamma, each else the tenant's default (TenantsService);
+   * other strategies have none, and a request that gives them one is a 422 naming the field.
+   */
+  private async scoreWeights(p: Principal, dto: CreateSolveDto): Promise<FcWeights | null> {
+    const given = (['alpha', 'beta', 'gamma'] as const).filter((k) => dto[k] !== undefined);
+    if ((dto.strategy ?? 'auto') !== 'portfolio') {
+      if (given.length) throw invalid(given.map((k) => ({ path: k, message: `applies only to strategy portfolio, not ${dto.strategy ?? 'auto'}` })));
+      return null;
+    }
+    const d = await this.tenants.scoreWeightsOf(p.tenantId);
+    const w = { alpha: dto.alpha ?? d.alpha, beta: dto.beta ?? d.beta, gamma: dto.gamma ?? d.gamma };
+    const issues = weightsIssues(w);
+    if (issues.length) throw invalid(issues);
+    return w;
   }
 
   /**
@@ -223,6 +245,7 @@ export function toSolveDto(s: SolveEntity): SolveDto {
     startsAt: s.startsAt.toISOString(),
     warnings: s.warnings ?? [],
     timeBudgetMs: s.timeBudgetMs,
+    scoreWeights: s.scoreWeights,
     seed: s.seed,
     predictor: s.predictor,
     predictions: s.predictions,

@@ -5,6 +5,7 @@
 import { loadInstance } from '../../engine/model/model';
 import { InstanceDoc } from '../../engine/model/types';
 import { solveWithOutcome, SolveOutcome } from '../../engine/solve';
+import type { FcWeights } from '../../engine/posum/score';
 import { Objective, Progress } from '../../engine/strategies/strategy';
 import { serveThread } from '../../engine/threads/thread-entry';
 
@@ -16,6 +17,8 @@ export interface SolveThreadInput {
   seed: number;
   /** Stop after this many iterations (the CLI's --iterations: the same plan for the same seed). */
   maxIterations?: number;
+  /** The portfolio strategy's alpha, beta, gamma (the request's, else the tenant's default). */
+  scoreWeights?: FcWeights;
 }
 
 serveThread<SolveThreadInput, Progress, SolveOutcome>((input, { emit, stop }) =>
@@ -25,6 +28,7 @@ serveThread<SolveThreadInput, Progress, SolveOutcome>((input, { emit, stop }) =>
     timeBudgetMs: input.timeBudgetMs,
     seed: input.seed,
     maxIterations: input.maxIterations,
+    scoreWeights: input.scoreWeights,
     stopFlag: stop,
     onProgress: emit,
   }),

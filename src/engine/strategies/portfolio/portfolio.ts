@@ -11,7 +11,7 @@ import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
 /**
  * POSUM's portfolio as a solve strategy (issue 24): each of the 16 members (allocation x provisioning) runs
  * online in the simulator against the instance's forecast (its usage), and is scored (Table I); the member
- * nearest the ideal point (posum/score.ts choose, weights 1/1/1) wins, and its run becomes a plan: its jobs
+ * nearest the ideal point (posum/score.ts choose, with the solve's scoreWeights, else 1/1/1) wins, and its run becomes a plan: its jobs
  * in the order the member started them, each placed whole by the serial list scheduler (a plan is slotted
  * and checked by the evaluator; the member's continuous-time run is not). Every member's P is in the plan's
  * stats. Members the budget (or a stop flag) leaves no time for are not scored. A fixed construction, not
@@ -41,13 +41,15 @@ export const portfolio: Strategy = {
       });
       orders.push(model.jobs.map((_, j) => j).sort((a, b) => first[a] - first[b] || a - b));
     }
-    const best = choose(scores, FC_DEFAULTS);
+    const weights = ctx.scoreWeights ?? FC_DEFAULTS;
+    const best = choose(scores, weights);
     const schedule = buildFromJobOrder(model, orders[best.index], null);
     ctx.report(scores.length, schedule.scheduledTasks(), schedule.makespan());
     return {
       schedule,
       iterations: scores.length,
       stats: {
+        weights,
         member: { allocation: scores[best.index].allocation, provisioning: scores[best.index].provisioning },
         members: scores.map((s, n) => ({ ...s, distance: Math.round(best.distances[n] * 1e4) / 1e4 })),
       },
