@@ -2,7 +2,7 @@
 export * from './types';
 export { resampleMax, inferPeriod, toGrid } from './resample';
 export { pinball, pinballGradient, quantile, quantileInPlace } from './quantile';
-export { trainForecaster, trainForecasterWith, runGbtJob, conformalQuantile, forecast, DEFAULT_GBT, DEFAULT_ROW_FRACTION, DEFAULT_FEATURES, defaultFeatures } from './forecaster';
+export { trainForecaster, trainForecasterWith, runGbtJob, conformalQuantile, forecast, nodeScale, DEFAULT_GBT, DEFAULT_ROW_FRACTION, DEFAULT_FEATURES, defaultFeatures, SCALE_FLOOR } from './forecaster';
 export { chooseBlend, slotQuantile, NO_BLEND } from './stacking';
 export type { Blend } from './stacking';
 export type { ForecastModel, ForecasterOptions, ForecastOptions, QuantileForecast, GbtJob } from './forecaster';
