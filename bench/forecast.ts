@@ -66,8 +66,9 @@ Each calibration residual is divided by its VM's own spread (p99 - p50 of its hi
 offset is the conformal quantile of those, each VM's forecast moves by the offset times its own spread, and the
 stacking weights are chosen with those offsets. A VM's shift now follows its own spread, and the cheap way to
 cover the bursty VMs is no longer a share of everyone's maximum: on day 4 the weights stay on the GBT alone, the
-offset is 0.05 spreads, and VM 17's forecast is 3.6% (VMs 37, 8: 4.4%, 1.7%). The coverage guarantee of split
-conformal holds as before (the scale is fixed by the history, not by the calibration residuals).
+offset is 0.05 spreads, and VM 17's forecast is 3.6% (VMs 37, 8: 4.4%, 1.7%). Split conformal's coverage
+guarantee holds for any scale fixed before the calibration residuals; this one is taken from the VM's whole
+history, calibration day included (as the node features are), so it holds as nearly as it did before.
 Tried and not kept: dividing the trees' targets by the same spread too (the leaves pool normalised residuals).
 More VMs won at q = 0.9 and in memory, but an idle VM's rare spike became a residual of tens of its spreads, and
 the leaves it shares with bursty VMs pushed those up: CPU q = 0.99 on day 2 (uncalibrated, two days of history)
