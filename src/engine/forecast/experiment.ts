@@ -73,14 +73,47 @@ export interface EvalReport {
   matched: MatchedRow[];
 }
 
-export function runForecastEval(history: UsageHistory, o: EvalOptions): EvalReport {
+/** The days a history covers: day 0 starts at the UTC midnight before the first sample. */
+export interface HistoryDays {
+  day0: number;
+  /** The last day the samples cover (nearly) entirely: they reach within an hour of its end. */
+  lastWhole: number;
+  first: number;
+  last: number;
+}
+
+export function historyDays(history: UsageHistory): HistoryDays {
   const all = Object.values(history).flatMap((m) => Object.values(m)).filter((s) => s.t.length > 0);
   if (all.length === 0) throw new ForecastInputError('the history holds no samples');
   const first = Math.min(...all.map((s) => s.t[0]));
   const last = Math.max(...all.map((s) => s.t[s.t.length - 1]));
   const day0 = Math.floor(first / SECONDS_PER_DAY) * SECONDS_PER_DAY;
-  // the last day counts as whole when the samples reach within an hour of its end
   const lastWhole = Math.floor((last + 3600) / SECONDS_PER_DAY) - day0 / SECONDS_PER_DAY - 1;
+  return { day0, lastWhole, first, last };
+}
+
+/** One hold-out day's forecasts (every model asked for) and what happened, before any scoring. */
+export interface HoldOut {
+  testDay: number;
+  trainDays: number;
+  trainStart: number;
+  testStart: number;
+  testEnd: number;
+  metrics: string[];
+  /** What happened on the test day, on the forecasts' grid. */
+  actual: UsageForecast;
+  /** Wall time of trainForecaster (NaN without the GBT). */
+  trainMs: number;
+  /** The GBT as scored (with the headroom when one is given), and without any headroom. */
+  gbt: QuantileForecast[];
+  plain: QuantileForecast[];
+  /** Per baseline kind and quantile. */
+  baselines: { kind: BaselineKind; q: number; usage: UsageForecast }[];
+}
+
+/** Trains on the days before the test day and forecasts it with every model of o.models (default all). */
+export function holdOut(history: UsageHistory, o: EvalOptions): HoldOut {
+  const { day0, lastWhole, last } = historyDays(history);
   const testDay = o.testDay ?? lastWhole;
   const trainDays = o.trainDays ?? testDay;
   if (!(Number.isInteger(testDay) && testDay >= 1)) throw new ForecastInputError(`the test day must be an integer >= 1 (days 0..${lastWhole}), got ${testDay}`);
@@ -96,35 +129,41 @@ export function runForecastEval(history: UsageHistory, o: EvalOptions): EvalRepo
   const train = sliceHistory(history, trainStart, testStart);
   const actual = actualUsage(sliceHistory(history, trainStart, testEnd), S, testStart, testEnd);
   const models = o.models ?? [...MODELS];
-  const rows: EvalRow[] = [];
   const metrics = [...new Set(Object.values(history).flatMap((m) => Object.keys(m)))].sort();
-  const score = (model: ModelKind, q: number, f: UsageForecast) => {
-    for (const metric of metrics) rows.push({ model, metric, q, ...evaluateUsage(actual, f, q, o.margin, metric) });
-  };
-
   let trainMs = NaN;
   let plain: QuantileForecast[] = [];
+  let gbt: QuantileForecast[] = [];
   if (models.includes('gbt')) {
     const t0 = performance.now();
     const model = trainForecaster(train, { ...o.gbt, slotSeconds: S, quantiles: o.quantiles, horizonSlots: horizon, until: testStart });
     trainMs = performance.now() - t0;
     plain = forecast(model, testStart, horizon);
-    const scored = o.headroom === undefined ? plain : forecast(model, testStart, horizon, { headroom: o.headroom });
-    for (const { q, usage } of scored) score('gbt', q, usage);
+    gbt = o.headroom === undefined ? plain : forecast(model, testStart, horizon, { headroom: o.headroom });
   }
-  let maxUsage: UsageForecast | undefined;
-  for (const kind of BASELINES) {
-    if (!models.includes(kind)) continue;
-    for (const q of o.quantiles) {
-      const usage = baselineForecast(kind as BaselineKind, train, { q, slotSeconds: S, horizonSlots: horizon, from: testStart, until: testStart });
-      if (kind === 'max') maxUsage = usage; // the same for every q
-      score(kind, q, usage);
-    }
-  }
+  const baselines: HoldOut['baselines'] = [];
+  for (const kind of BASELINES)
+    if (models.includes(kind))
+      for (const q of o.quantiles)
+        baselines.push({ kind, q, usage: baselineForecast(kind, train, { q, slotSeconds: S, horizonSlots: horizon, from: testStart, until: testStart }) });
+  return { testDay, trainDays, trainStart, testStart, testEnd, metrics, actual, trainMs, gbt, plain, baselines };
+}
+
+export function runForecastEval(history: UsageHistory, o: EvalOptions): EvalReport {
+  const h = holdOut(history, o);
+  const { actual, metrics } = h;
+  const models = o.models ?? [...MODELS];
+  const rows: EvalRow[] = [];
+  const score = (model: ModelKind, q: number, f: UsageForecast) => {
+    for (const metric of metrics) rows.push({ model, metric, q, ...evaluateUsage(actual, f, q, o.margin, metric) });
+  };
+  for (const { q, usage } of h.gbt) score('gbt', q, usage);
+  for (const { kind, q, usage } of h.baselines) score(kind, q, usage);
+  // the max baseline is the same for every q
+  const maxUsage = h.baselines.find((b) => b.kind === 'max')?.usage;
   const matched: MatchedRow[] = [];
   if (maxUsage)
     for (const metric of metrics)
-      for (const { q, usage } of plain) {
+      for (const { q, usage } of h.plain) {
         const max = rows.find((r) => r.model === 'max' && r.metric === metric && r.q === q)!;
         const series: RaisedSeries[] = [];
         for (const [node, byMetric] of Object.entries(actual)) {
@@ -138,17 +177,17 @@ export function runForecastEval(history: UsageHistory, o: EvalOptions): EvalRepo
       }
   rows.sort((a, b) => a.metric.localeCompare(b.metric) || a.q - b.q || models.indexOf(a.model) - models.indexOf(b.model));
   return {
-    slotSeconds: S,
+    slotSeconds: o.slotSeconds,
     quantiles: o.quantiles,
     margin: o.margin,
     nodes: Object.keys(history).length,
     metrics,
-    testDay,
-    trainDays,
-    trainStart,
-    testStart,
-    testEnd,
-    trainMs,
+    testDay: h.testDay,
+    trainDays: h.trainDays,
+    trainStart: h.trainStart,
+    testStart: h.testStart,
+    testEnd: h.testEnd,
+    trainMs: h.trainMs,
     rows,
     matched,
   };

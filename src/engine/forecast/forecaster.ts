@@ -83,6 +83,35 @@ export interface ForecasterOptions extends Partial<GbtOptions> {
   rowFraction?: number;
   /** Features the trees may use (names from FEATURE_NAMES); default defaultFeatures(days of history). */
   features?: readonly string[];
+  /**
+   * Units of the conformal offset (and of the residuals the stacking weights are chosen on):
+   *   'node' (default) normalised split conformal: each calibration residual is divided by its node's own
+   *          spread, max(SCALE_FLOOR, p99 - p50 of the node's history) (nodeScale), the offset is the
+   *          conformal quantile of those, and each node's forecast moves by the offset times its spread;
+   *   'none' one offset in fractions of capacity for every node (the builder before issue 25).
+   * Why (bench/FORECAST.md, rolling origin over every Bitbrains VM and day): one absolute offset is a
+   * quantile of the residuals of every node pooled, so the bursty nodes' residuals (p99 - p50 up to 1)
+   * set the shift added to nodes whose whole range is a few tenths of a point, and mostly idle VMs were
+   * forecast above the same slot's past maximum at q = 0.9. Dividing the trees' targets by the spread as
+   * well was measured and not kept: an idle node's rare spike becomes a residual of tens of its spreads,
+   * and the leaves it shares with bursty nodes (uncalibrated, with two days of history) push those to 1.
+   */
+  calibrationScale?: 'node' | 'none';
+}
+
+/**
+ * The smallest spread calibrationScale divides by (a fraction of capacity): a node that never moved (spread
+ * 0) would otherwise turn any pooled shift into an infinite one. 0.5 point of capacity is about the
+ * resolution of the utilisation traces' quiet VMs (Bitbrains CPU moves in steps of 0.1-0.2 point).
+ */
+export const SCALE_FLOOR = 0.005;
+
+/** A node's spread for calibrationScale: p99 - p50 of its values, at least SCALE_FLOOR (NaN values skipped). */
+export function nodeScale(y: ArrayLike<number>): number {
+  const p50 = quantile(y, 0.5);
+  const p99 = quantile(y, 0.99);
+  const spread = p99 - p50;
+  return spread > SCALE_FLOOR ? spread : SCALE_FLOOR;
 }
 
 export const DEFAULT_GBT: GbtOptions = { trees: 50, maxDepth: 4, learningRate: 0.2, subsample: 0.5, minLeaf: 100, seed: 1, patience: 15 };
@@ -115,6 +144,8 @@ interface NodeSeries {
    * and quantile: the boosting start value of a row is the one of the prefix its features read.
    */
   start: Float64Array[];
+  /** Per prefix (as start): the node's spread (nodeScale) when calibrationScale is 'node', else 1. */
+  scale: Float64Array;
   slotStart: boolean;
   quantiles: number[];
 }
@@ -129,8 +160,9 @@ export interface ForecastModel {
   endSlot: number;
   series: NodeSeries[];
   /**
-   * offsets: the calibrated shift added to each quantile's forecast (0 without calibration); blends: per
-   * quantile, the weights of the GBT and the baselines (NO_BLEND: the GBT alone).
+   * offsets: the calibrated shift of each quantile's forecast, in units of each node's spread
+   * (calibrationScale; 0 without calibration); blends: per quantile, the weights of the GBT and the
+   * baselines (NO_BLEND: the GBT alone).
    */
   perMetric: Record<string, { binner: Binner; models: Gbt[]; offsets: number[]; blends: Blend[]; trainingRows: number; calibrationRows: number }>;
   /** The features the trees use, and their columns in features.ts's rows. */
@@ -214,6 +246,7 @@ function* forecasterPlan(history: UsageHistory, options: ForecasterOptions): Gen
     metric,
     feats: seriesFeatures(y, startSlot, S, lagSlots, day, o.prefixStats ? day : statsSpan(y.length)),
     start: prefixQuantiles(y, o.prefixStats ? day : statsSpan(y.length), quantiles),
+    scale: prefixScales(y, o.prefixStats ? day : statsSpan(y.length), o.calibrationScale ?? 'node'),
     slotStart: o.start === 'slot',
     quantiles,
   }));
@@ -246,6 +279,8 @@ function* forecasterPlan(history: UsageHistory, options: ForecasterOptions): Gen
     /** Per calibration row (from nTrain on): the baselines as they would have forecast it, per quantile / once. */
     calSlot: Float64Array;
     calMax: Float64Array;
+    /** Per calibration row (from nTrain on): its node's spread, the unit of its conformal residual. */
+    calScale: Float64Array;
   }
   const prepared: Prepared[] = [];
   for (const metric of [...new Set(series.map((s) => s.metric))]) {
@@ -280,6 +315,7 @@ function* forecasterPlan(history: UsageHistory, options: ForecasterOptions): Gen
     const f0 = new Float64Array(n * nq); // start value per row and quantile
     const calSlot = new Float64Array((n - nTrain) * nq);
     const calMax = new Float64Array(n - nTrain);
+    const calScale = new Float64Array(n - nTrain);
     // training rows first, then the calibration rows
     let r = 0;
     for (const pass of calibrate ? [0, 1] : [-1])
@@ -295,6 +331,7 @@ function* forecasterPlan(history: UsageHistory, options: ForecasterOptions): Gen
           if (pass === 1) {
             const k = r - nTrain;
             calMax[k] = maxBefore;
+            calScale[k] = scaleOf(s, i - lagSlots);
             for (let qi = 0; qi < nq; qi++) calSlot[k * nq + qi] = slotQuantile(s.feats.y, i, day, quantiles[qi], s.start[s.start.length - 1][qi]);
           }
           r++;
@@ -303,7 +340,7 @@ function* forecasterPlan(history: UsageHistory, options: ForecasterOptions): Gen
     const binner = fitBinner(x, n, nf, o.bins ?? 255);
     const bins = applyBinner(binner, x, n);
     const nb = Math.max(...binner.edges.map((_, f) => binCount(binner, f)));
-    prepared.push({ metric, binner, bins, nb, y, f0, n, nTrain, calibrate, calSlot, calMax });
+    prepared.push({ metric, binner, bins, nb, y, f0, n, nTrain, calibrate, calSlot, calMax, calScale });
   }
   const gbtOptions: GbtOptions = {
     trees: o.trees,
@@ -339,7 +376,7 @@ function* forecasterPlan(history: UsageHistory, options: ForecasterOptions): Gen
       const gbt = new Float64Array(m);
       for (let k = 0; k < m; k++) gbt[k] = clamp01(p.f0[(p.nTrain + k) * nq + qi] + predictGbt(models[pi * nq + qi], p.bins, (p.nTrain + k) * nf));
       const slot = p.calSlot.filter((_, j) => j % nq === qi);
-      return chooseBlend(p.y.subarray(p.nTrain), gbt, slot, p.calMax, q, stacking);
+      return chooseBlend(p.y.subarray(p.nTrain), gbt, slot, p.calMax, q, stacking, p.calScale);
     }),
   );
   if (calibration === 'refit' && prepared.some((p) => p.calibrate)) models = yield jobs(
@@ -358,6 +395,17 @@ function* forecasterPlan(history: UsageHistory, options: ForecasterOptions): Gen
     };
   });
   return { slotSeconds: S, quantiles, lagSlots, daySlots: day, startSlot, endSlot, series, perMetric, featureNames, featureColumns: columns };
+}
+
+/** nodeScale of each history prefix (as prefixQuantiles: prefix k ends with day k); all 1 for 'none'. */
+function prefixScales(y: Float64Array, day: number, kind: 'node' | 'none'): Float64Array {
+  const prefixes = Math.max(1, Math.ceil(y.length / day));
+  return Float64Array.from({ length: prefixes }, (_, k) => (kind === 'none' ? 1 : nodeScale(y.subarray(0, Math.min(y.length, (k + 1) * day)))));
+}
+
+/** The offset's unit for a row whose features end at grid index base (the prefix its start value reads). */
+function scaleOf(s: NodeSeries, base: number): number {
+  return s.scale[prefixOf(s.feats, base)];
 }
 
 /** A well-mixed 32-bit hash of three integers (murmur3's finaliser over a combination of them). */
@@ -408,11 +456,12 @@ export function forecast(model: ForecastModel, fromTimestamp: number | undefined
       rowFeatures(s.feats, target, model.daySlots, x, 0);
       binRow(binner, x, columns, bins);
       const base = target - model.lagSlots;
+      const scale = scaleOf(s, base);
       models.forEach((m, qi) => {
         const b = blends[qi];
         const gbt = clamp01(startValue(s, qi, base) + predictGbt(m, bins, 0));
         const slot = b.slot === 0 ? 0 : slotQuantile(s.feats.y, target, model.daySlots, s.quantiles[qi], s.start[s.start.length - 1][qi]);
-        vals[qi] = clamp01(b.gbt * gbt + b.slot * slot + b.max * max + offsets[qi]);
+        vals[qi] = clamp01(b.gbt * gbt + b.slot * slot + b.max * max + scale * offsets[qi]);
       });
       vals.sort((a, b) => a - b);
       // raise() is non-decreasing in the forecast, so the quantiles stay in order

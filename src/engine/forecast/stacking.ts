@@ -25,18 +25,30 @@ const STEPS = 10;
 /**
  * The weights and offset for calibration targets y with the three forecasts of each row (the baselines as
  * they would have forecast those rows from the days before). stacking false: the GBT alone, offset only.
+ * With `scale` (one positive number per row: its node's own spread, forecaster.ts residualScale) the
+ * offset is in units of each row's scale (normalised split conformal, Lei et al. 2018 sec. 5.2): one
+ * pooled quantile of the normalised residuals, so a bursty node's spread is not added to a quiet one's.
  */
-export function chooseBlend(y: Float64Array, gbt: Float64Array, slot: Float64Array, max: Float64Array, q: number, stacking: boolean): { blend: Blend; offset: number } {
+export function chooseBlend(
+  y: Float64Array,
+  gbt: Float64Array,
+  slot: Float64Array,
+  max: Float64Array,
+  q: number,
+  stacking: boolean,
+  scale?: Float64Array,
+): { blend: Blend; offset: number } {
   const n = y.length;
   const res = new Float64Array(n);
   const scratch = new Float64Array(n);
   const evaluate = (b: Blend) => {
     for (let k = 0; k < n; k++) res[k] = y[k] - (b.gbt * gbt[k] + b.slot * slot[k] + b.max * max[k]);
-    scratch.set(res);
+    // normalised conformal: the offset is a quantile of res / scale and each row moves by offset * scale
+    for (let k = 0; k < n; k++) scratch[k] = scale ? res[k] / scale[k] : res[k];
     const offset = conformalOffset(scratch, q);
     let loss = 0;
     for (let k = 0; k < n; k++) {
-      const u = res[k] - offset;
+      const u = res[k] - offset * (scale ? scale[k] : 1);
       loss += u >= 0 ? q * u : (q - 1) * u;
     }
     return { offset, loss };
