@@ -215,6 +215,21 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
     if (p.fc <= med + 1e-9) notWorseThanMedian++;
     return `| ${w} | ${p.vd.toFixed(0)} / ${p.sb.toFixed(2)} / ${p.c.toFixed(2)} | ${p.fc.toFixed(3)} | ${best.toFixed(3)} (${bestMember}) | ${med.toFixed(3)} | ${fcs[fcs.length - 1].toFixed(3)} | ${p.decisions} / ${p.switches} | ${p.decisionMs} | ${l.fc.toFixed(3)} (${l.lsChosen} of ${l.decisions}) |`;
   });
+  // Where POSUM ended more than 5% above its best member: which component of F_c the gap is made of.
+  const ratios: number[] = [];
+  const losses = names.flatMap((w) => {
+    const of = r.runs.filter((x) => x.workload === w);
+    const p = of.find((x) => x.member === 'posum')!;
+    const best = of.filter((x) => !x.member.startsWith('posum')).reduce((a, b) => (b.fc < a.fc ? b : a));
+    ratios.push(p.fc / best.fc);
+    if (p.fc <= best.fc * 1.05 + 1e-9) return [];
+    const part = (d: number) => (d >= 0 ? '+' : '') + d.toFixed(2);
+    return [
+      `| ${w} | ${(p.fc / best.fc).toFixed(2)} | ${best.member}: ${best.vd.toFixed(0)} / ${best.sb.toFixed(2)} / ${best.c.toFixed(2)} | ${p.vd.toFixed(0)} / ${p.sb.toFixed(2)} / ${p.c.toFixed(2)} | ${part(WEIGHTS.alpha * (p.vd - best.vd))} / ${part(WEIGHTS.beta * (p.sb - best.sb))} / ${part(WEIGHTS.gamma * (p.c - best.c))} | ${p.switches} |`,
+    ];
+  });
+  ratios.sort((a, b) => a - b);
+  const q = (f: number) => ratios[Math.min(ratios.length - 1, Math.floor(f * ratios.length))].toFixed(3);
   const memberMedian = (m: string) => {
     const xs = r.runs.filter((x) => x.member === m).map((x) => x.fc).sort((a, b) => a - b);
     return xs[Math.floor(xs.length / 2)];
@@ -228,9 +243,20 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
     '',
     `POSUM within 5% of the best member (or better): ${within5} of ${names.length} workloads; not worse than the median member: ${notWorseThanMedian} of ${names.length}.`,
     '',
+    `POSUM's F_c over its best member's, across the workloads: median ${q(0.5)}, 90th percentile ${q(0.9)}, worst ${ratios[ratios.length - 1].toFixed(3)}.`,
+    '',
     '| workload | POSUM V_D / S_B / C | POSUM F_c | best member F_c | median member | worst member | decisions / switches | median decision (ms) | with ls as 17th member: F_c (ls chosen) |',
     '|---|---|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    '## Where switching cost more than it gained',
+    '',
+    'The workloads where POSUM ended more than 5% above its best member, and what the gap is made of: each component\'s',
+    'weighted difference, POSUM minus the best member (alpha dV_D / beta dS_B / gamma dC; positive: POSUM worse).',
+    '',
+    '| workload | POSUM / best | best member: V_D / S_B / C | POSUM: V_D / S_B / C | gap: V_D / S_B / C | switches |',
+    '|---|---|---|---|---|---|',
+    ...losses,
     '',
     `Fallow's ls as a seventeenth member (200 ms of planning per decision, followed as a priority): chosen in ${lsChosen} of ${lsDecisions} decisions; POSUM with it beats POSUM without it on ${lsBetter} of ${names.length} workloads.`,
     '',

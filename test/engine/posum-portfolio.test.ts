@@ -16,7 +16,8 @@ import { solve } from '../../src/engine/solve';
 import { lookAhead, MEMBERS, PortfolioPolicy } from '../../src/engine/posum/portfolio';
 import { getQos } from '../../src/engine/qos';
 import { portfolioParams, simulatePolicy } from '../../src/engine/simulate';
-import { Provisioner, Simulator } from '../../src/engine/simulate/simulator';
+import { Provisioner, Simulator, TaskState } from '../../src/engine/simulate/simulator';
+import { earliestEnd } from '../../src/engine/posum/earliest-end';
 import { ActualUsage } from '../../src/engine/simulate/usage';
 
 const LEASE = { startupSeconds: 30, minLeaseSeconds: 300 };
@@ -42,6 +43,12 @@ function cluster(tasks: { id: string; seconds: number; n: number; deadlineSlot?:
       stages: [{ id: 's', tasks: t.n, demand: { cpu: 1 }, durationSeconds: t.seconds }],
     })),
   };
+}
+
+/** LOCF on the model, with a provisioner that calls `decide` every 50 s. */
+function withProbe(model: ReturnType<typeof loadInstance>, decide: Provisioner['decide']) {
+  const sim = new Simulator(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, 'locf'), { qos: getQos('none'), provisioner: { name: 'probe', periodSeconds: 50, decide } });
+  return { sim, r: sim.run() };
 }
 
 describe('POSUM provisioning', () => {
@@ -75,6 +82,37 @@ describe('POSUM provisioning', () => {
     assert.deepEqual(log, [[50, false], [100, false], [150, false], [200, false], [250, false], [300, true]]);
     // 300 s of lease at 3600 per hour, and the task ran on a fixed node.
     assert.equal(r.score.c, 300);
+  });
+
+  test('a busy node a policy wants gone drains: no new task once its minimum lease is over, released when its last task leaves', () => {
+    // Two fixed nodes and l1: 'long' runs 500-s tasks on all three; 'later' (released at 100 s) queues 60-s tasks.
+    const model = loadInstance(cluster([{ id: 'long', seconds: 500, n: 3 }, { id: 'later', seconds: 60, n: 6, releaseSlot: 10 }]));
+    const l1 = 2;
+    const { sim, r } = withProbe(model, (sim) => {
+      if (sim.now === 0) sim.leaseNode(l1);
+      if (sim.now === 100) assert.equal(sim.drainNode(l1), true); // busy: drained, not released
+    });
+    const onL1 = (job: number) => Array.from({ length: model.jobs[job].taskCount }, (_, t) => model.jobs[job].firstTask + t).filter((i) => sim.node[i] === l1);
+    assert.equal(onL1(0).length, 1, "one of long's tasks ran on l1 (up at 30 s, until 530 s)");
+    assert.deepEqual(onL1(1), [], 'l1 took none of the later tasks: it was draining past its minimum lease when they could start');
+    // Paid from 0 until its task ended at 530 s (3600 per hour: 530), and never again.
+    assert.equal(r.score.c, 530);
+    assert.equal(sim.leasedAt[l1], -1);
+  });
+
+  test('a draining node is taken back when the policy wants more nodes again, without a new lease', () => {
+    const model = loadInstance(cluster([{ id: 'long', seconds: 500, n: 3 }]));
+    const l1 = 2;
+    const { sim } = withProbe(model, (sim) => {
+      if (sim.now === 0) sim.leaseNode(l1);
+      if (sim.now === 100) sim.drainNode(l1);
+      if (sim.now === 150) {
+        assert.equal(sim.leaseNode(l1), false, 'still leased: nothing to lease');
+        assert.equal(sim.undrainNode(l1), true);
+      }
+    });
+    assert.equal(sim.draining[l1], 0);
+    assert.equal(sim.leasedAt[l1], 0, 'the same lease, kept to the end');
   });
 });
 
@@ -136,6 +174,23 @@ describe('POSUM portfolio', () => {
     const best = choose(stats.members);
     assert.deepEqual(stats.member, { allocation: stats.members[best.index].allocation, provisioning: stats.members[best.index].provisioning });
     assert.equal(plan.objective.scheduledTasks, model.nTasks);
+  });
+
+  test('a job the look-ahead leaves unfinished ends no earlier than its running tasks and the stages after them allow', () => {
+    const doc = cluster([]);
+    doc.nodes[1].speed = 2; // the fastest node: what the stages not launched yet are timed at
+    doc.jobs = [
+      { id: 'long', stages: [{ id: 'map', tasks: 1, demand: { cpu: 1 }, durationSeconds: 3000 }, { id: 'reduce', tasks: 2, after: ['map'], demand: { cpu: 1 }, work: 400 }] },
+      { id: 'short', stages: [{ id: 'map', tasks: 1, demand: { cpu: 1 }, durationSeconds: 50 }] },
+    ];
+    const model = loadInstance(doc);
+    // Stops after one window (2000 s) with the long map still running.
+    const sim = new Simulator(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, 'locf'), { qos: getQos('none'), maxWindows: 1 });
+    sim.run();
+    assert.ok(sim.now <= 2000 + 1e-9 && sim.state[0] !== TaskState.Done, 'the map is still running');
+    // The map ends at 3000 s, then the reduces (400 GFLOP at speed 2: 200 s) at the earliest.
+    assert.equal(earliestEnd(model, sim, 0), 3200);
+    assert.equal(earliestEnd(model, sim, 1), sim.now, 'an ended job: now');
   });
 
   test('strategy portfolio weighs its members with the solve\'s scoreWeights: cost alone and deadlines alone choose differently', async () => {

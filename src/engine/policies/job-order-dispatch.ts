@@ -103,9 +103,9 @@ function smallestDemand(model: Model, stages: number[]): Float64Array {
   return out;
 }
 
-/** Node k is up and has room, on every metric, for the smallest demand. */
+/** Node k takes new tasks and has room, on every metric, for the smallest demand. */
 function hasRoom(sim: Simulator, k: number, smallest: Float64Array): boolean {
-  if (!sim.up[k]) return false;
+  if (!sim.accepting(k)) return false;
   for (let m = 0; m < smallest.length; m++) if (sim.free(k, m) + 1e-9 < smallest[m]) return false;
   return true;
 }

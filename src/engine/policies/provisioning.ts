@@ -46,18 +46,33 @@ export class ProvisioningPolicy implements Provisioner {
   }
 
   decide(sim: Simulator): void {
-    const leased = this.leasableNodes.filter((k) => sim.leasedAt[k] >= 0).length;
+    const leased = this.active(sim);
     if (this.name === 'plus-x') return this.toTarget(sim, leased + this.p.x);
     if (this.name === 'minus-x') return this.toTarget(sim, leased - this.p.x);
     this.toTarget(sim, this.name === 'dlx' ? this.forDeadlines(sim) : this.forSlowdown(sim));
   }
 
-  /** Leases (in node order) or releases (idle ones past their minimum lease, last first) towards `target` leased nodes. */
+  /** Leased nodes not draining: what the policy counts as its cluster's ephemeral part. */
+  private active(sim: Simulator): number {
+    return this.leasableNodes.filter((k) => sim.leasedAt[k] >= 0 && !sim.draining[k]).length;
+  }
+
+  /**
+   * Towards `target` active leased nodes: grows by taking back draining nodes first (up and paid for), then
+   * leasing (in node order); shrinks by draining (last first: released at once when idle past the minimum
+   * lease, else once they are). Draining nodes are asked again every period, so a node idle only at its
+   * minimum lease's end is released then.
+   */
   private toTarget(sim: Simulator, target: number): void {
-    let leased = this.leasableNodes.filter((k) => sim.leasedAt[k] >= 0).length;
+    let active = this.active(sim);
     target = Math.max(0, Math.min(this.leasableNodes.length, target));
-    for (const k of this.leasableNodes) if (leased < target && sim.leaseNode(k)) leased++;
-    for (let n = this.leasableNodes.length - 1; n >= 0 && leased > target; n--) if (sim.releaseNode(this.leasableNodes[n])) leased--;
+    for (const k of this.leasableNodes) if (active < target && sim.undrainNode(k)) active++;
+    for (const k of this.leasableNodes) if (active < target && sim.leaseNode(k)) active++;
+    for (let n = this.leasableNodes.length - 1; n >= 0 && active > target; n--) {
+      const k = this.leasableNodes[n];
+      if (sim.leasedAt[k] >= 0 && !sim.draining[k] && sim.drainNode(k)) active--;
+    }
+    for (const k of this.leasableNodes) if (sim.draining[k]) sim.releaseNode(k);
   }
 
   /** Per metric, the demand-seconds job j still has to run. */

@@ -6,6 +6,7 @@ import { getQos } from '../qos';
 import type { Driver, Provisioner, Simulator } from '../simulate/simulator';
 import { Simulator as Sim, TaskState } from '../simulate/simulator';
 import { ActualUsage } from '../simulate/usage';
+import { earliestEnd } from './earliest-end';
 import { taskEstimates } from './estimates';
 import { planPresent, PlanOrderPolicy } from './ls-member';
 import type { JobOrderDispatch } from '../policies/job-order-dispatch';
@@ -179,7 +180,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
     const plan = planPresent(model, this.p.lsBudgetMs, seed + 1);
     const sim = new Sim(model, new ActualUsage(model, model.doc.usage), new PlanDriver(model, plan), { qos: getQos('none'), seed: seed + 1, maxWindows: 1 });
     const r = sim.run();
-    const jobs: ScoredJob[] = r.jobs.map((run, j) => ({ ...present.jobs[j], endSeconds: now + (run.endSeconds ?? this.p.lookAheadSeconds) }));
+    const jobs: ScoredJob[] = r.jobs.map((run, j) => ({ ...present.jobs[j], endSeconds: now + (run.endSeconds ?? Math.max(this.p.lookAheadSeconds, earliestEnd(model, sim, j))) }));
     const nodes = model.doc.nodes.map((n) => ({ uptimeSeconds: r.makespanSeconds, costPerHour: n.costPerHour ?? 0 }));
     return { score: posumScore(jobs, nodes, now + this.p.lookAheadSeconds), plan };
   }
@@ -196,11 +197,17 @@ export class PortfolioPolicy implements Driver, Provisioner {
     // What the look-ahead leaves: the unfinished work drains on the capacity the member ends with.
     const lookEnd = Math.max(sim.now, r.makespanSeconds);
     const drain = this.p.terminalDrain ? drainSeconds(model, sim, this.p.lookAheadSeconds) : 0;
-    // Unfinished: draining after the window, or (the default) running until the window's end.
+    // Unfinished: draining after the window, or (the default) running until the window's end at least, and
+    // until the earliest its tasks allow (earliest-end.ts: a long task's end is known, not the window's).
     const unfinishedEnd = this.p.terminalDrain ? lookEnd + drain : this.p.lookAheadSeconds;
-    const jobs: ScoredJob[] = r.jobs.map((run, j) => ({ ...present.jobs[j], endSeconds: now + (run.endSeconds ?? unfinishedEnd) }));
+    const jobs: ScoredJob[] = r.jobs.map((run, j) => ({
+      ...present.jobs[j],
+      endSeconds: now + (run.endSeconds ?? (this.p.terminalDrain ? unfinishedEnd : Math.max(unfinishedEnd, earliestEnd(model, sim, j)))),
+    }));
     const paidUntil = (k: number) => (drain > 0 && sim.up[k] ? lookEnd + drain : model.doc.nodes[k].lease ? lookEnd : r.makespanSeconds);
     // A lease still running at the end is paid at least to its minimum lease, which the window may cut short.
+    // (Charging it also until the tasks it runs end, as a busy node cannot be released, was tried: without
+    // the same horizon for the jobs' gains it kept POSUM from leasing where it had to; bench/POSUM.md.)
     const minimumEnd = (k: number) => (sim.leasedAt[k] >= 0 ? sim.leasedAt[k] + model.doc.nodes[k].lease!.minLeaseSeconds : 0);
     const nodes = model.doc.nodes.map((n, k) => ({ uptimeSeconds: sim.uptime(k, Math.max(paidUntil(k), minimumEnd(k))), costPerHour: n.costPerHour ?? 0 }));
     return posumScore(jobs, nodes, now + unfinishedEnd);

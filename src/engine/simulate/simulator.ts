@@ -136,6 +136,13 @@ export class Simulator {
    */
   readonly up: Uint8Array;
   readonly leasedAt: Float64Array;
+  /**
+   * Per node: a provisioner asked to release it while it still ran tasks (drainNode). Like YARN's graceful
+   * decommissioning, it takes no new task once its minimum lease is over (until then it is paid for anyway)
+   * and is released when its last task leaves. Without it a busy node could never be released: the
+   * dispatcher kept it busy with the next task, and a policy that wanted it gone paid for it to the end.
+   */
+  readonly draining: Uint8Array;
   /** Per node: seconds of lease ended so far (the current lease counts in uptime() too). */
   private readonly leasedSeconds: Float64Array;
   private readonly leaseSeq: Int32Array;
@@ -205,6 +212,7 @@ export class Simulator {
     this.slots = Int32Array.from(model.maxTasks);
     this.up = Uint8Array.from(model.doc.nodes, (n) => (n.lease && driver.mode === 'policy' ? 0 : 1));
     this.leasedAt = new Float64Array(model.K).fill(-1);
+    this.draining = new Uint8Array(model.K);
     this.leasedSeconds = new Float64Array(model.K);
     this.leaseSeq = new Int32Array(model.K);
     this.state = new Uint8Array(nTasks);
@@ -339,7 +347,14 @@ export class Simulator {
   }
 
   freeSlots(k: number): number {
-    return this.up[k] ? this.slots[k] - this.nodes[k].tasks.length : 0;
+    return this.accepting(k) ? this.slots[k] - this.nodes[k].tasks.length : 0;
+  }
+
+  /** Node k is up and may take new tasks: not draining past its minimum lease. */
+  accepting(k: number): boolean {
+    if (!this.up[k]) return false;
+    if (!this.draining[k]) return true;
+    return this.now < this.leasedAt[k] + this.model.doc.nodes[k].lease!.minLeaseSeconds - 1e-9;
   }
 
   /** Whether node k is an ephemeral node a provisioner may lease and release. */
@@ -369,6 +384,25 @@ export class Simulator {
     this.leasedSeconds[k] += this.now - this.leasedAt[k];
     this.leasedAt[k] = -1;
     this.up[k] = 0;
+    this.draining[k] = 0;
+    return true;
+  }
+
+  /**
+   * Releases leased node k now if it can be, else drains it (`draining`): it is released as soon as it is
+   * idle past its minimum lease. False when k is not leased.
+   */
+  drainNode(k: number): boolean {
+    if (this.leasedAt[k] < 0) return false;
+    if (!this.releaseNode(k)) this.draining[k] = 1;
+    return true;
+  }
+
+  /** Takes back a draining node (cheaper than leasing another: it is up and paid for). False when it was not draining. */
+  undrainNode(k: number): boolean {
+    if (!this.draining[k]) return false;
+    this.draining[k] = 0;
+    this.capacityEpoch++;
     return true;
   }
 
@@ -452,7 +486,7 @@ export class Simulator {
 
   /** freeCapacity(k)[m] without building the array (the policies ask it for every node at every dispatch). */
   free(k: number, m: number): number {
-    if (!this.up[k]) return 0;
+    if (!this.accepting(k)) return 0;
     return Math.max(0, this.model.capacity[k][m] * Math.max(0, 1 - this.usage.at(k, m, this.slot) - this.margin[m]) - this.nodes[k].used[m]);
   }
 
@@ -462,7 +496,7 @@ export class Simulator {
    * Negative when the task does not fit.
    */
   headroom(k: number, i: number): number {
-    if (!this.up[k]) return -Infinity;
+    if (!this.accepting(k)) return -Infinity;
     const d = this.model.stages[this.model.taskStage[i]].demand;
     const cap = this.model.capacity[k];
     const used = this.nodes[k].used;
@@ -625,6 +659,7 @@ export class Simulator {
       if (node.runningCpu < 1e-12) node.runningCpu = 0;
     }
     node.remove(i, s.demand);
+    if (this.draining[k]) this.releaseNode(k); // its last task gone (and its minimum lease over): released now
   }
 
   private kill(i: number): void {
