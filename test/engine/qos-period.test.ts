@@ -6,11 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { loadInstance } from '../../src/engine/model/model';
+import { loadInstance, Model } from '../../src/engine/model/model';
+import { HadoopPolicy } from '../../src/engine/policies/hadoop';
 import { crossingTime, nextPoll } from '../../src/engine/simulate/qos-clock';
+import { Driver, Simulator } from '../../src/engine/simulate/simulator';
 import { ActualUsage } from '../../src/engine/simulate/usage';
 import { at, planOf } from '../support/fixtures';
-import { oneJob, runPlan } from '../support/sim-fixtures';
+import { node, oneJob, runDriver, runPlan } from '../support/sim-fixtures';
 
 const close = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 1e-6, `${what}: ${a}, expected ${b}`);
 const PER_SLOT = { qosPeriodSeconds: 50 };
@@ -104,4 +106,60 @@ describe("RQ3's two Cuckoo controllers on a CPU burst inside a slot", () => {
     assert.equal(runPlan(doc, plan, actual, 'salamander').report.relaunches, 0);
     assert.equal(runPlan(doc, plan, actual, 'cuckoo', PER_SLOT).report.relaunches, 0, 'per-slot: not seen');
   });
+});
+
+describe('the scheduled checks are those of a controller polling every 100 ms', () => {
+  /**
+   * Hadoop's driver, plus a check of every node at every multiple of 0.1 s (the simulator's own control(),
+   * reached through a timer): if a scheduled check came late or was missed, a poll would kill earlier and
+   * the run would differ from the one without polls.
+   */
+  class Polled implements Driver {
+    readonly mode = 'policy' as const;
+    private n = 0;
+    constructor(private readonly inner: Driver) {}
+    get name() {
+      return this.inner.name;
+    }
+    prepare(sim: Simulator) {
+      this.inner.prepare(sim);
+      sim.timer(0, -1);
+    }
+    onReady(sim: Simulator, i: number) {
+      this.inner.onReady(sim, i);
+    }
+    onKilled(sim: Simulator, i: number, k: number) {
+      this.inner.onKilled(sim, i, k);
+    }
+    onTimer(sim: Simulator, payload: number) {
+      if (payload !== -1) return this.inner.onTimer?.(sim, payload);
+      const poll = sim as unknown as { control(k: number): void };
+      for (let k = 0; k < sim.model.K; k++) poll.control(k);
+      if (sim.now < 1000) sim.timer(++this.n * 0.1, -1);
+    }
+    dispatch(sim: Simulator) {
+      this.inner.dispatch(sim);
+    }
+  }
+
+  // Three nodes of 8 cores and 16 GB, 40 tasks of 1 core and 3 GB for 60 s, margins of 10 %; the regular load
+  // jumps between slot values (20 s slots) drawn from a fixed generator, so it ramps up and down within slots.
+  let state = 7;
+  const rand = () => ((state = (state * 48271) % 2147483647) / 2147483647);
+  const series = () => Array.from({ length: 50 }, () => Math.round(rand() * 100) / 100);
+  const doc = oneJob([{ id: 'm', tasks: 40, demand: { cpu: 1, ram: 3 }, durationSeconds: 60 }], {
+    horizon: { slots: 50, slotSeconds: 20 },
+    safetyMargin: { cpu: 0.1, ram: 0.1 },
+    nodes: ['a', 'b', 'c'].map((id) => node(id, { capacity: { cpu: 8, ram: 16 }, maxTasks: 8 })),
+  });
+  const actual = Object.fromEntries(['a', 'b', 'c'].map((id) => [id, { cpu: series(), ram: series() }]));
+  for (const qos of ['salamander', 'cuckoo', 'cuckoo-salamander-reading'])
+    test(qos, () => {
+      const scheduled = runDriver(doc, (m: Model) => new HadoopPolicy(m), actual, qos);
+      const polled = runDriver(doc, (m: Model) => new Polled(new HadoopPolicy(m)), actual, qos);
+      assert.ok(scheduled.report.relaunches > 0, 'the load makes the controller act');
+      assert.deepEqual(Array.from(polled.sim.kills), Array.from(scheduled.sim.kills));
+      assert.deepEqual(Array.from(polled.sim.endTime), Array.from(scheduled.sim.endTime));
+      assert.deepEqual(Array.from(polled.sim.node), Array.from(scheduled.sim.node));
+    });
 });
