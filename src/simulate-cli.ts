@@ -1,7 +1,7 @@
 /**
  * `fallow simulate`: replays a plan, or runs an online policy, against the regular customers' actual
  * utilisation and prints the realised metrics as one JSON report (src/engine/simulate).
- *   fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos salamander|cuckoo|none] [--seed N] [--reduce-slowstart F]
+ *   fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos NAME] [--qos-period S] [--seed N] [--reduce-slowstart F]
  *   fallow simulate INSTANCE.json --policy NAME|posum [--provision NAME] [--delta D] [--alpha A --beta B --gamma G] [--actual USAGE.json] [--qos ...] [--seed N] ...
  */
 import { CommandSpec, parseCommand, UsageError } from './cli-args';
@@ -26,6 +26,7 @@ export const SIMULATE = {
   options: {
     actual: { type: 'string', value: 'USAGE.json', help: "actual utilisation, shaped as an instance's usage (default: the instance's own usage)" },
     qos: { type: 'string', value: 'NAME', help: `QoS controller: ${QOS_NAMES.join(' | ')} (default salamander for a plan, cuckoo for a policy)` },
+    'qos-period': { type: 'string', value: 'S', help: 'seconds between the QoS checks of a node, at most the slot length (default 0.1; the slot length: once per slot)' },
     policy: { type: 'string', value: 'NAME', help: `an online policy instead of a plan: ${POLICIES.join(' | ')}` },
     seed: { type: 'string', default: '1', value: 'N', help: 'seed of the simulation' },
     'reduce-slowstart': { type: 'string', default: '1', value: 'F', help: "a stage after others may launch once F of each earlier stage's tasks ended (Hadoop's slow start, in (0, 1])" },
@@ -54,6 +55,8 @@ export async function simulateCommand(args: string[]): Promise<number> {
   const reduceSlowstart = Number(values['reduce-slowstart']);
   if (!(reduceSlowstart > 0 && reduceSlowstart <= 1)) throw new UsageError(`--reduce-slowstart must be a number in (0, 1], got "${values['reduce-slowstart']}"`);
   if (values.qos !== undefined && !QOS_NAMES.includes(values.qos)) throw new UsageError(`--qos must be one of ${QOS_NAMES.join(', ')}, got "${values.qos}"`);
+  const qosPeriodSeconds = values['qos-period'] === undefined ? undefined : Number(values['qos-period']);
+  if (qosPeriodSeconds !== undefined && !(qosPeriodSeconds > 0)) throw new UsageError(`--qos-period must be a number of seconds > 0, got "${values['qos-period']}"`);
   if (values.policy !== undefined && !POLICIES.includes(values.policy)) throw new UsageError(`--policy must be one of ${POLICIES.join(', ')}, got "${values.policy}"`);
   if (values.provision !== undefined && values.policy === undefined) throw new UsageError('--provision goes with --policy (a plan leases no nodes)');
   const posum = posumOptions(values);
@@ -61,12 +64,13 @@ export async function simulateCommand(args: string[]): Promise<number> {
   if (values.policy !== undefined && positionals.length !== 1) throw new UsageError('simulate --policy takes INSTANCE.json only (no plan)');
 
   const model = loadInstance(readJson(positionals[0]));
+  if (qosPeriodSeconds !== undefined && qosPeriodSeconds > model.slotSeconds) throw new UsageError(`--qos-period must be at most the slot length, ${model.slotSeconds} s, got "${values['qos-period']}"`);
   let actual;
   if (values.actual !== undefined) actual = validateActualUsage(model.doc, readJson(values.actual));
   else process.stderr.write("fallow simulate: no --actual given: simulating with the instance's own usage as the actual utilisation (a perfect forecast)\n");
   const sigma = values['runtime-sigma'] === undefined ? undefined : Number(values['runtime-sigma']);
   const runtimeTruth = validateRuntimeTruth(model, values['true-seconds'] === undefined ? undefined : readJson(values['true-seconds']), sigma);
-  const options = { actual, qos: values.qos, seed, reduceSlowstart, runtimeTruth, provision: values.provision as ProvisioningName | undefined, posum };
+  const options = { actual, qos: values.qos, qosPeriodSeconds, seed, reduceSlowstart, runtimeTruth, provision: values.provision as ProvisioningName | undefined, posum };
   // The plan is checked here (a plan that does not fit its instance is the user's mistake, named by path).
   const plan = values.policy === undefined ? (readJson(positionals[1]) as PlanDoc) : null;
   if (plan) checkPlanFits(model, plan);

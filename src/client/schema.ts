@@ -1924,7 +1924,7 @@ export interface components {
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             /** @enum {string} */
-            qos: "salamander" | "cuckoo" | "none";
+            qos: "salamander" | "cuckoo" | "cuckoo-salamander-reading" | "none";
             seed: number;
             /** @description share of a stage's predecessor tasks that must end before it may launch (1: the strict barrier) */
             reduceSlowstart: number;
@@ -2295,11 +2295,11 @@ export interface components {
                      */
                     actualForecastId?: string;
                     /**
-                     * @description the QoS controller: salamander throttles CPU and kills for RAM (Alg. 3), cuckoo kills for any metric, none never kills
+                     * @description the QoS controller: salamander throttles CPU and kills for RAM (Salamander Alg. 3), cuckoo as Cuckoo III-D states it (throttles CPU, kills the largest memory users until the whole safety margin is free, kills every task when only the margin is left), cuckoo-salamander-reading as Salamander describes the Cuckoo controller (kills for any metric, CPU included: its RQ3 baseline), none never kills
                      * @default salamander
                      * @enum {string}
                      */
-                    qos?: "salamander" | "cuckoo" | "none";
+                    qos?: "salamander" | "cuckoo" | "cuckoo-salamander-reading" | "none";
                     /**
                      * @description random seed of the simulation
                      * @default 1
@@ -2364,11 +2364,11 @@ export interface components {
                      */
                     actualForecastId?: string;
                     /**
-                     * @description the QoS controller: salamander throttles CPU and kills for RAM (Alg. 3), cuckoo kills for any metric, none never kills
+                     * @description the QoS controller: salamander throttles CPU and kills for RAM (Salamander Alg. 3), cuckoo as Cuckoo III-D states it (throttles CPU, kills the largest memory users until the whole safety margin is free, kills every task when only the margin is left), cuckoo-salamander-reading as Salamander describes the Cuckoo controller (kills for any metric, CPU included: its RQ3 baseline), none never kills
                      * @default salamander
                      * @enum {string}
                      */
-                    qos?: "salamander" | "cuckoo" | "none";
+                    qos?: "salamander" | "cuckoo" | "cuckoo-salamander-reading" | "none";
                     /**
                      * @description random seed of the simulation
                      * @default 1

@@ -64,6 +64,24 @@ describe('fallow simulate', () => {
     });
   });
 
+  test('--qos-period: the 100-ms default sees a burst inside a slot, the slot length does not', async () => {
+    await withTempDir((_dir, write) => {
+      // Map 1 holds 2 GB of b's 16 for 50 s; b's RAM rises from 0 to 100 % through slot 0 (every slot start but
+      // slot 1's is 0): 2 GB no longer fit from t = 43.75 s. Checked once per slot, the load is 0 until 50 s, when
+      // the map has ended (and the reduce runs on a).
+      const burst = flat(0).map((_, t) => (t === 1 ? 1 : 0));
+      const args = ['simulate', write('i.json', INSTANCE), write('p.json', PLAN), '--actual', write('u.json', { b: { ram: burst } }), '--qos', 'cuckoo'];
+      const fast = JSON.parse(fallow(...args).stdout);
+      const slow = JSON.parse(fallow(...args, '--qos-period', '50').stdout);
+      assert.ok(fast.relaunches >= 1, `relaunched ${fast.relaunches}`);
+      assert.ok(fast.makespanSeconds > 100);
+      assert.equal(slow.relaunches, 0);
+      assert.equal(slow.makespanSeconds, 100);
+      assert.match(fallow(...args, '--qos-period', '0').stderr, /--qos-period must be a number of seconds > 0/);
+      assert.match(fallow(...args, '--qos-period', '60').stderr, /--qos-period must be at most the slot length, 50 s/);
+    });
+  });
+
   test('bad input exits 2 and names the field', async () => {
     await withTempDir((_dir, write) => {
       const inst = write('i.json', INSTANCE);

@@ -35,13 +35,24 @@ describe("Hadoop's dispatcher does not see the QoS controller", () => {
   test('a node whose task was killed is handed a task again at its next heartbeat, not after the period', () => {
     // One node; in slot 0 (50 s) the regular customers leave 1.6 GB of RAM, a task needs 4 GB: every launch is
     // killed at once. The TaskTracker asks again every 3 s: launches at 0, 3, ..., 48 s are killed (17), the
-    // one at 51 s runs (slot 1 leaves all the RAM) and ends 100 s later.
+    // one at 51 s runs (slot 1 leaves all the RAM) and ends 100 s later. The per-slot controller (period = the
+    // slot) holds slot 0's load for the whole slot.
     const doc = oneJob([{ id: 'm', tasks: 1, demand: { cpu: 1, ram: 4 }, durationSeconds: 100 }], { nodes: [node('a')] });
-    const { sim, report } = runDriver(doc, (m) => new HadoopPolicy(m), { a: { ram: [0.9, ...flat(0, 19)] } });
+    const { sim, report } = runDriver(doc, (m) => new HadoopPolicy(m), { a: { ram: [0.9, ...flat(0, 19)] } }, 'cuckoo', 1, { qosPeriodSeconds: 50 });
     assert.equal(HEARTBEAT_SECONDS, 3);
     assert.equal(report.relaunches, 17);
     assert.equal(sim.startedAt[0], 51);
     assert.ok(Math.abs(report.makespanSeconds - 151) < 1e-9, `makespan ${report.makespanSeconds}`);
+  });
+
+  test('with the 100-ms controller the load falls within the slot and the kills stop earlier', () => {
+    // The load falls linearly from 0.9 at 0 s to 0 at 50 s: a 4 GB task fits once 16(1 - U) >= 4, i.e. U <= 0.75,
+    // from t = 50(1 - 0.75/0.9) = 8.3 s. Launches at 0, 3 and 6 s are killed; the one at 9 s runs until 109 s.
+    const doc = oneJob([{ id: 'm', tasks: 1, demand: { cpu: 1, ram: 4 }, durationSeconds: 100 }], { nodes: [node('a')] });
+    const { sim, report } = runDriver(doc, (m) => new HadoopPolicy(m), { a: { ram: [0.9, ...flat(0, 19)] } });
+    assert.equal(report.relaunches, 3);
+    assert.equal(sim.startedAt[0], 9);
+    assert.ok(Math.abs(report.makespanSeconds - 109) < 1e-9, `makespan ${report.makespanSeconds}`);
   });
 });
 

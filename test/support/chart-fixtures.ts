@@ -1,7 +1,7 @@
 /**
  * A plan solved through the service for the chart tests: three nodes, three jobs that fit and one that cannot
  * (its tasks ask for more CPU than any node has, so the plan rejects it), and a replay of it under a heavier
- * load than forecast, so that Cuckoo's QoS kills and relaunches tasks.
+ * load than forecast, so that Cuckoo's QoS as Salamander reads it (cuckoo-salamander-reading: kills for CPU) kills and relaunches tasks.
  */
 import assert from 'node:assert/strict';
 import { Service, waitFor } from '../../harness/service';
@@ -60,12 +60,12 @@ export async function solvedPlan(svc: Service, keys: Record<string, string>): Pr
   return { planId: done.planId!, plan };
 }
 
-/** Replays the plan with every node's CPU taken by the regular customers after a while (kills under Cuckoo); waits for the report. */
+/** Replays the plan with every node's CPU taken by the regular customers after a while (kills under Salamander's reading of Cuckoo's controller; Cuckoo's own would throttle); waits for the report. */
 export async function simulatedPlan(svc: Service, key: string, planId: string): Promise<any> {
   const heavy = (v0: number) => Array.from({ length: SLOTS }, (_, t) => (t < 3 ? v0 : 0.9));
   const actualUsage = { c01: { cpu: heavy(0.25), ram: flat(0.1) }, c02: { cpu: heavy(0), ram: flat(0.2) }, c03: { cpu: heavy(0.5), ram: flat(0.3) } };
   const client = svc.client(key);
-  const r = await client.POST('/v1/plans/{planId}/simulations', { params: { path: { planId } }, body: { actualUsage, qos: 'cuckoo', seed: 1 } });
+  const r = await client.POST('/v1/plans/{planId}/simulations', { params: { path: { planId } }, body: { actualUsage, qos: 'cuckoo-salamander-reading', seed: 1 } });
   assert.equal(r.response.status, 202, JSON.stringify(r.error));
   const done = await waitFor('the simulation to end', async () => {
     const s = await client.GET('/v1/simulations/{id}', { params: { path: { id: r.data!.id } } });

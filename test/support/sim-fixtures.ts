@@ -2,7 +2,7 @@
 import { loadInstance, Model } from '../../src/engine/model/model';
 import { InstanceDoc, NodeSpec, PlanDoc, StageSpec } from '../../src/engine/model/types';
 import { PlanDriver } from '../../src/engine/simulate/plan-driver';
-import { Simulator } from '../../src/engine/simulate/simulator';
+import { SimOptions, Simulator } from '../../src/engine/simulate/simulator';
 import { ActualUsage, UsageDoc } from '../../src/engine/simulate/usage';
 import { getQos } from '../../src/engine/qos';
 import { Driver } from '../../src/engine/simulate/driver';
@@ -33,15 +33,16 @@ export function step(v0: number, n: number, v1: number, slots = 20): number[] {
   return Array.from({ length: slots }, (_, t) => (t < n ? v0 : v1));
 }
 
-export function runPlan(doc: InstanceDoc, plan: PlanDoc, actual: UsageDoc | undefined, qos = 'salamander'): { sim: Simulator; model: Model; report: ReturnType<Simulator['run']> } {
+/** `extra`: further simulator options (e.g. qosPeriodSeconds: the slot length for the per-slot controller). */
+export function runPlan(doc: InstanceDoc, plan: PlanDoc, actual: UsageDoc | undefined, qos = 'salamander', extra: Partial<SimOptions> = {}): { sim: Simulator; model: Model; report: ReturnType<Simulator['run']> } {
   const model = loadInstance(doc);
-  const sim = new Simulator(model, new ActualUsage(model, actual ?? doc.usage), new PlanDriver(model, plan), { qos: getQos(qos) });
+  const sim = new Simulator(model, new ActualUsage(model, actual ?? doc.usage), new PlanDriver(model, plan), { ...extra, qos: getQos(qos) });
   return { sim, model, report: sim.run() };
 }
 
-export function runDriver(doc: InstanceDoc, make: (m: Model) => Driver, actual?: UsageDoc, qos = 'cuckoo', seed = 1) {
+export function runDriver(doc: InstanceDoc, make: (m: Model) => Driver, actual?: UsageDoc, qos = 'cuckoo', seed = 1, extra: Partial<SimOptions> = {}) {
   const model = loadInstance(doc);
-  const sim = new Simulator(model, new ActualUsage(model, actual ?? doc.usage), make(model), { qos: getQos(qos), seed });
+  const sim = new Simulator(model, new ActualUsage(model, actual ?? doc.usage), make(model), { ...extra, qos: getQos(qos), seed });
   return { sim, model, report: sim.run() };
 }
 

@@ -18,6 +18,14 @@ export interface WrrResult {
  * acceptance accounts for the whole job.
  *
  * Cost of a task on host k: its work in GFLOP, or durationSeconds x speed(k) for a fixed-duration stage.
+ *
+ * Checked against Alg. 2 (issue 25): lines 7-12 (each replica picks a host by weight and takes the chunk's
+ * cost from it), the rejection ("If there is not enough resource for processing a chunk"). Two readings are
+ * left as they were: "The hosts with higher weights are selected first" is taken literally (the highest
+ * remaining weight, so remaining weights level out), although III-C also says chunks are "distributed
+ * proportionally to the weight"; and Alg. 2 line 5 loops over chunks only, where chunkless tasks here also
+ * take their cost so that acceptance covers the whole job (the benchmark's reduces read a chunk, so it does
+ * not apply there).
  */
 export function wrrPlacement(model: Model, weights: Float64Array): WrrResult {
   const w = Float64Array.from(weights);

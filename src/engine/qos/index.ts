@@ -1,13 +1,19 @@
 import { ValidationError } from '../model/errors';
 import { cuckooQos } from './cuckoo';
+import { cuckooSalamanderReadingQos } from './cuckoo-salamander-reading';
 import { isCpu } from './salamander';
 import { salamanderQos } from './salamander';
 import { QosController } from './types';
 
 /** `none`: never kills (only the CPU throttling physics acts): shows what the controllers prevent. */
-export const noQos: QosController = { name: 'none', compressible: isCpu, check: () => [] };
+export const noQos: QosController = { name: 'none', compressible: isCpu, check: () => [], threshold: () => Infinity };
 
-const controllers: Record<string, QosController> = { salamander: salamanderQos, cuckoo: cuckooQos, none: noQos };
+const controllers: Record<string, QosController> = {
+  salamander: salamanderQos,
+  cuckoo: cuckooQos,
+  'cuckoo-salamander-reading': cuckooSalamanderReadingQos,
+  none: noQos,
+};
 
 export const QOS_NAMES = Object.keys(controllers);
 
@@ -17,5 +23,5 @@ export function getQos(name: string): QosController {
   return q;
 }
 
-export { cuckooQos, salamanderQos };
+export { cuckooQos, cuckooSalamanderReadingQos, salamanderQos };
 export type { QosController, QosNodeView } from './types';

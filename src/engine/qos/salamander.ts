@@ -1,4 +1,4 @@
-import { killForMetric } from './kill-order';
+import { killForMetric, killThreshold } from './kill-order';
 import { QosController, QosNodeView } from './types';
 
 /**
@@ -18,6 +18,7 @@ export const salamanderQos: QosController = {
     });
     return out;
   },
+  threshold: (view, m) => (isCpu(view.metrics[m]) ? Infinity : killThreshold(view, m)),
 };
 
 export function isCpu(metric: string): boolean {

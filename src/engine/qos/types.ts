@@ -30,6 +30,13 @@ export interface QosController {
   compressible(metric: string): boolean;
   /** Tasks to kill now, in the order they are killed. */
   check(view: QosNodeView): number[];
+  /**
+   * The smallest regular-customer utilisation U(k,m) (a fraction) above which check() would kill on this
+   * node as it is now, everything else unchanged; Infinity when no U(k,m) makes it act. The simulator
+   * solves for when the within-slot load first crosses it, instead of polling every 100 ms (simulator.ts).
+   * `view.regular` is not read.
+   */
+  threshold(view: QosNodeView, metric: number): number;
 }
 
 /** The QoS threshold of both papers: regular customers may eat into half the safety margin. */

@@ -20,8 +20,10 @@ import { ActualUsage, UsageDoc } from './usage';
 export interface SimulateOptions {
   /** The actual utilisation (shape of `usage`); default the instance's own usage (a perfect forecast). */
   actual?: UsageDoc;
-  /** 'salamander' (default for plans), 'cuckoo' (default for policies) or 'none'. */
+  /** 'salamander' (default for plans), 'cuckoo' (default for policies), 'cuckoo-salamander-reading' or 'none' (QOS_NAMES). */
   qos?: string;
+  /** Seconds between the QoS controller's checks, in (0, slotSeconds]: default 0.1; the slot length gives the per-slot controller (SimOptions). */
+  qosPeriodSeconds?: number;
   seed?: number;
   /** Give up after this many window lengths of simulated time (default 10). */
   maxWindows?: number;
@@ -62,6 +64,7 @@ export function simulatePlan(model: Model, plan: PlanDoc, options: SimulateOptio
   const driver = new PlanDriver(model, plan);
   return new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), driver, {
     qos: getQos(options.qos ?? 'salamander'),
+    qosPeriodSeconds: options.qosPeriodSeconds,
     seed: options.seed,
     maxWindows: options.maxWindows,
     reduceSlowstart: options.reduceSlowstart,
@@ -81,6 +84,7 @@ export function simulatePolicy(model: Model, policy: string, options: SimulateOp
   const provisioner = portfolio ?? (options.provision ? new ProvisioningPolicy(model, options.provision, params.provisioning) : undefined);
   const report = new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), driver, {
     qos: getQos(options.qos ?? 'cuckoo'),
+    qosPeriodSeconds: options.qosPeriodSeconds,
     seed: options.seed,
     maxWindows: options.maxWindows,
     reduceSlowstart: options.reduceSlowstart,

@@ -5,6 +5,7 @@ import { BatchSampler, SAMPLE_SECONDS } from './batch-metrics';
 import { EventQueue, SimEvent } from './event-queue';
 import { jobRevenue, JobRun, pct, SimReport, summarise } from './metrics';
 import { NodeState, throttleFactor } from './node-state';
+import { crossingTime, nextPoll } from './qos-clock';
 import { Link, stagingSeconds, transferSeconds } from './transfer';
 import { ActualUsage } from './usage';
 import { posumScore, PosumScore } from '../posum/score';
@@ -58,6 +59,15 @@ export const TaskState = {
 
 export interface SimOptions {
   qos: QosController;
+  /**
+   * How often the QoS controller checks each node, in simulated seconds: default QOS_PERIOD_SECONDS
+   * (Salamander III-D: "periodically (e.g., every 100 ms)"). Below the slot length the controller sees the
+   * regular customers' load move linearly within the slot (ActualUsage.within) and acts at the first
+   * period after the load crosses its threshold (qos-clock.ts); equal to the slot length, it checks at slot
+   * boundaries only, on each slot's value (the per-slot controller, for comparison). Every launch is also
+   * checked at once, in both modes. Must be in (0, slotSeconds].
+   */
+  qosPeriodSeconds?: number;
   seed?: number;
   /** Stop the clock after this many window lengths even if tasks remain (relaunch storms). Default 10. */
   maxWindows?: number;
@@ -97,6 +107,9 @@ export interface RuntimeTruth {
   runtimeSigma?: number;
 }
 
+/** Salamander III-D: the QoS controller checks "periodically (e.g., every 100 ms)". */
+export const QOS_PERIOD_SECONDS = 0.1;
+
 /** Hadoop's default mapreduce.task.timeout: 10 minutes without progress. */
 export const STALL_TIMEOUT_SECONDS = 600;
 
@@ -110,14 +123,18 @@ const STALL = 5;
 const SAMPLE = 6;
 const NODE_UP = 7;
 const PROVISION = 8;
-/** Same-time order: ends and fetches, then ticks and stalls, then releases and timers, last the sample (after every launch of that instant). */
-const PRIORITY = [0, 0, 1, 2, 2, 1, 3, 1, 2];
+/** A QoS check of one node within a slot (qosPeriodSeconds below the slot length). */
+const CONTROL = 9;
+/** Same-time order: ends and fetches, then ticks, controls and stalls, then releases and timers, last the sample (after every launch of that instant). */
+const PRIORITY = [0, 0, 1, 2, 2, 1, 3, 1, 2, 1];
 
 /**
  * Discrete-event simulation of MapReduce tasks on ephemeral capacity (DESIGN.md; Salamander IV,
- * Cuckoo IV). Time is continuous (seconds); the regular customers' actual load changes at slot
- * boundaries, where the QoS controller also runs (Salamander Alg. 3 runs periodically). A task runs at
- * its node's speed scaled by the node's CPU throttling factor; a task launched on a node without its
+ * Cuckoo IV). Time is continuous (seconds); the regular customers' actual load is sampled once per slot.
+ * The capacity the drivers see and the CPU throttling use each slot's sample for the whole slot; the QoS
+ * controller checks every node at slot boundaries, at each launch and, with a period below the slot
+ * (qosPeriodSeconds, 100 ms by default), whenever the load interpolated within the slot crosses its
+ * threshold (qos-clock.ts). A task runs at its node's speed scaled by the node's CPU throttling factor; a task launched on a node without its
  * chunk fetches it first over the node's link; a killed task returns to its driver to be relaunched.
  */
 export class Simulator {
@@ -184,6 +201,12 @@ export class Simulator {
   private readonly queue = new EventQueue(4096);
   private readonly qosView: QosNodeView;
   private qosNode = 0;
+  /** Seconds between the QoS controller's checks, and whether that is below a slot (checks within slots). */
+  private readonly qosPeriod: number;
+  private readonly withinSlot: boolean;
+  /** Per node: when its pending within-slot check is due (Infinity: none) and its sequence (stale events are dropped). */
+  private readonly controlAt: Float64Array;
+  private readonly controlSeq: Int32Array;
   private launches = 0;
   private remaining = 0;
   private placementBytes = 0;
@@ -252,6 +275,11 @@ export class Simulator {
       const draw = new Random(((options.seed ?? 1) ^ 0x5eed5eed) >>> 0);
       for (let i = 0; i < nTasks; i++) this.runtimeFactor[i] = Math.exp(sigma * draw.gaussian() - (sigma * sigma) / 2);
     }
+    this.qosPeriod = options.qosPeriodSeconds ?? QOS_PERIOD_SECONDS;
+    if (!(this.qosPeriod > 0 && this.qosPeriod <= model.slotSeconds)) throw new Error(`qosPeriodSeconds must be in (0, ${model.slotSeconds}] (the slot length), got ${this.qosPeriod}`);
+    this.withinSlot = this.qosPeriod < model.slotSeconds;
+    this.controlAt = new Float64Array(K).fill(Infinity);
+    this.controlSeq = new Int32Array(K);
     this.staging = new Float64Array(model.jobs.length);
     this.sampler = new BatchSampler(model);
     const sim = this;
@@ -262,7 +290,7 @@ export class Simulator {
         return model.capacity[sim.qosNode];
       },
       get regular() {
-        for (let m = 0; m < M; m++) regular[m] = sim.usage.at(sim.qosNode, m, sim.slot);
+        for (let m = 0; m < M; m++) regular[m] = sim.regularNow(sim.qosNode, m);
         return regular;
       },
       margin: this.margin,
@@ -332,6 +360,9 @@ export class Simulator {
         case STALL:
           // Still the same attempt at factor 0 (any change of the node's factor bumps the version).
           if (ev.b === this.version[ev.a] && this.state[ev.a] === TaskState.Running) (this.stalls++, this.kill(ev.a));
+          break;
+        case CONTROL:
+          if (ev.b === this.controlSeq[ev.a]) (this.controlAt[ev.a] = Infinity), this.control(ev.a);
           break;
       }
       this.driver.dispatch(this);
@@ -722,6 +753,16 @@ export class Simulator {
     if (this.remaining > 0) this.queue.push((t + 1) * this.model.slotSeconds, PRIORITY[TICK], TICK, t + 1);
   }
 
+  /**
+   * The regular customers' load of metric m on node k as the QoS controller sees it now: the slot's value
+   * for the per-slot controller, the load interpolated within the slot otherwise (ActualUsage.within).
+   */
+  private regularNow(k: number, m: number): number {
+    if (!this.withinSlot) return this.usage.at(k, m, this.slot);
+    const S = this.model.slotSeconds;
+    return this.usage.within(k, m, this.slot, (this.now - this.slot * S) / S);
+  }
+
   /** Counts interference on node k, then lets the QoS controller kill what it wants. */
   private control(k: number): void {
     const node = this.nodes[k];
@@ -730,7 +771,7 @@ export class Simulator {
     if (node.lastInterferenceSlot !== this.slot)
       for (let m = 0; m < this.model.M; m++) {
         if (m === this.cpu) continue; // CPU is throttled: the regular customers always get theirs
-        if (node.used[m] > cap[m] * Math.max(0, 1 - this.usage.at(k, m, this.slot)) + 1e-9) {
+        if (node.used[m] > cap[m] * Math.max(0, 1 - this.regularNow(k, m)) + 1e-9) {
           node.lastInterferenceSlot = this.slot;
           this.interference++;
           break;
@@ -739,6 +780,38 @@ export class Simulator {
     this.qosNode = k;
     const victims = this.options.qos.check(this.qosView);
     for (const i of victims) this.kill(i);
+    if (this.withinSlot) this.scheduleControl(k);
+  }
+
+  /**
+   * Within-slot controller: schedules node k's next check at the first period after the interpolated load
+   * of some metric crosses the controller's threshold for the node as it is (qos-clock.ts), when that is
+   * before the next slot boundary (which checks every node anyway). The newest schedule replaces any
+   * earlier one (sequence number). Ends and kills outside a check do not reschedule: they only raise the
+   * thresholds, so the pending check comes early, finds less or nothing to do, and reschedules.
+   */
+  private scheduleControl(k: number): void {
+    // Always right after control(k), which left every metric's load at or below the controller's threshold.
+    if (this.nodes[k].tasks.length === 0) return;
+    const S = this.model.slotSeconds;
+    const start = this.slot * S;
+    this.qosNode = k;
+    let first = Infinity;
+    for (let m = 0; m < this.model.M; m++) {
+      const a = this.usage.at(k, m, this.slot);
+      const b = this.usage.at(k, m, this.slot + 1);
+      // A falling load cannot cross later in the slot: the check that just ran left it below the threshold.
+      if (b <= a) continue;
+      const threshold = this.options.qos.threshold(this.qosView, m);
+      if (threshold === Infinity) continue;
+      const t = crossingTime(a, b, threshold, start, S, this.now);
+      if (t < first) first = t;
+    }
+    if (first === Infinity) return;
+    const at = nextPoll(first, this.qosPeriod);
+    if (at >= start + S || at === this.controlAt[k]) return;
+    this.controlAt[k] = at;
+    this.queue.push(at, PRIORITY[CONTROL], CONTROL, k, ++this.controlSeq[k]);
   }
 
   /**

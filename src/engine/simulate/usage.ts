@@ -37,6 +37,17 @@ export class ActualUsage {
     const T = this.model.T;
     return this.frac[k][m * T + (slot % T)];
   }
+
+  /**
+   * U(k, m) a share `frac` in [0, 1) of the way through `slot`, for the controllers that check within a
+   * slot (SimOptions.qosPeriodSeconds): each slot's value is the load at the slot's start, and the load
+   * moves linearly to the next slot's value (the first slot's again past the window). Deterministic, equal
+   * to at() at every slot start, and a burst sampled at slot t+1 shows as a ramp during slot t.
+   */
+  within(k: number, m: number, slot: number, frac: number): number {
+    const a = this.at(k, m, slot);
+    return frac <= 0 ? a : a + (this.at(k, m, slot + 1) - a) * frac;
+  }
 }
 
 /**

@@ -27,7 +27,7 @@ export class CreateSimulationDto {
   @Allow()
   actualForecastId?: string;
 
-  @ApiPropertyOptional({ enum: QOS_NAMES, default: 'salamander', description: 'the QoS controller: salamander throttles CPU and kills for RAM (Alg. 3), cuckoo kills for any metric, none never kills' })
+  @ApiPropertyOptional({ enum: QOS_NAMES, default: 'salamander', description: 'the QoS controller: salamander throttles CPU and kills for RAM (Salamander Alg. 3), cuckoo as Cuckoo III-D states it (throttles CPU, kills the largest memory users until the whole safety margin is free, kills every task when only the margin is left), cuckoo-salamander-reading as Salamander describes the Cuckoo controller (kills for any metric, CPU included: its RQ3 baseline), none never kills' })
   @Allow()
   qos?: string;
 
