@@ -1,6 +1,7 @@
 /**
  * The papers' experiment (Salamander IV, Cuckoo IV) in Fallow's simulator: one MapReduce job of 640 map
- * and 40 reduce tasks (128 MB or 256 MB chunks, 3100 / 6300 FLOP per byte, 3 / 4 GB RAM) on the PC-1,
+ * and 40 reduce tasks (128 MB or 256 MB chunks, 3100 / 6300 FLOP per byte, 3 / 4 GB RAM; maps write
+ * intermediate output that the reduces shuffle, simulate-experiment.ts) on the PC-1,
  * PC-2 and University clusters, whose regular customers replay real Bitbrains traces. Every approach
  * plans with the same forecast and runs against the held-out day (the actual load):
  *   --forecast gbt          (default) the forecasting builder's q = 0.99 forecast, trained per cluster on
@@ -24,17 +25,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadInstance, Model } from '../src/engine/model/model';
-import { InstanceDoc, JobSpec, PlanDoc } from '../src/engine/model/types';
+import { loadInstance } from '../src/engine/model/model';
+import { InstanceDoc } from '../src/engine/model/types';
 import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulate';
 import { median } from '../src/engine/simulate/metrics';
 import { solve } from '../src/engine/solve';
 import { nothingToRun, repoRoot, sharedDir } from './common';
 import { FORECASTS, ForecastKind, forecastComparison, latestResults } from './simulate-compare';
 import { builderForecast, BuiltForecast, DAY_ROWS } from './simulate-forecast';
-
-const SLOT_SECONDS = 30;
-const SLOTS = 480; // a 4-hour window: the job's compute takes minutes at these GFLOP/s, 30 s slots keep the plan's rounding small
+import { experiment, oneReplica, paperJob, SLOT_SECONDS, SLOTS, swimShuffleRatio } from './simulate-experiment';
 const STRATEGIES = ['ls', 'ga', 'exact'];
 
 interface Row {
@@ -68,6 +67,7 @@ export async function main(argv: string[]): Promise<number> {
       seeds: { type: 'string', default: '2' },
       out: { type: 'string' },
       forecast: { type: 'string', default: 'gbt' },
+      throughput: { type: 'boolean', default: false },
     },
   });
   const forecastKind = values.forecast as ForecastKind;
@@ -89,10 +89,17 @@ export async function main(argv: string[]): Promise<number> {
   const quick = values.quick;
   const dcs = quick ? ['pc1'] : ['pc1', 'pc2', 'univ'];
   const chunks = quick ? [128] : [128, 256];
+  const swim = path.join(shared, 'data', 'swim-facebook', 'FB-2009_samples_24_times_1hr_0.tsv');
+  const outputRatio: Record<number, number> = Object.fromEntries(chunks.map((c) => [c, swimShuffleRatio(swim, c)]));
   const margins = quick ? [0.05] : [0, 0.05, 0.1, 0.2, 0.3];
   const seeds = Array.from({ length: quick ? 1 : Number(values.seeds) }, (_, i) => i + 1);
   const tmp = path.join(root, '.tmp', 'sim-bench');
   mkdirSync(tmp, { recursive: true });
+  if (values.throughput) {
+    // Only the 100k-task throughput line (before/after comparisons of the simulator's speed).
+    process.stdout.write(JSON.stringify(measureThroughput(gen, tmp, outputRatio[128] ?? swimShuffleRatio(swim, 128))) + '\n');
+    return 0;
+  }
 
   const rows: Row[] = [];
   const forecasts: ForecastNote[] = [];
@@ -115,7 +122,7 @@ export async function main(argv: string[]): Promise<number> {
     for (const chunk of chunks)
       for (const margin of margins)
         for (const seed of seeds) {
-          const { model, actual } = experiment(gen, tmp, dc, chunk, margin, seed, (doc) => forecastFor(doc, dc, chunk, seed));
+          const { model, actual } = experiment(gen, tmp, dc, chunk, margin, seed, outputRatio[chunk], (doc) => forecastFor(doc, dc, chunk, seed));
           const base = { dc, chunkMB: chunk, margin, seed };
           for (const policy of ['hadoop', 'cuckoo']) {
             const r = simulatePolicy(model, policy, { actual, qos: 'cuckoo', seed });
@@ -139,7 +146,7 @@ export async function main(argv: string[]): Promise<number> {
           process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${dc} ${chunk} MB sm ${margin} seed ${seed}: ${last.join(' | ')}\n`);
         }
 
-  const throughput = measureThroughput(gen, tmp);
+  const throughput = measureThroughput(gen, tmp, outputRatio[128] ?? swimShuffleRatio(swim, 128));
   const forecastSetup =
     forecastKind === 'gbt'
       ? `the forecasting builder (GBT, q = 0.99, 300-s slots) trained per cluster on each host's VM rows before the held-out day, forecast over the window`
@@ -149,7 +156,7 @@ export async function main(argv: string[]): Promise<number> {
     format: 'fallow.bench.simulate/v1',
     date: new Date().toISOString(),
     command: `npm run bench:simulate --${quick ? ' --quick' : ''} --budget-ms ${budget} --seeds ${seeds.length} --forecast ${forecastKind}`,
-    setup: { slotSeconds: SLOT_SECONDS, slots: SLOTS, forecastKind, forecast: `${forecastSetup}; actual: the next day (--usage-shift-samples ${DAY_ROWS})`, budgetMs: budget, dcs, chunks, margins, seeds },
+    setup: { slotSeconds: SLOT_SECONDS, slots: SLOTS, mapOutputRatio: outputRatio, forecastKind, forecast: `${forecastSetup}; actual: the next day (--usage-shift-samples ${DAY_ROWS})`, budgetMs: budget, dcs, chunks, margins, seeds },
     forecasts,
     throughput,
     summary,
@@ -180,57 +187,6 @@ interface ForecastNote {
   wrappedHosts: string[];
 }
 
-/**
- * Forecast instance (day d) and actual usage (day d + 1) from the generator, with the papers' job; the
- * instance's usage (what every approach plans with) is what `forecastOf` makes of the day-d instance.
- */
-function experiment(
-  gen: string,
-  tmp: string,
-  dc: string,
-  chunk: number,
-  margin: number,
-  seed: number,
-  forecastOf: (doc: InstanceDoc) => InstanceDoc['usage'] = (doc) => doc.usage,
-): { model: Model; actual: InstanceDoc['usage'] } {
-  const common = ['ephemeral', '--dc', dc, '--tasks', '680', '--chunk', String(chunk), '--safety', String(margin), '--seed', String(seed), '--slot-seconds', String(SLOT_SECONDS), '--slots', String(SLOTS)];
-  const forecastFile = path.join(tmp, `${dc}-${chunk}-${margin}-${seed}-forecast.json`);
-  const actualFile = path.join(tmp, `${dc}-${chunk}-${margin}-${seed}-actual.json`);
-  if (!existsSync(forecastFile)) writeFileSync(forecastFile, execFileSync('python3', [gen, ...common], { maxBuffer: 1 << 28 }));
-  if (!existsSync(actualFile)) writeFileSync(actualFile, execFileSync('python3', [gen, ...common, '--usage-shift-samples', String(DAY_ROWS)], { maxBuffer: 1 << 28 }));
-  const doc = JSON.parse(readFileSync(forecastFile, 'utf8')) as InstanceDoc;
-  const actual = (JSON.parse(readFileSync(actualFile, 'utf8')) as InstanceDoc).usage;
-  doc.usage = forecastOf(doc);
-  doc.jobs = [paperJob(chunk)];
-  doc.name = `${doc.name}-paperjob`;
-  return { model: loadInstance(doc), actual };
-}
-
-/**
- * Salamander IV-A / Cuckoo IV: 640 maps and 40 reduces, 3100 and 6300 FLOP per byte of a chunk, 3 GB of
- * RAM per task with 128 MB chunks and 4 GB with 256 MB, one core each, replication 3.
- */
-function paperJob(chunkMB: number): JobSpec {
-  const bytes = chunkMB * 2 ** 20;
-  const ram = chunkMB === 128 ? 3 : 4;
-  return {
-    id: 'paper-job',
-    customer: 'bench',
-    class: 'batch',
-    releaseSlot: 0,
-    replication: 3,
-    stages: [
-      { id: 'map', tasks: 640, demand: { cpu: 1, ram }, work: round3((bytes * 3100) / 1e9), inputMB: chunkMB },
-      { id: 'reduce', tasks: 40, after: ['map'], demand: { cpu: 1, ram }, work: round3((bytes * 6300) / 1e9), inputMB: chunkMB },
-    ],
-  };
-}
-
-/** Salamander III-C: "we do not consider data replication": each chunk only on its task's node. */
-function oneReplica(plan: PlanDoc): PlanDoc {
-  return { ...plan, placement: plan.placement?.map((p) => ({ ...p, nodes: p.nodes.slice(0, 1) })) };
-}
-
 function row(base: { dc: string; chunkMB: number; margin: number; seed: number }, approach: string, r: SimReport, solveMs: number | null): Row {
   return {
     ...base,
@@ -253,11 +209,11 @@ function row(base: { dc: string; chunkMB: number; margin: number; seed: number }
 }
 
 /** Events per second on a large run: PC-2 with 40 jobs of 2,400 maps + 100 reduces (100,000 tasks), Hadoop. */
-function measureThroughput(gen: string, tmp: string) {
-  const { model: small, actual } = experiment(gen, tmp, 'pc2', 128, 0.05, 1);
+export function measureThroughput(gen: string, tmp: string, mapOutputRatio: number) {
+  const { model: small, actual } = experiment(gen, tmp, 'pc2', 128, 0.05, 1, mapOutputRatio);
   const doc: InstanceDoc = { ...small.doc, horizon: { slots: SLOTS, slotSeconds: 600 } };
   doc.jobs = Array.from({ length: 40 }, (_, j) => {
-    const job = paperJob(128);
+    const job = paperJob(128, mapOutputRatio);
     job.id = `job${j}`;
     job.stages[0].tasks = 2400;
     job.stages[1].tasks = 100;
@@ -380,10 +336,6 @@ function writeResultsSection(file: string, md: string, name: string): void {
   const b = text.indexOf(END);
   const next = a >= 0 && b > a ? text.slice(0, a + START.length) + '\n' + md + '\n' + text.slice(b) : `${text}\n${START}\n${md}\n${END}\n`;
   writeFileSync(file, next);
-}
-
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }
 
 if (require.main === module)
