@@ -14,10 +14,22 @@ import { DAY_ROWS } from './simulate-forecast';
 export const SLOT_SECONDS = 30;
 export const SLOTS = 480; // a 4-hour window: the job's compute takes minutes at these GFLOP/s, 30 s slots keep the plan's rounding small
 
+/** Which experiment and approach a result row is for (the single runs' rows and the sweep's). */
+export interface RunOf {
+  dc: string;
+  chunkMB: number;
+  margin: number;
+  seed: number;
+  approach: string;
+  accepted: boolean;
+}
+
 /**
  * Forecast instance (day d) and actual usage (day d + 1) from the generator, with the papers' job; the
  * instance's usage (what every approach plans with) is what `forecastOf` makes of the day-d instance.
- * Generated files are cached in `tmp` by (dc, chunk, margin, seed).
+ * Generated files are cached in `tmp` by (dc, chunk, seed) and the margin set here: the generator's
+ * --safety only sets `safetyMargin` and scales the work of its own jobs, which the papers' job replaces
+ * (two margins' files differ in nothing else), so a sweep over margins generates each cluster once.
  */
 export function experiment(
   gen: string,
@@ -29,13 +41,14 @@ export function experiment(
   mapOutputRatio: number,
   forecastOf: (doc: InstanceDoc) => InstanceDoc['usage'] = (doc) => doc.usage,
 ): { model: Model; actual: InstanceDoc['usage']; forecastDoc: InstanceDoc } {
-  const common = ['ephemeral', '--dc', dc, '--tasks', '680', '--chunk', String(chunk), '--safety', String(margin), '--seed', String(seed), '--slot-seconds', String(SLOT_SECONDS), '--slots', String(SLOTS)];
-  const forecastFile = path.join(tmp, `${dc}-${chunk}-${margin}-${seed}-forecast.json`);
-  const actualFile = path.join(tmp, `${dc}-${chunk}-${margin}-${seed}-actual.json`);
+  const common = ['ephemeral', '--dc', dc, '--tasks', '680', '--chunk', String(chunk), '--safety', '0', '--seed', String(seed), '--slot-seconds', String(SLOT_SECONDS), '--slots', String(SLOTS)];
+  const forecastFile = path.join(tmp, `${dc}-${chunk}-${seed}-forecast.json`);
+  const actualFile = path.join(tmp, `${dc}-${chunk}-${seed}-actual.json`);
   if (!existsSync(forecastFile)) writeFileSync(forecastFile, execFileSync('python3', [gen, ...common], { maxBuffer: 1 << 28 }));
   if (!existsSync(actualFile)) writeFileSync(actualFile, execFileSync('python3', [gen, ...common, '--usage-shift-samples', String(DAY_ROWS)], { maxBuffer: 1 << 28 }));
   const doc = JSON.parse(readFileSync(forecastFile, 'utf8')) as InstanceDoc;
   const actual = (JSON.parse(readFileSync(actualFile, 'utf8')) as InstanceDoc).usage;
+  doc.safetyMargin = Object.fromEntries(doc.metrics.map((m) => [m, margin]));
   doc.usage = forecastOf(doc);
   doc.jobs = [paperJob(chunk, mapOutputRatio)];
   doc.name = `${doc.name}-paperjob`;

@@ -18,11 +18,15 @@
  * section of bench/SIMULATION.md plus the table comparing the two forecasts (simulate-compare.ts).
  *
  *   npm run bench:simulate -- [--quick] [--budget-ms 2000] [--seeds 2] [--forecast gbt|previous-day]
+ *   npm run bench:simulate -- --throughput         only the 100k-task throughput line
+ *   npm run bench:simulate -- --sweep [--seeds 10] [--margins 0,5,10,15,20,25,30] [--chunks 128,256]
+ *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls] [--budget-ms 1000] [--workers 2]
+ *                                                  the sweep with evidence per reversal (simulate-sweep.ts)
  * Skips (exit 0) when ../shared/data or python3 is missing. The Bitbrains traces are read in place in
  * ../shared/data; generated instances go to .tmp/sim-bench/.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadInstance } from '../src/engine/model/model';
@@ -30,19 +34,15 @@ import { InstanceDoc } from '../src/engine/model/types';
 import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulate';
 import { median } from '../src/engine/simulate/metrics';
 import { solve } from '../src/engine/solve';
-import { nothingToRun, repoRoot, sharedDir } from './common';
+import { nothingToRun, repoRoot, sharedDir, writeResultsSection } from './common';
 import { FORECASTS, ForecastKind, forecastComparison, latestResults } from './simulate-compare';
 import { builderForecast, BuiltForecast, DAY_ROWS } from './simulate-forecast';
-import { experiment, oneReplica, paperJob, SLOT_SECONDS, SLOTS, swimShuffleRatio } from './simulate-experiment';
+import { experiment, oneReplica, paperJob, RunOf, SLOT_SECONDS, SLOTS, swimShuffleRatio } from './simulate-experiment';
+import { runSweep } from './simulate-sweep';
+
 const STRATEGIES = ['ls', 'ga', 'exact'];
 
-interface Row {
-  dc: string;
-  chunkMB: number;
-  margin: number;
-  seed: number;
-  approach: string;
-  accepted: boolean;
+interface Row extends RunOf {
   executionSeconds: number | null;
   computeSeconds: number | null;
   stagingSeconds: number;
@@ -64,10 +64,17 @@ export async function main(argv: string[]): Promise<number> {
     options: {
       quick: { type: 'boolean', default: false },
       'budget-ms': { type: 'string', default: '2000' },
-      seeds: { type: 'string', default: '2' },
+      seeds: { type: 'string' },
       out: { type: 'string' },
       forecast: { type: 'string', default: 'gbt' },
       throughput: { type: 'boolean', default: false },
+      // The sweep (simulate-sweep.ts): distributions over margins x seeds with evidence per reversal.
+      sweep: { type: 'boolean', default: false },
+      margins: { type: 'string', default: '0,5,10,15,20,25,30' },
+      chunks: { type: 'string', default: '128,256' },
+      dcs: { type: 'string', default: 'pc1,pc2,univ' },
+      approaches: { type: 'string', default: 'hadoop,cuckoo,sal-ls' },
+      workers: { type: 'string', default: '2' },
     },
   });
   const forecastKind = values.forecast as ForecastKind;
@@ -87,14 +94,20 @@ export async function main(argv: string[]): Promise<number> {
   }
   const budget = Number(values['budget-ms']);
   const quick = values.quick;
-  const dcs = quick ? ['pc1'] : ['pc1', 'pc2', 'univ'];
-  const chunks = quick ? [128] : [128, 256];
+  const list = (x: string) => x.split(',').map((v) => v.trim()).filter(Boolean);
+  const dcs = values.sweep ? list(values.dcs) : quick ? ['pc1'] : ['pc1', 'pc2', 'univ'];
+  const chunks = values.sweep ? list(values.chunks).map(Number) : quick ? [128] : [128, 256];
   const swim = path.join(shared, 'data', 'swim-facebook', 'FB-2009_samples_24_times_1hr_0.tsv');
   const outputRatio: Record<number, number> = Object.fromEntries(chunks.map((c) => [c, swimShuffleRatio(swim, c)]));
-  const margins = quick ? [0.05] : [0, 0.05, 0.1, 0.2, 0.3];
-  const seeds = Array.from({ length: quick ? 1 : Number(values.seeds) }, (_, i) => i + 1);
+  const margins = values.sweep ? list(values.margins).map((m) => Number(m) / 100) : quick ? [0.05] : [0, 0.05, 0.1, 0.2, 0.3];
+  const seeds = Array.from({ length: quick ? 1 : Number(values.seeds ?? (values.sweep ? 10 : 2)) }, (_, i) => i + 1);
   const tmp = path.join(root, '.tmp', 'sim-bench');
   mkdirSync(tmp, { recursive: true });
+  if (values.sweep) {
+    const approaches = list(values.approaches);
+    const command = `node dist/bench/simulate.js --sweep --seeds ${seeds.length} --margins ${values.margins} --chunks ${chunks.join(',')} --dcs ${dcs.join(',')} --approaches ${approaches.join(',')} --budget-ms ${budget} --workers ${values.workers}`;
+    return runSweep({ dcs, chunks, margins, seeds, approaches, budgetMs: budget, workers: Number(values.workers), gen, traces, tmp, mapOutputRatio: outputRatio }, command);
+  }
   if (values.throughput) {
     // Only the 100k-task throughput line (before/after comparisons of the simulator's speed).
     process.stdout.write(JSON.stringify(measureThroughput(gen, tmp, outputRatio[128] ?? swimShuffleRatio(swim, 128))) + '\n');
@@ -325,17 +338,6 @@ function renderMarkdown(result: any, file: string): string {
   lines.push('');
   lines.push(`Throughput (${t.tasks} tasks, PC-2): Hadoop ${t.hadoop.events} events in ${t.hadoop.ms} ms = ${t.hadoop.eventsPerSecond} events/s; Cuckoo ${t.cuckoo.events} events in ${t.cuckoo.ms} ms = ${t.cuckoo.eventsPerSecond} events/s.`);
   return lines.join('\n');
-}
-
-/** Replaces a generated section (<!-- name:start --> ... <!-- name:end -->) of SIMULATION.md, keeping the hand-written discussion around it. */
-function writeResultsSection(file: string, md: string, name: string): void {
-  const START = `<!-- ${name}:start -->`;
-  const END = `<!-- ${name}:end -->`;
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : `# Simulation benchmark\n`;
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  const next = a >= 0 && b > a ? text.slice(0, a + START.length) + '\n' + md + '\n' + text.slice(b) : `${text}\n${START}\n${md}\n${END}\n`;
-  writeFileSync(file, next);
 }
 
 if (require.main === module)
