@@ -88,17 +88,22 @@ export async function runSweep(o: SweepOptions, command: string): Promise<number
     elapsedSeconds,
     rows,
   };
-  const root = repoRoot();
-  const out = path.join(root, 'bench', 'results', `simulate-sweep-${result.date.slice(0, 10)}.json`);
+  const out = path.join(repoRoot(), 'bench', 'results', `simulate-sweep-${result.date.slice(0, 10)}.json`);
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(result, null, 1) + '\n');
+  writeSweepReports(result, out);
+  process.stderr.write(`wrote ${out} in ${elapsedSeconds.toFixed(0)} s\n`);
+  return 0;
+}
+
+/** The sweep's sections of SIMULATION.md and SIMULATION-sweep-evidence.md from a results file (--sweep-report FILE re-renders one). */
+export function writeSweepReports(result: Parameters<typeof renderSweep>[0], out: string): void {
+  const root = repoRoot();
   const file = path.relative(root, out);
   const md = renderSweep(result, file);
   writeResultsSection(path.join(root, 'bench', 'SIMULATION.md'), md, 'sweep');
   writeResultsSection(path.join(root, 'bench', 'SIMULATION-sweep-evidence.md'), renderEvidence(result, file), 'sweep-evidence');
   process.stdout.write(md + '\n');
-  process.stderr.write(`wrote ${out} in ${elapsedSeconds.toFixed(0)} s\n`);
-  return 0;
 }
 
 /** Hands the groups to `workers` threads (one at a time each, the next when one is done); one worker runs in this thread. */

@@ -22,11 +22,12 @@
  *   npm run bench:simulate -- --sweep [--seeds 10] [--margins 0,5,10,15,20,25,30] [--chunks 128,256]
  *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls] [--budget-ms 1000] [--workers 2]
  *                                                  the sweep with evidence per reversal (simulate-sweep.ts)
+ *   npm run bench:simulate -- --sweep-report bench/results/simulate-sweep-<date>.json   re-render its sections
  * Skips (exit 0) when ../shared/data or python3 is missing. The Bitbrains traces are read in place in
  * ../shared/data; generated instances go to .tmp/sim-bench/.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadInstance } from '../src/engine/model/model';
@@ -38,7 +39,7 @@ import { nothingToRun, repoRoot, sharedDir, writeResultsSection } from './common
 import { FORECASTS, ForecastKind, forecastComparison, latestResults } from './simulate-compare';
 import { builderForecast, BuiltForecast, DAY_ROWS } from './simulate-forecast';
 import { experiment, oneReplica, paperJob, RunOf, SLOT_SECONDS, SLOTS, swimShuffleRatio } from './simulate-experiment';
-import { runSweep } from './simulate-sweep';
+import { runSweep, writeSweepReports } from './simulate-sweep';
 
 const STRATEGIES = ['ls', 'ga', 'exact'];
 
@@ -75,6 +76,7 @@ export async function main(argv: string[]): Promise<number> {
       dcs: { type: 'string', default: 'pc1,pc2,univ' },
       approaches: { type: 'string', default: 'hadoop,cuckoo,sal-ls' },
       workers: { type: 'string', default: '2' },
+      'sweep-report': { type: 'string' },
     },
   });
   const forecastKind = values.forecast as ForecastKind;
@@ -83,6 +85,11 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const root = repoRoot();
+  if (values['sweep-report']) {
+    // Re-renders the sweep's sections from its results file (the report changed, the runs did not).
+    writeSweepReports(JSON.parse(readFileSync(values['sweep-report'], 'utf8')), path.resolve(values['sweep-report']));
+    return 0;
+  }
   const shared = sharedDir();
   const gen = path.join(shared, 'tools', 'gen-instance.py');
   const traces = path.join(shared, 'data', 'bitbrains-rnd', '2013-7');
