@@ -48,7 +48,7 @@ describe('shuffle: reduces fetch the map output over the nodes links', () => {
   });
 });
 
-describe("per-node links: a transfer holds the sender's uplink and the receiver's downlink", () => {
+describe("per-node links: a transfer queues on the sender's uplink and on the receiver's downlink", () => {
   const chunks = (placements: string[][]) => placements.map((nodes, task) => ({ job: 'j', stage: 'm', task, nodes }));
   const maps: StageSpec = { id: 'm', tasks: 2, demand: { cpu: 1, ram: 1 }, durationSeconds: 30, inputMB: 100 };
 
