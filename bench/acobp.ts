@@ -205,7 +205,7 @@ function report(result: { date: string; machine: ReturnType<typeof machineInfo>;
     '',
     `Run ${result.date.slice(0, 16)} on ${result.machine.cpu} (${result.machine.cores} cores) with \`npm run bench:acobp -- --seeds ${result.seeds} --scale ${result.scale} --budget-ms ${result.budgetMs}\`.`,
     'Every approach runs in the same simulator with the same network model (10 Gbit/s in a rack, 1 Gbit/s between racks; 128 MB blocks, 3 replicas placed HDFS-style; map output 128 MB per map;',
-    'the transfers into one node queue one after the other), no regular-customer load and no QoS controller, so the figures compare scheduling alone.',
+    "each node's link full duplex: a transfer queues on the sender's uplink and the receiver's downlink and ends when the busier has carried it), no regular-customer load and no QoS controller, so the figures compare scheduling alone.",
     `Policies run with Hadoop's default reduce slow start (${SLOWSTART}: a reduce may launch once 5% of its job's maps ended and fetches each map's output as it ends,`,
     'as in the paper, whose batch has "reduce tasks of all other jobs ... scheduled during the execution of map tasks"), and again with the strict barrier (`barrier`).',
     `Plans (\`plan:\`, ${result.budgetMs} ms of solving each) are replayed as planned: their reduces start after their maps. Latency: end minus release.`,

@@ -2,7 +2,7 @@
  * Shared types and helpers of the benchmark harness (see bench/README.md).
  * Nothing here is part of the service: the harness only uses the engine's public entry points.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -214,4 +214,15 @@ export function betterThan(a: { scheduledTasks: number | null; makespan: number 
   const bt = b.scheduledTasks ?? -1;
   if (at !== bt) return at > bt;
   return (a.makespan ?? Infinity) < (b.makespan ?? Infinity);
+}
+
+/** Replaces a generated section (<!-- name:start --> ... <!-- name:end -->) of a markdown file, keeping the hand-written discussion around it. */
+export function writeResultsSection(file: string, md: string, name: string): void {
+  const START = `<!-- ${name}:start -->`;
+  const END = `<!-- ${name}:end -->`;
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : `# Simulation benchmark\n`;
+  const a = text.indexOf(START);
+  const b = text.indexOf(END);
+  const next = a >= 0 && b > a ? text.slice(0, a + START.length) + '\n' + md + '\n' + text.slice(b) : `${text}\n${START}\n${md}\n${END}\n`;
+  writeFileSync(file, next);
 }

@@ -1,6 +1,7 @@
 /**
  * The papers' experiment (Salamander IV, Cuckoo IV) in Fallow's simulator: one MapReduce job of 640 map
- * and 40 reduce tasks (128 MB or 256 MB chunks, 3100 / 6300 FLOP per byte, 3 / 4 GB RAM) on the PC-1,
+ * and 40 reduce tasks (128 MB or 256 MB chunks, 3100 / 6300 FLOP per byte, 3 / 4 GB RAM; maps write
+ * intermediate output that the reduces shuffle, simulate-experiment.ts) on the PC-1,
  * PC-2 and University clusters, whose regular customers replay real Bitbrains traces. Every approach
  * plans with the same forecast and runs against the held-out day (the actual load):
  *   --forecast gbt          (default) the forecasting builder's q = 0.99 forecast, trained per cluster on
@@ -17,6 +18,11 @@
  * section of bench/SIMULATION.md plus the table comparing the two forecasts (simulate-compare.ts).
  *
  *   npm run bench:simulate -- [--quick] [--budget-ms 2000] [--seeds 2] [--forecast gbt|previous-day]
+ *   npm run bench:simulate -- --throughput         only the 100k-task throughput line
+ *   npm run bench:simulate -- --sweep [--seeds 10] [--margins 0,5,10,15,20,25,30] [--chunks 128,256]
+ *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls] [--budget-ms 1000] [--workers 2]
+ *                                                  the sweep with evidence per reversal (simulate-sweep.ts)
+ *   npm run bench:simulate -- --sweep-report bench/results/simulate-sweep-<date>.json   re-render its sections
  * Skips (exit 0) when ../shared/data or python3 is missing. The Bitbrains traces are read in place in
  * ../shared/data; generated instances go to .tmp/sim-bench/.
  */
@@ -24,26 +30,20 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadInstance, Model } from '../src/engine/model/model';
-import { InstanceDoc, JobSpec, PlanDoc } from '../src/engine/model/types';
+import { loadInstance } from '../src/engine/model/model';
+import { InstanceDoc } from '../src/engine/model/types';
 import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulate';
 import { median } from '../src/engine/simulate/metrics';
 import { solve } from '../src/engine/solve';
-import { nothingToRun, repoRoot, sharedDir } from './common';
+import { nothingToRun, repoRoot, sharedDir, writeResultsSection } from './common';
 import { FORECASTS, ForecastKind, forecastComparison, latestResults } from './simulate-compare';
 import { builderForecast, BuiltForecast, DAY_ROWS } from './simulate-forecast';
+import { experiment, oneReplica, paperJob, RunOf, SLOT_SECONDS, SLOTS, swimShuffleRatio } from './simulate-experiment';
+import { runSweep, writeSweepReports } from './simulate-sweep';
 
-const SLOT_SECONDS = 30;
-const SLOTS = 480; // a 4-hour window: the job's compute takes minutes at these GFLOP/s, 30 s slots keep the plan's rounding small
 const STRATEGIES = ['ls', 'ga', 'exact'];
 
-interface Row {
-  dc: string;
-  chunkMB: number;
-  margin: number;
-  seed: number;
-  approach: string;
-  accepted: boolean;
+interface Row extends RunOf {
   executionSeconds: number | null;
   computeSeconds: number | null;
   stagingSeconds: number;
@@ -65,9 +65,18 @@ export async function main(argv: string[]): Promise<number> {
     options: {
       quick: { type: 'boolean', default: false },
       'budget-ms': { type: 'string', default: '2000' },
-      seeds: { type: 'string', default: '2' },
+      seeds: { type: 'string' },
       out: { type: 'string' },
       forecast: { type: 'string', default: 'gbt' },
+      throughput: { type: 'boolean', default: false },
+      // The sweep (simulate-sweep.ts): distributions over margins x seeds with evidence per reversal.
+      sweep: { type: 'boolean', default: false },
+      margins: { type: 'string', default: '0,5,10,15,20,25,30' },
+      chunks: { type: 'string', default: '128,256' },
+      dcs: { type: 'string', default: 'pc1,pc2,univ' },
+      approaches: { type: 'string', default: 'hadoop,cuckoo,sal-ls' },
+      workers: { type: 'string', default: '2' },
+      'sweep-report': { type: 'string' },
     },
   });
   const forecastKind = values.forecast as ForecastKind;
@@ -76,6 +85,11 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const root = repoRoot();
+  if (values['sweep-report']) {
+    // Re-renders the sweep's sections from its results file (the report changed, the runs did not).
+    writeSweepReports(JSON.parse(readFileSync(values['sweep-report'], 'utf8')), path.resolve(values['sweep-report']));
+    return 0;
+  }
   const shared = sharedDir();
   const gen = path.join(shared, 'tools', 'gen-instance.py');
   const traces = path.join(shared, 'data', 'bitbrains-rnd', '2013-7');
@@ -87,12 +101,25 @@ export async function main(argv: string[]): Promise<number> {
   }
   const budget = Number(values['budget-ms']);
   const quick = values.quick;
-  const dcs = quick ? ['pc1'] : ['pc1', 'pc2', 'univ'];
-  const chunks = quick ? [128] : [128, 256];
-  const margins = quick ? [0.05] : [0, 0.05, 0.1, 0.2, 0.3];
-  const seeds = Array.from({ length: quick ? 1 : Number(values.seeds) }, (_, i) => i + 1);
+  const list = (x: string) => x.split(',').map((v) => v.trim()).filter(Boolean);
+  const dcs = values.sweep ? list(values.dcs) : quick ? ['pc1'] : ['pc1', 'pc2', 'univ'];
+  const chunks = values.sweep ? list(values.chunks).map(Number) : quick ? [128] : [128, 256];
+  const swim = path.join(shared, 'data', 'swim-facebook', 'FB-2009_samples_24_times_1hr_0.tsv');
+  const outputRatio: Record<number, number> = Object.fromEntries(chunks.map((c) => [c, swimShuffleRatio(swim, c)]));
+  const margins = values.sweep ? list(values.margins).map((m) => Number(m) / 100) : quick ? [0.05] : [0, 0.05, 0.1, 0.2, 0.3];
+  const seeds = Array.from({ length: quick ? 1 : Number(values.seeds ?? (values.sweep ? 10 : 2)) }, (_, i) => i + 1);
   const tmp = path.join(root, '.tmp', 'sim-bench');
   mkdirSync(tmp, { recursive: true });
+  if (values.sweep) {
+    const approaches = list(values.approaches);
+    const command = `node dist/bench/simulate.js --sweep --seeds ${seeds.length} --margins ${values.margins} --chunks ${chunks.join(',')} --dcs ${dcs.join(',')} --approaches ${approaches.join(',')} --budget-ms ${budget} --workers ${values.workers}`;
+    return runSweep({ dcs, chunks, margins, seeds, approaches, budgetMs: budget, workers: Number(values.workers), gen, traces, tmp, mapOutputRatio: outputRatio }, command);
+  }
+  if (values.throughput) {
+    // Only the 100k-task throughput line (before/after comparisons of the simulator's speed).
+    process.stdout.write(JSON.stringify(measureThroughput(gen, tmp, outputRatio[128] ?? swimShuffleRatio(swim, 128))) + '\n');
+    return 0;
+  }
 
   const rows: Row[] = [];
   const forecasts: ForecastNote[] = [];
@@ -115,7 +142,7 @@ export async function main(argv: string[]): Promise<number> {
     for (const chunk of chunks)
       for (const margin of margins)
         for (const seed of seeds) {
-          const { model, actual } = experiment(gen, tmp, dc, chunk, margin, seed, (doc) => forecastFor(doc, dc, chunk, seed));
+          const { model, actual } = experiment(gen, tmp, dc, chunk, margin, seed, outputRatio[chunk], (doc) => forecastFor(doc, dc, chunk, seed));
           const base = { dc, chunkMB: chunk, margin, seed };
           for (const policy of ['hadoop', 'cuckoo']) {
             const r = simulatePolicy(model, policy, { actual, qos: 'cuckoo', seed });
@@ -139,7 +166,7 @@ export async function main(argv: string[]): Promise<number> {
           process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${dc} ${chunk} MB sm ${margin} seed ${seed}: ${last.join(' | ')}\n`);
         }
 
-  const throughput = measureThroughput(gen, tmp);
+  const throughput = measureThroughput(gen, tmp, outputRatio[128] ?? swimShuffleRatio(swim, 128));
   const forecastSetup =
     forecastKind === 'gbt'
       ? `the forecasting builder (GBT, q = 0.99, 300-s slots) trained per cluster on each host's VM rows before the held-out day, forecast over the window`
@@ -149,7 +176,7 @@ export async function main(argv: string[]): Promise<number> {
     format: 'fallow.bench.simulate/v1',
     date: new Date().toISOString(),
     command: `npm run bench:simulate --${quick ? ' --quick' : ''} --budget-ms ${budget} --seeds ${seeds.length} --forecast ${forecastKind}`,
-    setup: { slotSeconds: SLOT_SECONDS, slots: SLOTS, forecastKind, forecast: `${forecastSetup}; actual: the next day (--usage-shift-samples ${DAY_ROWS})`, budgetMs: budget, dcs, chunks, margins, seeds },
+    setup: { slotSeconds: SLOT_SECONDS, slots: SLOTS, mapOutputRatio: outputRatio, forecastKind, forecast: `${forecastSetup}; actual: the next day (--usage-shift-samples ${DAY_ROWS})`, budgetMs: budget, dcs, chunks, margins, seeds },
     forecasts,
     throughput,
     summary,
@@ -180,57 +207,6 @@ interface ForecastNote {
   wrappedHosts: string[];
 }
 
-/**
- * Forecast instance (day d) and actual usage (day d + 1) from the generator, with the papers' job; the
- * instance's usage (what every approach plans with) is what `forecastOf` makes of the day-d instance.
- */
-function experiment(
-  gen: string,
-  tmp: string,
-  dc: string,
-  chunk: number,
-  margin: number,
-  seed: number,
-  forecastOf: (doc: InstanceDoc) => InstanceDoc['usage'] = (doc) => doc.usage,
-): { model: Model; actual: InstanceDoc['usage'] } {
-  const common = ['ephemeral', '--dc', dc, '--tasks', '680', '--chunk', String(chunk), '--safety', String(margin), '--seed', String(seed), '--slot-seconds', String(SLOT_SECONDS), '--slots', String(SLOTS)];
-  const forecastFile = path.join(tmp, `${dc}-${chunk}-${margin}-${seed}-forecast.json`);
-  const actualFile = path.join(tmp, `${dc}-${chunk}-${margin}-${seed}-actual.json`);
-  if (!existsSync(forecastFile)) writeFileSync(forecastFile, execFileSync('python3', [gen, ...common], { maxBuffer: 1 << 28 }));
-  if (!existsSync(actualFile)) writeFileSync(actualFile, execFileSync('python3', [gen, ...common, '--usage-shift-samples', String(DAY_ROWS)], { maxBuffer: 1 << 28 }));
-  const doc = JSON.parse(readFileSync(forecastFile, 'utf8')) as InstanceDoc;
-  const actual = (JSON.parse(readFileSync(actualFile, 'utf8')) as InstanceDoc).usage;
-  doc.usage = forecastOf(doc);
-  doc.jobs = [paperJob(chunk)];
-  doc.name = `${doc.name}-paperjob`;
-  return { model: loadInstance(doc), actual };
-}
-
-/**
- * Salamander IV-A / Cuckoo IV: 640 maps and 40 reduces, 3100 and 6300 FLOP per byte of a chunk, 3 GB of
- * RAM per task with 128 MB chunks and 4 GB with 256 MB, one core each, replication 3.
- */
-function paperJob(chunkMB: number): JobSpec {
-  const bytes = chunkMB * 2 ** 20;
-  const ram = chunkMB === 128 ? 3 : 4;
-  return {
-    id: 'paper-job',
-    customer: 'bench',
-    class: 'batch',
-    releaseSlot: 0,
-    replication: 3,
-    stages: [
-      { id: 'map', tasks: 640, demand: { cpu: 1, ram }, work: round3((bytes * 3100) / 1e9), inputMB: chunkMB },
-      { id: 'reduce', tasks: 40, after: ['map'], demand: { cpu: 1, ram }, work: round3((bytes * 6300) / 1e9), inputMB: chunkMB },
-    ],
-  };
-}
-
-/** Salamander III-C: "we do not consider data replication": each chunk only on its task's node. */
-function oneReplica(plan: PlanDoc): PlanDoc {
-  return { ...plan, placement: plan.placement?.map((p) => ({ ...p, nodes: p.nodes.slice(0, 1) })) };
-}
-
 function row(base: { dc: string; chunkMB: number; margin: number; seed: number }, approach: string, r: SimReport, solveMs: number | null): Row {
   return {
     ...base,
@@ -253,11 +229,11 @@ function row(base: { dc: string; chunkMB: number; margin: number; seed: number }
 }
 
 /** Events per second on a large run: PC-2 with 40 jobs of 2,400 maps + 100 reduces (100,000 tasks), Hadoop. */
-function measureThroughput(gen: string, tmp: string) {
-  const { model: small, actual } = experiment(gen, tmp, 'pc2', 128, 0.05, 1);
+export function measureThroughput(gen: string, tmp: string, mapOutputRatio: number) {
+  const { model: small, actual } = experiment(gen, tmp, 'pc2', 128, 0.05, 1, mapOutputRatio);
   const doc: InstanceDoc = { ...small.doc, horizon: { slots: SLOTS, slotSeconds: 600 } };
   doc.jobs = Array.from({ length: 40 }, (_, j) => {
-    const job = paperJob(128);
+    const job = paperJob(128, mapOutputRatio);
     job.id = `job${j}`;
     job.stages[0].tasks = 2400;
     job.stages[1].tasks = 100;
@@ -369,21 +345,6 @@ function renderMarkdown(result: any, file: string): string {
   lines.push('');
   lines.push(`Throughput (${t.tasks} tasks, PC-2): Hadoop ${t.hadoop.events} events in ${t.hadoop.ms} ms = ${t.hadoop.eventsPerSecond} events/s; Cuckoo ${t.cuckoo.events} events in ${t.cuckoo.ms} ms = ${t.cuckoo.eventsPerSecond} events/s.`);
   return lines.join('\n');
-}
-
-/** Replaces a generated section (<!-- name:start --> ... <!-- name:end -->) of SIMULATION.md, keeping the hand-written discussion around it. */
-function writeResultsSection(file: string, md: string, name: string): void {
-  const START = `<!-- ${name}:start -->`;
-  const END = `<!-- ${name}:end -->`;
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : `# Simulation benchmark\n`;
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  const next = a >= 0 && b > a ? text.slice(0, a + START.length) + '\n' + md + '\n' + text.slice(b) : `${text}\n${START}\n${md}\n${END}\n`;
-  writeFileSync(file, next);
-}
-
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }
 
 if (require.main === module)

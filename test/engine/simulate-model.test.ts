@@ -12,17 +12,18 @@ import { stagingSeconds } from '../../src/engine/simulate/transfer';
 import { at, planOf } from '../support/fixtures';
 import { flat, node, oneJob, runDriver, runPlan } from '../support/sim-fixtures';
 
-describe('network: one independent link per node', () => {
+describe('network: one full-duplex link per node', () => {
   test('staging: nodes receive their shares in parallel; the job waits for the busiest receiver', () => {
     assert.equal(stagingSeconds([100, 100, 50], [80, 80, 80]), 10);
   });
 
-  test('remote fetches into different nodes run in parallel, into the same node one after the other', () => {
+  test('remote fetches into different nodes from different nodes run in parallel, into the same node one after the other', () => {
     const doc = oneJob([{ id: 'm', tasks: 2, demand: { cpu: 1, ram: 1 }, durationSeconds: 30, inputMB: 100 }], {
-      nodes: [node('a'), node('b'), node('c')],
+      nodes: [node('a'), node('b'), node('c'), node('d')],
     });
-    const placement = [0, 1].map((task) => ({ job: 'j', stage: 'm', task, nodes: ['c'] }));
-    // 100 MB at 80 Mbps = 10 s each. On a and b: both end at 10 + 30 s.
+    const placement = [0, 1].map((task) => ({ job: 'j', stage: 'm', task, nodes: [task === 0 ? 'c' : 'd'] }));
+    // 100 MB at 80 Mbps = 10 s each. c -> a and d -> b share no link: both end at 10 + 30 s.
+    // (From one holder to two nodes they would share its uplink: simulate-shuffle.test.ts.)
     const apart = runPlan(doc, planOf(doc, [at('j/m/0@a:0'), at('j/m/1@b:0')], [], { placement }), undefined).report;
     assert.ok(Math.abs(apart.makespanSeconds - 40) < 1e-9, `makespan ${apart.makespanSeconds}`);
     // Both on a: the second chunk arrives at 20 s.

@@ -6,7 +6,7 @@ import { EventQueue, SimEvent } from './event-queue';
 import { jobRevenue, JobRun, pct, SimReport, summarise } from './metrics';
 import { NodeState, throttleFactor } from './node-state';
 import { crossingTime, nextPoll } from './qos-clock';
-import { Link, stagingSeconds, transferSeconds } from './transfer';
+import { bottleneckMbps, NodeLinks, stagingSeconds, transferSeconds } from './transfer';
 import { ActualUsage } from './usage';
 import { posumScore, PosumScore } from '../posum/score';
 import { roundScore } from '../evaluate/posum-kpi';
@@ -134,8 +134,10 @@ const PRIORITY = [0, 0, 1, 2, 2, 1, 3, 1, 2, 1];
  * The capacity the drivers see and the CPU throttling use each slot's sample for the whole slot; the QoS
  * controller checks every node at slot boundaries, at each launch and, with a period below the slot
  * (qosPeriodSeconds, 100 ms by default), whenever the load interpolated within the slot crosses its
- * threshold (qos-clock.ts). A task runs at its node's speed scaled by the node's CPU throttling factor; a task launched on a node without its
- * chunk fetches it first over the node's link; a killed task returns to its driver to be relaunched.
+ * threshold (qos-clock.ts). A task runs at its node's speed scaled by the node's CPU throttling factor; a
+ * task launched on a node without its chunk fetches it first, and a reduce fetches its share of every map's
+ * output, over the sender's and the receiver's links (transfer.ts); a killed task returns to its driver to
+ * be relaunched.
  */
 export class Simulator {
   readonly rng: Random;
@@ -195,7 +197,11 @@ export class Simulator {
   private readonly stageWork: Float64Array; // GFLOP per task, or -durationSeconds
   /** Per task: its true runtime over the stage's (1 unless options.runtimeTruth.runtimeSigma). */
   private readonly runtimeFactor: Float64Array;
-  private readonly links: Link[];
+  private readonly links: NodeLinks;
+  /** Per stage x node: MB of output its ended tasks wrote there (what the stages after it shuffle). */
+  private readonly writtenMB: Float64Array;
+  /** Per stage: it has predecessors (a reduce): it fetches their output, or waits for it when launched early. */
+  private readonly shuffles: Uint8Array;
   private readonly margin: Float64Array;
   private readonly cpu: number;
   private readonly queue = new EventQueue(4096);
@@ -250,7 +256,9 @@ export class Simulator {
     this.computeStartedAt = new Float64Array(nTasks).fill(-1);
     this.kills = new Int32Array(nTasks);
     this.nodes = Array.from({ length: K }, () => new NodeState(M));
-    this.links = model.doc.nodes.map((n) => new Link(n.bandwidthMbps));
+    this.links = new NodeLinks(model.doc.nodes.map((n) => n.bandwidthMbps));
+    this.writtenMB = new Float64Array(model.stages.length * K);
+    this.shuffles = Uint8Array.from(model.stages, (s) => (s.preds.length > 0 ? 1 : 0));
     this.margin = Float64Array.from(model.metrics, (m) => model.doc.safetyMargin?.[m] ?? 0);
     this.cpu = model.metrics.findIndex((m) => options.qos.compressible(m));
     this.stageLeft = Int32Array.from(model.stages, (s) => s.tasks);
@@ -461,45 +469,66 @@ export class Simulator {
     return this.baseSeconds(i, k);
   }
 
-  /** Seconds from now until task i's inputs (its chunk, a reduce's share of the map output) would be on node k if launched there now. */
+  /** Seconds from now until task i's inputs (its chunk, a reduce's share of the map output) would be on node k if launched there now (queued behind the transfers already on the links). */
   fetchSeconds(i: number, k: number): number {
-    const own = this.inputSeconds(i, k);
-    return own > 0 ? Math.max(0, this.links[k].freeAt - this.now) + own : 0;
+    this.links.begin();
+    const end = this.fetchInputs(i, k);
+    this.links.undo();
+    return end - this.now;
   }
 
   /**
-   * Seconds task i's inputs take to reach node k on their own: its chunk when no replica is there (from the
-   * nearest replica: at the network's intra-rack rate when one is in k's rack, else inter-rack; the node's
-   * own link without a network), plus, for a stage after others whose tasks write output (`outputMB`), its
-   * share of the output written so far (each ended producer's part at the rate of its distance: nothing on
-   * k itself).
+   * Queues the transfers that bring task i's inputs to node k, launched there now, and returns when the
+   * last arrives (now when nothing moves): its chunk when no replica is on k (from a replica in k's rack
+   * when one is, else any; among those the one whose uplink frees first, as a reader takes the replica that
+   * answers), and, for a stage after others whose tasks write output (`outputMB`), its share (1/tasks) of
+   * every output written so far, fetched from each node that holds some (nothing from k itself). Each
+   * transfer queues on its sender's uplink and on k's downlink (transfer.ts).
    */
-  inputSeconds(i: number, k: number): number {
+  private fetchInputs(i: number, k: number): number {
     const { model } = this;
-    const s = model.stages[model.taskStage[i]];
-    let secs = this.isLocal(i, k) ? 0 : this.pathSeconds(s.inputMB, this.nearest(this.replicas[i]!, k), k);
-    for (const q of s.preds) {
-      const pred = model.stages[q];
-      if (!(pred.outputMB > 0)) continue;
-      const share = pred.outputMB / s.tasks; // every task of the stage reads 1/tasks of each producer's output
-      for (let p = pred.firstTask; p < pred.firstTask + pred.tasks; p++)
-        if (this.state[p] === TaskState.Done && this.node[p] !== k) secs += this.pathSeconds(share, this.node[p], k);
+    const g = model.taskStage[i];
+    const s = model.stages[g];
+    let end = this.now;
+    if (!this.isLocal(i, k)) {
+      const from = this.source(this.replicas[i]!, k);
+      end = this.links.reserve(this.now, from, k, this.pathSeconds(s.inputMB, from, k));
     }
-    return secs;
+    if (s.preds.length === 0) return end;
+    // Per source node, one transfer of everything this task reads from it. With independent link queues
+    // (transfer.ts) the order does not change when the last one arrives: node order.
+    const K = model.K;
+    for (let q = 0; q < K; q++) {
+      if (q === k) continue;
+      let mb = 0;
+      for (const p of s.preds) mb += this.writtenMB[p * K + q];
+      if (mb > 0) end = Math.max(end, this.links.reserve(this.now, q, k, this.pathSeconds(mb / s.tasks, q, k)));
+    }
+    return end;
   }
 
-  /** The replica closest to node k: in its rack when one is. */
-  private nearest(replicas: number[], k: number): number {
+  /** The replica task i reads on node k: in k's rack when one is (faster with a network), the one whose uplink frees first. */
+  private source(replicas: number[], k: number): number {
     const rack = this.model.racks[k];
-    return replicas.find((r) => rack !== '' && this.model.racks[r] === rack) ?? replicas[0];
+    let best = -1;
+    let bestNear = false;
+    for (const r of replicas) {
+      const near = rack !== '' && this.model.racks[r] === rack;
+      if (best < 0 || (near && !bestNear) || (near === bestNear && this.links.uplinkFreeAt(r) < this.links.uplinkFreeAt(best))) (best = r), (bestNear = near);
+    }
+    return best;
   }
 
-  /** Seconds to move `mb` from node `from` to node `to`: the network's rate for their distance, else `to`'s link. */
+  /**
+   * Seconds to move `mb` from node `from` to node `to` once both links are free: at the slowest of the two
+   * nodes' links and, with a network, the rate for their distance (intra- or inter-rack).
+   */
   private pathSeconds(mb: number, from: number, to: number): number {
     const net = this.model.network;
-    if (!net) return transferSeconds(mb, this.links[to].bandwidthMbps);
+    const bw = this.links.bandwidthMbps;
     const sameRack = this.model.racks[to] !== '' && this.model.racks[from] === this.model.racks[to];
-    return transferSeconds(mb, sameRack ? net.intraRackMbps : net.interRackMbps);
+    const path = net ? (sameRack ? net.intraRackMbps : net.interRackMbps) : undefined;
+    return transferSeconds(mb, bottleneckMbps(path, bw[from], bw[to]));
   }
 
   /** The node holds a replica of the task's chunk (or the task reads none). */
@@ -541,8 +570,8 @@ export class Simulator {
   }
 
   /**
-   * Launches a Ready task on node k: at once when the node holds its chunk, after fetching it over the
-   * node's link otherwise (a remote task). The QoS controller looks at the node right away (it polls
+   * Launches a Ready task on node k: at once when the node holds its chunk and needs no other node's output,
+   * after fetching its inputs otherwise (a remote task's chunk, a reduce's shuffle; fetchInputs). The QoS controller looks at the node right away (it polls
    * every 100 ms in Salamander III-D, far below a slot), so an over-committing launch is killed at once.
    */
   launch(i: number, k: number): void {
@@ -554,17 +583,24 @@ export class Simulator {
     this.startedAt[i] = this.now;
     this.nodes[k].add(i, s.demand);
     this.remote[i] = this.isLocal(i, k) ? 0 : 1;
-    const fetch = this.inputSeconds(i, k);
-    if (this.remote[i]) this.remoteBytes += s.inputMB * 1e6;
-    if (this.stagePredsLeft[this.model.taskStage[i]] > 0) {
-      // Launched early: what has been written is fetched now, the rest as its producers end (finish()).
-      this.state[i] = TaskState.Transfer;
-      this.earlyFetchEnd[i] = this.links[k].reserveSeconds(this.now, fetch);
-    } else if (this.remote[i] || fetch > 0) {
-      this.state[i] = TaskState.Transfer;
-      this.queue.push(this.links[k].reserveSeconds(this.now, fetch), PRIORITY[FETCHED], FETCHED, i, this.version[i]);
-    } else this.startRunning(i);
+    const g = this.model.taskStage[i];
+    if (!this.remote[i] && !this.shuffles[g]) {
+      this.startRunning(i);
+      this.control(k);
+      return;
+    }
+    // Inputs to fetch. The controller looks first (it judges the node's reservations, not the task's
+    // state): a launch it kills at once moves nothing, else a relaunch storm would queue every killed
+    // attempt's transfers on the links. Killed later, an attempt keeps the link time it took.
+    this.state[i] = TaskState.Transfer;
     this.control(k);
+    if (this.state[i] !== TaskState.Transfer) return;
+    const fetched = this.fetchInputs(i, k);
+    if (this.remote[i]) this.remoteBytes += s.inputMB * 1e6;
+    // Launched early: what has been written is fetched now, the rest as its producers end (finish()).
+    if (this.stagePredsLeft[g] > 0) this.earlyFetchEnd[i] = fetched;
+    else if (this.remote[i] || fetched > this.now) this.queue.push(fetched, PRIORITY[FETCHED], FETCHED, i, this.version[i]);
+    else this.startRunning(i);
   }
 
   // ---- internals ---------------------------------------------------------------------------------
@@ -621,7 +657,7 @@ export class Simulator {
       for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) {
         if (this.earlyFetchEnd[i] < 0 || this.state[i] !== TaskState.Transfer || this.node[i] === kp) continue;
         const k = this.node[i];
-        this.earlyFetchEnd[i] = Math.max(this.earlyFetchEnd[i], this.links[k].reserveSeconds(this.now, this.pathSeconds(pred.outputMB / s.tasks, kp, k)));
+        this.earlyFetchEnd[i] = Math.max(this.earlyFetchEnd[i], this.links.reserve(this.now, kp, k, this.pathSeconds(pred.outputMB / s.tasks, kp, k)));
       }
     }
   }
@@ -664,6 +700,7 @@ export class Simulator {
     this.capacityEpoch++;
     this.retime(k);
     this.stageDone[g]++;
+    if (s.outputMB > 0) this.writtenMB[g * model.K + k] += s.outputMB;
     const run = this.stageRuns[g];
     const seconds = this.now - this.startedAt[i];
     run.n++;
