@@ -1864,6 +1864,8 @@ export interface components {
             qos: string;
             seed: number;
             reduceSlowstart: number;
+            /** @description how often the QoS controller checked each node, simulated seconds */
+            qosPeriodSeconds: number;
             /** @description POSUM's P = (V_D, S_B, C) of the run (Table I) */
             score: components["schemas"]["PosumScoreDto"];
             /** @description policy runs: F_c (Eq. 5) of the score against (0, 0, 0) with the run's alpha, beta, gamma */
@@ -1926,6 +1928,8 @@ export interface components {
             /** @enum {string} */
             qos: "salamander" | "cuckoo" | "cuckoo-salamander-reading" | "none";
             seed: number;
+            /** @description how often the QoS controller checks each node, simulated seconds; null: a simulation from before the period existed, checked once per slot */
+            qosPeriodSeconds: number | null;
             /** @description share of a stage's predecessor tasks that must end before it may launch (1: the strict barrier) */
             reduceSlowstart: number;
             /** @description true seconds per task where they differ from the instance */
@@ -2301,6 +2305,11 @@ export interface components {
                      */
                     qos?: "salamander" | "cuckoo" | "cuckoo-salamander-reading" | "none";
                     /**
+                     * @description how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot); between slots the actual load moves linearly from one slot's value to the next
+                     * @default 0.1
+                     */
+                    qosPeriodSeconds?: number;
+                    /**
                      * @description random seed of the simulation
                      * @default 1
                      */
@@ -2369,6 +2378,11 @@ export interface components {
                      * @enum {string}
                      */
                     qos?: "salamander" | "cuckoo" | "cuckoo-salamander-reading" | "none";
+                    /**
+                     * @description how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot); between slots the actual load moves linearly from one slot's value to the next
+                     * @default 0.1
+                     */
+                    qosPeriodSeconds?: number;
                     /**
                      * @description random seed of the simulation
                      * @default 1

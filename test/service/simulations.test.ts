@@ -204,10 +204,12 @@ describe('plan simulations', () => {
     assert.ok(ran.report!.decisions!.length > 0 && ran.report!.decisions![0].scores.length === 16);
     assert.equal(typeof ran.report!.fc, 'number');
     assert.deepEqual([(ran.posum as Json).allocation.delta, (ran.posum as Json).weights.gamma, (ran.posum as Json).periodSeconds], [0.7, 2, 1800]);
-    const member = await post({ clusterId, batchId, forecastId, policy: 'hsrtf', provision: 'dlx', qos: 'none' });
+    assert.deepEqual([ran.qosPeriodSeconds, ran.report!.qosPeriodSeconds], [0.1, 0.1], 'the QoS controller checks every 100 ms by default');
+    const member = await post({ clusterId, batchId, forecastId, policy: 'hsrtf', provision: 'dlx', qos: 'none', qosPeriodSeconds: S });
     assert.equal(member.response.status, 202, JSON.stringify(member.error));
     const memberRun = await finished(member.data!.id);
     assert.deepEqual([memberRun.status, memberRun.provision, memberRun.report!.provisioning], ['succeeded', 'dlx', 'dlx']);
+    assert.deepEqual([memberRun.qosPeriodSeconds, memberRun.report!.qosPeriodSeconds], [S, S], 'once per slot, as asked');
     const truth = { trueSeconds: { j2: { map: 1800 } }, runtimeSigma: 0.2 };
     for (const [policy, reduceSlowstart, truthOf] of [['aco-bp', 0.05, undefined], ['fair', undefined, truth]] as const) {
       const r = await post({ clusterId, batchId, forecastId, policy, qos: 'none', seed: 3, reduceSlowstart, ...truthOf });
@@ -227,9 +229,11 @@ describe('plan simulations', () => {
     }
     // Every problem at once, nothing stored; someone else's batch is a 404; a farmer may not run a batch.
     const before = await count();
-    const bad = await post({ clusterId, batchId, policy: 'sjf', qos: 'fast', seed: -1, reduceSlowstart: 0, runtimeSigma: -1 });
+    const bad = await post({ clusterId, batchId, policy: 'sjf', qos: 'fast', seed: -1, reduceSlowstart: 0, runtimeSigma: -1, qosPeriodSeconds: 0 });
     assert.equal(bad.response.status, 422);
-    assert.deepEqual((bad.error as Json).problems.map((p: Json) => p.path).sort(), ['policy', 'qos', 'reduceSlowstart', 'runtimeSigma', 'seed']);
+    assert.deepEqual((bad.error as Json).problems.map((p: Json) => p.path).sort(), ['policy', 'qos', 'qosPeriodSeconds', 'reduceSlowstart', 'runtimeSigma', 'seed']);
+    const slower = await post({ clusterId, batchId, forecastId, policy: 'fair', qosPeriodSeconds: S + 1 });
+    assert.deepEqual([slower.response.status, (slower.error as Json).problems.map((p: Json) => p.path)], [422, ['qosPeriodSeconds']], 'longer than a slot');
     const badPosum = await post({ clusterId, batchId, forecastId, policy: 'posum', provision: 'lots', delta: 2, alpha: -1, periodSeconds: 0, lookAheadSeconds: 'long', lsMember: 'yes' });
     assert.equal(badPosum.response.status, 422);
     assert.deepEqual((badPosum.error as Json).problems.map((p: Json) => p.path).sort(), ['alpha', 'delta', 'lookAheadSeconds', 'lsMember', 'periodSeconds', 'provision']);

@@ -39,6 +39,8 @@ export interface SimReport extends BatchMetrics {
   decisions?: Decision[];
   /** Share of a stage's predecessor tasks that ended before it could launch (1: the strict barrier). */
   reduceSlowstart: number;
+  /** How often the QoS controller checked each node, simulated seconds (the slot length: once per slot). */
+  qosPeriodSeconds: number;
   /** Latest task end on the window clock (0 = start of the window). */
   makespanSeconds: number;
   /** Over accepted jobs that finished. */

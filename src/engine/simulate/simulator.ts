@@ -925,6 +925,7 @@ export class Simulator {
       qos: this.options.qos.name,
       seed: this.options.seed ?? 1,
       reduceSlowstart: this.slowstart,
+      qosPeriodSeconds: this.qosPeriod,
       makespanSeconds: makespan,
       jobExecutionSeconds: summarise(exec),
       score,

@@ -31,6 +31,16 @@ export class CreateSimulationDto {
   @Allow()
   qos?: string;
 
+  @ApiPropertyOptional({
+    type: 'number',
+    minimum: 0,
+    exclusiveMinimum: true,
+    default: 0.1,
+    description: 'how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot); between slots the actual load moves linearly from one slot\'s value to the next',
+  })
+  @Allow()
+  qosPeriodSeconds?: number;
+
   @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 1, description: 'random seed of the simulation' })
   @Allow()
   seed?: number;
@@ -185,6 +195,7 @@ export class SimReportDto {
   @ApiProperty() qos!: string;
   @ApiProperty() seed!: number;
   @ApiProperty() reduceSlowstart!: number;
+  @ApiProperty({ description: 'how often the QoS controller checked each node, simulated seconds' }) qosPeriodSeconds!: number;
   @ApiProperty({ type: PosumScoreDto, description: 'POSUM\'s P = (V_D, S_B, C) of the run (Table I)' }) score!: PosumScoreDto;
   @ApiPropertyOptional({ description: 'policy runs: F_c (Eq. 5) of the score against (0, 0, 0) with the run\'s alpha, beta, gamma' }) fc?: number;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'policy runs: the provisioning policy (posum: its members\')' }) provisioning?: string | null;
@@ -221,6 +232,7 @@ export class SimulationDto {
   @ApiProperty({ enum: SIMULATION_STATUSES }) status!: SimulationStatus;
   @ApiProperty({ enum: QOS_NAMES }) qos!: string;
   @ApiProperty({ type: 'integer' }) seed!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'how often the QoS controller checks each node, simulated seconds; null: a simulation from before the period existed, checked once per slot' }) qosPeriodSeconds!: number | null;
   @ApiProperty({ description: 'share of a stage\'s predecessor tasks that must end before it may launch (1: the strict barrier)' }) reduceSlowstart!: number;
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'object', additionalProperties: { type: 'number' } }, description: 'true seconds per task where they differ from the instance' })
   trueSeconds!: Record<string, Record<string, number>> | null;

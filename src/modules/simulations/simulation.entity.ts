@@ -28,6 +28,8 @@ export class SimulationEntity {
   @Column({ type: 'jsonb', nullable: true, select: false }) instance!: InstanceDoc | null;
   @Column({ type: 'text' }) status!: SimulationStatus;
   @Column({ type: 'text' }) qos!: string;
+  /** How often the QoS controller checks each node, simulated seconds (at most the slot length); null: stored before the period existed, checked once per slot. */
+  @Column({ type: 'double precision', name: 'qos_period_seconds', nullable: true }) qosPeriodSeconds!: number | null;
   @Column({ type: 'int' }) seed!: number;
   /** Share of a stage's predecessor tasks that must end before it may launch (Hadoop's reduce slow start); 1 is the strict barrier. */
   @Column({ type: 'double precision', name: 'reduce_slowstart', default: 1 }) reduceSlowstart!: number;

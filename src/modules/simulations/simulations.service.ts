@@ -3,6 +3,7 @@ import { InstanceDoc } from '../../engine/model/types';
 import { ValidationError } from '../../engine/model/errors';
 import { loadInstance } from '../../engine/model/model';
 import { validateRuntimeTruth } from '../../engine/simulate';
+import { QOS_PERIOD_SECONDS } from '../../engine/simulate/simulator';
 import { POLICY_NAMES } from '../../engine/policies';
 import { Principal, tenantScope } from '../auth/principal';
 import { pageOf } from '../common/keyset-page';
@@ -43,6 +44,7 @@ export class SimulationsService {
     const issues = simulationIssues(dto);
     if (issues.length) throw invalid(issues);
     const solve = await this.solves.withInstance(plan.solveId);
+    checkQosPeriod(solve.instance, dto);
     const actual = await this.actual(solve, dto);
     const truth = runtimeTruth(solve.instance, dto);
     return this.work.enqueue(SIMULATION_WORK, {
@@ -50,6 +52,7 @@ export class SimulationsService {
       planId: plan.id,
       qos: dto.qos ?? 'salamander',
       seed: dto.seed ?? 1,
+      qosPeriodSeconds: dto.qosPeriodSeconds ?? QOS_PERIOD_SECONDS,
       reduceSlowstart: dto.reduceSlowstart ?? 1,
       ...truth,
       ...actual,
@@ -70,6 +73,7 @@ export class SimulationsService {
     const weightIssues = weightsIssues(posum.weights);
     if (weightIssues.length) throw invalid(weightIssues);
     const { instance, clusterId } = await this.solves.instanceOf(p, dto);
+    checkQosPeriod(instance, dto);
     const actual = await this.actual({ instance, clusterId }, dto);
     const truth = runtimeTruth(instance, dto);
     return this.work.enqueue(SIMULATION_WORK, {
@@ -81,6 +85,7 @@ export class SimulationsService {
       posum,
       qos: dto.qos ?? 'cuckoo',
       seed: dto.seed ?? 1,
+      qosPeriodSeconds: dto.qosPeriodSeconds ?? QOS_PERIOD_SECONDS,
       reduceSlowstart: dto.reduceSlowstart ?? 1,
       ...truth,
       ...actual,
@@ -145,6 +150,7 @@ export function toSimulationDto(s: SimulationEntity): SimulationDto {
     status: s.status,
     qos: s.qos,
     seed: s.seed,
+    qosPeriodSeconds: s.qosPeriodSeconds,
     reduceSlowstart: s.reduceSlowstart,
     trueSeconds: s.trueSeconds,
     runtimeSigma: s.runtimeSigma,
@@ -171,4 +177,11 @@ function runtimeTruth(instance: InstanceDoc, dto: CreateSimulationDto): { trueSe
     if (e instanceof ValidationError) throw invalid(e.issues);
     throw e;
   }
+}
+
+/** The QoS period cannot exceed the instance's slot (once per slot is the coarsest the controller checks): a 422 naming it. */
+function checkQosPeriod(instance: InstanceDoc, dto: CreateSimulationDto): void {
+  const slot = instance.horizon.slotSeconds;
+  if (dto.qosPeriodSeconds !== undefined && dto.qosPeriodSeconds > slot)
+    throw invalid([{ path: 'qosPeriodSeconds', message: `must be at most the slot length, ${slot} s, got ${dto.qosPeriodSeconds}` }]);
 }

@@ -21,7 +21,7 @@ export class SimulationHandler implements WorkHandler<SimulationEntity, Simulati
   ) {}
 
   async prepare(sim: SimulationEntity): Promise<Prepared<SimulationInput>> {
-    const common = { actual: sim.actualUsage, qos: sim.qos, seed: sim.seed, reduceSlowstart: sim.reduceSlowstart, trueSeconds: sim.trueSeconds, runtimeSigma: sim.runtimeSigma };
+    const common = { actual: sim.actualUsage, qos: sim.qos, qosPeriodSeconds: sim.qosPeriodSeconds ?? undefined, seed: sim.seed, reduceSlowstart: sim.reduceSlowstart, trueSeconds: sim.trueSeconds, runtimeSigma: sim.runtimeSigma };
     if (sim.planId === null) {
       if (!sim.instance || !sim.policy) return { fail: 'the simulation has neither a plan nor a policy and its instance' };
       return { input: { instance: sim.instance, plan: null, policy: sim.policy, provision: sim.provision, posum: sim.posum, ...common } };

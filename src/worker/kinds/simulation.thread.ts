@@ -18,6 +18,8 @@ export interface SimulationInput {
   /** null: the instance's own usage (a perfect forecast). */
   actual: UsageDoc | null;
   qos: string;
+  /** Absent: the simulator's default (100 ms). */
+  qosPeriodSeconds?: number;
   seed: number;
   reduceSlowstart: number;
   trueSeconds: Record<string, Record<string, number>> | null;
@@ -28,7 +30,7 @@ export interface SimulationInput {
 
 export function computeSimulation(input: SimulationInput): SimReport {
   const model = loadInstance(input.instance);
-  const options = { actual: input.actual ?? undefined, qos: input.qos, seed: input.seed, reduceSlowstart: input.reduceSlowstart,
+  const options = { actual: input.actual ?? undefined, qos: input.qos, qosPeriodSeconds: input.qosPeriodSeconds, seed: input.seed, reduceSlowstart: input.reduceSlowstart,
     runtimeTruth: { trueSeconds: input.trueSeconds ?? undefined, runtimeSigma: input.runtimeSigma },
     provision: (input.provision ?? undefined) as ProvisioningName | undefined,
     posum: input.posum ?? undefined,
