@@ -8,9 +8,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadInstance, Model } from '../../src/engine/model/model';
 import { HadoopPolicy } from '../../src/engine/policies/hadoop';
+import { PosumAllocationPolicy } from '../../src/engine/policies/posum-allocation';
 import { crossingTime, nextPoll } from '../../src/engine/simulate/qos-clock';
 import { Driver, Simulator } from '../../src/engine/simulate/simulator';
 import { ActualUsage } from '../../src/engine/simulate/usage';
+import { getQos } from '../../src/engine/qos';
 import { at, planOf } from '../support/fixtures';
 import { node, oneJob, runDriver, runPlan } from '../support/sim-fixtures';
 
@@ -162,4 +164,25 @@ describe('the scheduled checks are those of a controller polling every 100 ms', 
       assert.deepEqual(Array.from(polled.sim.endTime), Array.from(scheduled.sim.endTime));
       assert.deepEqual(Array.from(polled.sim.node), Array.from(scheduled.sim.node));
     });
+});
+
+describe('a node the controller killed on within a slot offers no room until the next slot', () => {
+  test('an online policy does not relaunch the killed task on it at once, which the controller would kill again, forever', () => {
+    // One 8-GB task on a (16 GB) alone: RAM rises from 0 to 100% through slot 0, stays full in slots 1-2, then 0.
+    const doc = oneJob([{ id: 'm', tasks: 1, demand: { cpu: 1, ram: 8 }, durationSeconds: 400 }], { nodes: [node('a')] });
+    const ram = Array.from({ length: 20 }, (_, t) => (t === 1 || t === 2 ? 1 : 0));
+    const model = loadInstance(doc);
+    const sim = new Simulator(model, new ActualUsage(model, { a: { ram } }), new PosumAllocationPolicy(model, 'edls-sh'), { qos: getQos('salamander') });
+    // The regression loops at one instant (no event, no timer): count launches so that it fails instead of hanging.
+    const launch = sim.launch.bind(sim);
+    let launches = 0;
+    sim.launch = (i, k) => {
+      if (++launches > 100) throw new Error(`task ${i} launched ${launches} times on node ${k} at ${sim.now} s`);
+      launch(i, k);
+    };
+    const report = sim.run();
+    assert.equal(report.relaunches, 1, 'killed once within slot 0, not relaunched into the same load');
+    close(sim.startedAt[0], 150, 'relaunched when slot 3 leaves it room');
+    close(report.makespanSeconds, 550, 'and ran to its end');
+  });
 });

@@ -389,6 +389,18 @@ export class Simulator {
     return this.accepting(k) ? this.slots[k] - this.nodes[k].tasks.length : 0;
   }
 
+  /**
+   * What free() and headroom() answer for: node k accepts tasks and its QoS controller has not killed on it
+   * this slot. Without the second, a controller checking within the slot (it sees the load interpolated,
+   * the schedulers the slot's sample) could kill a launch at once and a scheduler relaunch it on the same
+   * node at the same instant, forever (bench:posum's uniform-3 under edls-sh/minus-x did). The plan driver
+   * and relaunches already skip such nodes; Hadoop's dispatcher, blind to the controller, only asks
+   * freeSlots() and waits for its next heartbeat.
+   */
+  private offersRoom(k: number): boolean {
+    return this.accepting(k) && !this.nodes[k].closed;
+  }
+
   /** Node k is up and may take new tasks: not draining past its minimum lease. */
   accepting(k: number): boolean {
     if (!this.up[k]) return false;
@@ -546,7 +558,7 @@ export class Simulator {
 
   /** freeCapacity(k)[m] without building the array (the policies ask it for every node at every dispatch). */
   free(k: number, m: number): number {
-    if (!this.accepting(k)) return 0;
+    if (!this.offersRoom(k)) return 0;
     return Math.max(0, this.model.capacity[k][m] * Math.max(0, 1 - this.usage.at(k, m, this.slot) - this.margin[m]) - this.nodes[k].used[m]);
   }
 
@@ -556,7 +568,7 @@ export class Simulator {
    * Negative when the task does not fit.
    */
   headroom(k: number, i: number): number {
-    if (!this.accepting(k)) return -Infinity;
+    if (!this.offersRoom(k)) return -Infinity;
     const d = this.model.stages[this.model.taskStage[i]].demand;
     const cap = this.model.capacity[k];
     const used = this.nodes[k].used;
