@@ -55,11 +55,11 @@ describe('strategy "cuckoo"', () => {
     assert.equal(p.rejected.length, 0);
     const count = new Map<string, number>();
     for (const e of p.placement!) for (const n of e.nodes) count.set(n, (count.get(n) ?? 0) + 1);
-    // 60 replicas of 20 GFLOP: WRR keeps the remaining weights level, so a:b:c follow 1600:1440:360 once
-    // the two big hosts have come down to c's weight (a 1600 -> 360 takes 62 chunks: c gets none here).
-    assert.ok(count.get('a')! >= count.get('b')!, `a ${count.get('a')} b ${count.get('b')}`);
-    assert.equal((count.get('a') ?? 0) + (count.get('b') ?? 0) + (count.get('c') ?? 0), 60);
-    assert.equal(count.get('c') ?? 0, 0);
+    // 60 replicas of 20 GFLOP by weighted round-robin on the remaining weights (1600:1440:360 at first, each
+    // replica taking 20 from its host): every host gets some, the small c the fewest.
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => count.get(n) ?? 0);
+    assert.ok(c > 0 && c < a && c < b, `a ${a} b ${b} c ${c}`);
+    assert.equal(a + b + c, 60);
     for (const e of p.placement!) assert.equal(new Set(e.nodes).size, 2, 'two distinct replicas');
   });
 
@@ -71,12 +71,6 @@ describe('strategy "cuckoo"', () => {
     assert.ok(e.ok, e.violations.join('; '));
     assert.equal(e.kpis.remoteTasks, p.stats?.remoteTasks);
     assert.ok(e.kpis.remoteTasks! <= p.assignments.length / 2, `${e.kpis.remoteTasks} remote of ${p.assignments.length}`);
-    // c holds no chunk but has free slots early: the dispatcher uses it for remote tasks only when no
-    // replica holder can start the task as early.
-    for (const a of p.assignments) {
-      const holders = p.placement!.find((x) => x.task === a.task)!.nodes;
-      if (!holders.includes(a.node)) assert.equal(a.node, 'c');
-    }
   });
 
   test('a job that cannot fit in the window is rejected, the others run', async () => {

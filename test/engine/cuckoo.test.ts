@@ -36,25 +36,44 @@ describe('Cuckoo data placement', () => {
     assert.deepEqual(Array.from(hostWeights(loadInstance(forecastInstance()))), [64, 36, 18]);
   });
 
-  test('Alg. 2: replicas go to the heaviest hosts, weights drop by the task cost, a job that does not fit is rejected', () => {
+  test('Alg. 2: replicas by weighted round-robin, weights drop by the task cost, a job that does not fit is rejected and gives its weight back', () => {
     const model = loadInstance(forecastInstance());
     const r = wrrPlacement(model, hostWeights(model));
-    // big, chunk 0: a (64 -> 49), then b (36 -> 21); chunk 1: a (49 -> 34), b (21 -> 6);
-    // chunk 2: a (34 -> 19), then c (18 -> 3) now outweighs b (6).
-    assert.deepEqual(r.replicas.slice(0, 3), [[0, 1], [0, 1], [0, 2]]);
-    // late: a (19 -> 4), then the best other host has 6 < 15 left: rejected, its weight given back.
-    assert.deepEqual(Array.from(r.accepted), [1, 0]);
-    assert.equal(r.replicas[3], null);
-    assert.deepEqual(Array.from(r.weights), [19, 6, 3]);
+    // Smooth WRR on the remaining weights (a 64, b 36, c 18; each replica costs 15), credits starting at 0:
+    // big chunk 0: a (credit 64, the most; a 64 -> 49), b (other than a: b 72 > c 36; 36 -> 21);
+    // chunk 1: c (credits a -5, b 39, c 54; 18 -> 3), b (a 44 < b 60; 21 -> 6);
+    // chunk 2: a (the only host with 15 left; 49 -> 34), then no other host has 15: big is rejected and
+    // gives back its weight and credit. late: a (64 -> 49), b (36 -> 21), accepted.
+    assert.deepEqual(Array.from(r.accepted), [0, 1]);
+    assert.deepEqual(r.replicas.slice(0, 3), [null, null, null]);
+    assert.deepEqual(r.replicas[3], [0, 1]);
+    assert.deepEqual(Array.from(r.weights), [49, 21, 18]);
+  });
+
+  test('Alg. 2 spreads the chunks over every host in proportion to its weight (Cuckoo III-C), not only over the heaviest', () => {
+    // Weights far above the job's cost, as Alg. 1's GFLOP over 24 h are: 300 chunks, 3 replicas, 6 hosts.
+    const nodes = [4, 3, 2, 1, 1, 1].map((cpu, k) => node(`h${k}`, { capacity: { cpu, ram: 64 }, maxTasks: 8 }));
+    const model = loadInstance({ format: 'fallow.instance/v1', name: 'wrr', horizon: { slots: 10, slotSeconds: 60 }, metrics: ['cpu', 'ram'], nodes, jobs: [{ id: 'j', replication: 3, stages: [{ id: 'map', tasks: 300, demand: { cpu: 1 }, work: 1, inputMB: 64 }] }] });
+    const weights = hostWeights(model);
+    const r = wrrPlacement(model, weights);
+    const count = new Array(6).fill(0);
+    for (const reps of r.replicas) for (const k of reps!) count[k]++;
+    const total = weights.reduce((a, b) => a + b, 0);
+    // 900 replicas: each host within 25% of its share of the weight (300, 225, 150, 75, 75, 75; the three
+    // replicas of a chunk go to distinct hosts, which shifts a few from the heaviest to the others). Taking
+    // the highest remaining weight every time, the top 3 hosts held all 900.
+    count.forEach((c, k) => assert.ok(Math.abs(c - (900 * weights[k]) / total) <= 0.25 * ((900 * weights[k]) / total), `h${k}: ${c} of 900, weight ${weights[k]} of ${total}`));
+    assert.ok(count[0] > count[1] && count[1] > count[2] && count[2] > Math.max(count[3], count[4], count[5]), count.join(' '));
   });
 
   test('the Cuckoo policy runs only the accepted jobs, with the WRR replicas', () => {
     const { sim, report } = runDriver(forecastInstance(), (m) => new CuckooPolicy(m), undefined, 'cuckoo');
+    // As in the Alg. 2 test: big is rejected, late accepted with its chunk on a and b.
     assert.equal(report.rejectedJobs, 1);
-    assert.equal(report.tasks, 3);
-    assert.equal(report.jobs[1].accepted, false);
-    assert.deepEqual(sim.replicas[2], [0, 2]);
+    assert.equal(report.tasks, 1);
+    assert.equal(report.jobs[0].accepted, false);
+    assert.deepEqual(sim.replicas[3], [0, 1]);
     assert.equal(report.unfinishedJobs, 0);
-    assert.equal(report.placementBytes, 3 * 2 * 64e6, 'two replicas of each of the three chunks');
+    assert.equal(report.placementBytes, 2 * 64e6, 'two replicas of late\'s one chunk');
   });
 });
