@@ -4,6 +4,7 @@
  *   fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos NAME] [--qos-period S] [--seed N] [--reduce-slowstart F]
  *   fallow simulate INSTANCE.json --policy NAME|posum [--provision NAME] [--delta D] [--alpha A --beta B --gamma G] [--actual USAGE.json] [--qos ...] [--seed N] ...
  */
+import { MIN_QOS_PERIOD_SECONDS } from './engine/simulate/simulator';
 import { CommandSpec, parseCommand, UsageError } from './cli-args';
 import { readJson } from './cli-input';
 import { loadInstance } from './engine/model/model';
@@ -56,7 +57,7 @@ export async function simulateCommand(args: string[]): Promise<number> {
   if (!(reduceSlowstart > 0 && reduceSlowstart <= 1)) throw new UsageError(`--reduce-slowstart must be a number in (0, 1], got "${values['reduce-slowstart']}"`);
   if (values.qos !== undefined && !QOS_NAMES.includes(values.qos)) throw new UsageError(`--qos must be one of ${QOS_NAMES.join(', ')}, got "${values.qos}"`);
   const qosPeriodSeconds = values['qos-period'] === undefined ? undefined : Number(values['qos-period']);
-  if (qosPeriodSeconds !== undefined && !(qosPeriodSeconds > 0)) throw new UsageError(`--qos-period must be a number of seconds > 0, got "${values['qos-period']}"`);
+  if (qosPeriodSeconds !== undefined && !(qosPeriodSeconds >= MIN_QOS_PERIOD_SECONDS)) throw new UsageError(`--qos-period must be a number of seconds >= ${MIN_QOS_PERIOD_SECONDS}, got "${values['qos-period']}"`);
   if (values.policy !== undefined && !POLICIES.includes(values.policy)) throw new UsageError(`--policy must be one of ${POLICIES.join(', ')}, got "${values.policy}"`);
   if (values.provision !== undefined && values.policy === undefined) throw new UsageError('--provision goes with --policy (a plan leases no nodes)');
   const posum = posumOptions(values);

@@ -1864,8 +1864,8 @@ export interface components {
             qos: string;
             seed: number;
             reduceSlowstart: number;
-            /** @description how often the QoS controller checked each node, simulated seconds */
-            qosPeriodSeconds: number;
+            /** @description how often the QoS controller checked each node, simulated seconds (absent from reports made before the period existed: once per slot) */
+            qosPeriodSeconds?: number;
             /** @description POSUM's P = (V_D, S_B, C) of the run (Table I) */
             score: components["schemas"]["PosumScoreDto"];
             /** @description policy runs: F_c (Eq. 5) of the score against (0, 0, 0) with the run's alpha, beta, gamma */

@@ -77,7 +77,7 @@ describe('a burst inside a slot: the 100-ms controller reacts, the per-slot one 
   });
 
   test('a period longer than a slot, or not positive, is refused', () => {
-    assert.throws(() => runPlan(doc, plan, actual, 'salamander', { qosPeriodSeconds: 60 }), /qosPeriodSeconds must be in \(0, 50\]/);
+    assert.throws(() => runPlan(doc, plan, actual, 'salamander', { qosPeriodSeconds: 60 }), /qosPeriodSeconds must be in \[0.001, 50\]/);
     assert.throws(() => runPlan(doc, plan, actual, 'salamander', { qosPeriodSeconds: 0 }), /qosPeriodSeconds/);
   });
 });
@@ -184,5 +184,17 @@ describe('a node the controller killed on within a slot offers no room until the
     assert.equal(report.relaunches, 1, 'killed once within slot 0, not relaunched into the same load');
     close(sim.startedAt[0], 150, 'relaunched when slot 3 leaves it room');
     close(report.makespanSeconds, 550, 'and ran to its end');
+  });
+});
+
+describe('the QoS period and the slot', () => {
+  test('the 100-ms default never exceeds a shorter slot; a period below 1 ms or above the slot is refused', () => {
+    const doc = oneJob([{ id: 'm', tasks: 2, demand: { cpu: 1, ram: 1 }, durationSeconds: 0.2 }], { horizon: { slots: 100, slotSeconds: 0.05 } });
+    const model = loadInstance(doc);
+    const run = (qosPeriodSeconds?: number) => new Simulator(model, new ActualUsage(model, undefined), new PosumAllocationPolicy(model, 'edls-sh'), { qos: getQos('salamander'), qosPeriodSeconds }).run();
+    assert.equal(run().qosPeriodSeconds, 0.05, 'once per 50-ms slot');
+    assert.equal(run().unfinishedJobs, 0);
+    assert.throws(() => run(0.1), /qosPeriodSeconds must be in \[0.001, 0.05\]/);
+    assert.throws(() => run(1e-13), /qosPeriodSeconds must be in \[0.001/);
   });
 });

@@ -77,7 +77,7 @@ describe('fallow simulate', () => {
       assert.ok(fast.makespanSeconds > 100);
       assert.equal(slow.relaunches, 0);
       assert.equal(slow.makespanSeconds, 100);
-      assert.match(fallow(...args, '--qos-period', '0').stderr, /--qos-period must be a number of seconds > 0/);
+      assert.match(fallow(...args, '--qos-period', '0').stderr, /--qos-period must be a number of seconds >= 0.001/);
       assert.match(fallow(...args, '--qos-period', '60').stderr, /--qos-period must be at most the slot length, 50 s/);
     });
   });

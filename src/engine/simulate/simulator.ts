@@ -109,6 +109,12 @@ export interface RuntimeTruth {
 
 /** Salamander III-D: the QoS controller checks "periodically (e.g., every 100 ms)". */
 export const QOS_PERIOD_SECONDS = 0.1;
+/**
+ * The shortest QoS period accepted, 1 ms: the next check is the next multiple of the period (qos-clock.ts
+ * nextPoll), and with periods far below that, time / period passes 2^53 and the multiple rounds back to the
+ * same instant, so the controller would reschedule itself at one time forever.
+ */
+export const MIN_QOS_PERIOD_SECONDS = 0.001;
 
 /** Hadoop's default mapreduce.task.timeout: 10 minutes without progress. */
 export const STALL_TIMEOUT_SECONDS = 600;
@@ -283,8 +289,10 @@ export class Simulator {
       const draw = new Random(((options.seed ?? 1) ^ 0x5eed5eed) >>> 0);
       for (let i = 0; i < nTasks; i++) this.runtimeFactor[i] = Math.exp(sigma * draw.gaussian() - (sigma * sigma) / 2);
     }
-    this.qosPeriod = options.qosPeriodSeconds ?? QOS_PERIOD_SECONDS;
-    if (!(this.qosPeriod > 0 && this.qosPeriod <= model.slotSeconds)) throw new Error(`qosPeriodSeconds must be in (0, ${model.slotSeconds}] (the slot length), got ${this.qosPeriod}`);
+    // The default never exceeds the slot (an instance may have slots shorter than 100 ms); a period asked for must fit.
+    this.qosPeriod = options.qosPeriodSeconds ?? Math.min(QOS_PERIOD_SECONDS, model.slotSeconds);
+    if (!(this.qosPeriod >= MIN_QOS_PERIOD_SECONDS && this.qosPeriod <= model.slotSeconds))
+      throw new Error(`qosPeriodSeconds must be in [${MIN_QOS_PERIOD_SECONDS}, ${model.slotSeconds}] (the slot length), got ${this.qosPeriod}`);
     this.withinSlot = this.qosPeriod < model.slotSeconds;
     this.controlAt = new Float64Array(K).fill(Infinity);
     this.controlSeq = new Int32Array(K);

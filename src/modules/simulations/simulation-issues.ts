@@ -1,6 +1,7 @@
 import { Issue } from '../../engine/model/types';
 import { show } from '../../engine/model/validate';
 import { QOS_NAMES } from '../../engine/qos';
+import { MIN_QOS_PERIOD_SECONDS } from '../../engine/simulate/simulator';
 
 export interface SimulationRequest {
   actualUsage?: unknown;
@@ -26,8 +27,8 @@ export function simulationIssues(dto: SimulationRequest): Issue[] {
     issues.push({ path: 'actualForecastId', message: `must be the uuid of a forecast of the plan's cluster, got ${show(dto.actualForecastId)}` });
   if (dto.qos !== undefined && !QOS_NAMES.includes(dto.qos as string)) issues.push({ path: 'qos', message: `must be one of ${QOS_NAMES.join(', ')}, got ${show(dto.qos)}` });
   const period = dto.qosPeriodSeconds;
-  if (period !== undefined && !(typeof period === 'number' && Number.isFinite(period) && period > 0))
-    issues.push({ path: 'qosPeriodSeconds', message: `must be a number of seconds > 0 (at most the slot length), got ${show(period)}` });
+  if (period !== undefined && !(typeof period === 'number' && Number.isFinite(period) && period >= MIN_QOS_PERIOD_SECONDS))
+    issues.push({ path: 'qosPeriodSeconds', message: `must be a number of seconds >= ${MIN_QOS_PERIOD_SECONDS} (at most the slot length), got ${show(period)}` });
   const s = dto.seed;
   if (s !== undefined && !(typeof s === 'number' && Number.isInteger(s) && s >= 0 && s <= 2 ** 31 - 1))
     issues.push({ path: 'seed', message: `must be an integer in [0, 2147483647], got ${show(s)}` });

@@ -33,8 +33,7 @@ export class CreateSimulationDto {
 
   @ApiPropertyOptional({
     type: 'number',
-    minimum: 0,
-    exclusiveMinimum: true,
+    minimum: 0.001,
     default: 0.1,
     description: 'how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot); between slots the actual load moves linearly from one slot\'s value to the next',
   })
@@ -195,7 +194,7 @@ export class SimReportDto {
   @ApiProperty() qos!: string;
   @ApiProperty() seed!: number;
   @ApiProperty() reduceSlowstart!: number;
-  @ApiProperty({ description: 'how often the QoS controller checked each node, simulated seconds' }) qosPeriodSeconds!: number;
+  @ApiPropertyOptional({ description: 'how often the QoS controller checked each node, simulated seconds (absent from reports made before the period existed: once per slot)' }) qosPeriodSeconds?: number;
   @ApiProperty({ type: PosumScoreDto, description: 'POSUM\'s P = (V_D, S_B, C) of the run (Table I)' }) score!: PosumScoreDto;
   @ApiPropertyOptional({ description: 'policy runs: F_c (Eq. 5) of the score against (0, 0, 0) with the run\'s alpha, beta, gamma' }) fc?: number;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'policy runs: the provisioning policy (posum: its members\')' }) provisioning?: string | null;

@@ -52,7 +52,7 @@ export class SimulationsService {
       planId: plan.id,
       qos: dto.qos ?? 'salamander',
       seed: dto.seed ?? 1,
-      qosPeriodSeconds: dto.qosPeriodSeconds ?? QOS_PERIOD_SECONDS,
+      qosPeriodSeconds: dto.qosPeriodSeconds ?? Math.min(QOS_PERIOD_SECONDS, solve.instance.horizon.slotSeconds),
       reduceSlowstart: dto.reduceSlowstart ?? 1,
       ...truth,
       ...actual,
@@ -70,7 +70,8 @@ export class SimulationsService {
     if (!policies.includes(dto.policy)) issues.push({ path: 'policy', message: `must be one of ${policies.join(', ')}, got ${JSON.stringify(dto.policy ?? null)}` });
     if (issues.length) throw invalid(issues);
     const posum = portfolioFromRequest(dto, await this.tenants.scoreWeightsOf(p.tenantId));
-    const weightIssues = weightsIssues(posum.weights);
+    // All-zero weights leave POSUM no choice; for other policies they only weigh the report's fc.
+    const weightIssues = dto.policy === 'posum' ? weightsIssues(posum.weights) : [];
     if (weightIssues.length) throw invalid(weightIssues);
     const { instance, clusterId } = await this.solves.instanceOf(p, dto);
     checkQosPeriod(instance, dto);
@@ -85,7 +86,7 @@ export class SimulationsService {
       posum,
       qos: dto.qos ?? 'cuckoo',
       seed: dto.seed ?? 1,
-      qosPeriodSeconds: dto.qosPeriodSeconds ?? QOS_PERIOD_SECONDS,
+      qosPeriodSeconds: dto.qosPeriodSeconds ?? Math.min(QOS_PERIOD_SECONDS, instance.horizon.slotSeconds),
       reduceSlowstart: dto.reduceSlowstart ?? 1,
       ...truth,
       ...actual,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { join } from 'node:path';
+import type { InstanceDoc } from '../../engine/model/types';
 import type { SimReport } from '../../engine/simulate';
 import type { ThreadError } from '../../engine/threads/run-in-thread';
 import { PlansService } from '../../modules/plans/plans.service';
@@ -21,14 +22,16 @@ export class SimulationHandler implements WorkHandler<SimulationEntity, Simulati
   ) {}
 
   async prepare(sim: SimulationEntity): Promise<Prepared<SimulationInput>> {
-    const common = { actual: sim.actualUsage, qos: sim.qos, qosPeriodSeconds: sim.qosPeriodSeconds ?? undefined, seed: sim.seed, reduceSlowstart: sim.reduceSlowstart, trueSeconds: sim.trueSeconds, runtimeSigma: sim.runtimeSigma };
+    // NULL: stored before the period existed, when the controller checked once per slot (migration QosPeriod).
+    const period = (instance: InstanceDoc) => sim.qosPeriodSeconds ?? instance.horizon.slotSeconds;
+    const common = { actual: sim.actualUsage, qos: sim.qos, seed: sim.seed, reduceSlowstart: sim.reduceSlowstart, trueSeconds: sim.trueSeconds, runtimeSigma: sim.runtimeSigma };
     if (sim.planId === null) {
       if (!sim.instance || !sim.policy) return { fail: 'the simulation has neither a plan nor a policy and its instance' };
-      return { input: { instance: sim.instance, plan: null, policy: sim.policy, provision: sim.provision, posum: sim.posum, ...common } };
+      return { input: { instance: sim.instance, plan: null, policy: sim.policy, provision: sim.provision, posum: sim.posum, qosPeriodSeconds: period(sim.instance), ...common } };
     }
     const plan = await this.plans.byId(sim.planId);
     const solve = await this.solves.withInstance(plan.solveId);
-    return { input: { instance: solve.instance, plan: plan.document, policy: null, ...common } };
+    return { input: { instance: solve.instance, plan: plan.document, policy: null, qosPeriodSeconds: period(solve.instance), ...common } };
   }
 
   failure(_sim: SimulationEntity, e: ThreadError): string {
