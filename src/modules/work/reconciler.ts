@@ -59,8 +59,11 @@ export class Reconciler {
       await this.rows.failUnfinished(kind, row.id, `the ${kind.noun} could not be run: ${why}, after ${row.attempts} attempts`);
       return 'failed';
     }
-    if (state !== 'unknown') await queue.remove(row.id).catch(() => undefined); // a job id can be added again only once removed
+    // The row first, while it is still unfinished: the list of rows was read before, and a worker may have ended
+    // the work since (its job completed). Removing that job first left a finished solve without its job
+    // (CI's three-workers test saw a job state 'unknown').
     if (!(await this.rows.requeue(kind, row.id))) return null;
+    if (state !== 'unknown') await queue.remove(row.id).catch(() => undefined); // a job id can be added again only once removed
     await queue.add(kind.jobName, { id: row.id } satisfies WorkJobData, workJobOptions(row.id));
     this.log.log(`${kind.noun} ${row.id} queued again: ${why}`);
     return 'requeued';
