@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { loadConfig } from '../../config';
 import { ENTITIES } from './entities';
+import { GuardedClient } from './guarded-client';
 
 /** Compiled migrations live in dist/migrations; the schema only ever changes through them. */
 const MIGRATIONS_GLOB = join(__dirname, '..', '..', '..', 'migrations', '*.js');
@@ -18,7 +19,8 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
     migrationsRun: false,
     logging: ['error'],
     // Fail fast when Postgres is away: a request waits at most 3 s for a connection, then answers 503.
-    extra: { max: 10, connectionTimeoutMillis: 3000 },
+    // Every pooled connection is a GuardedClient: a connection Postgres cuts never crashes the process.
+    extra: { max: 10, connectionTimeoutMillis: 3000, Client: GuardedClient },
   };
 }
 
