@@ -15,7 +15,7 @@ import { runWithProgress } from './cli-progress';
 import { hardStopAfterMs } from './worker/kinds/solve-limits';
 import { strategyNames } from './engine/strategies';
 import { Objective, OBJECTIVES } from './engine/strategies/strategy';
-import { FC_DEFAULTS, FcWeights, weightsIssues } from './engine/posum/score';
+import { FcWeights, resolveScoreWeights } from './engine/posum/score';
 
 export const SOLVE = {
   name: 'solve',
@@ -37,15 +37,10 @@ export const SOLVE = {
 
 /** --alpha/--beta/--gamma: POSUM's weights for strategy portfolio (checked like the API's); undefined for the others. */
 function scoreWeightsOf(values: { strategy: string; alpha?: string; beta?: string; gamma?: string }): FcWeights | undefined {
-  const given = (['alpha', 'beta', 'gamma'] as const).filter((k) => values[k] !== undefined);
-  if (values.strategy !== 'portfolio') {
-    if (given.length) throw new UsageError(`--${given[0]} applies only to --strategy portfolio`);
-    return undefined;
-  }
-  const w = { alpha: Number(values.alpha ?? FC_DEFAULTS.alpha), beta: Number(values.beta ?? FC_DEFAULTS.beta), gamma: Number(values.gamma ?? FC_DEFAULTS.gamma) };
-  const issues = weightsIssues(w);
+  const num = (v?: string) => (v === undefined ? undefined : Number(v));
+  const { weights, issues } = resolveScoreWeights(values.strategy, { alpha: num(values.alpha), beta: num(values.beta), gamma: num(values.gamma) });
   if (issues.length) throw new UsageError(issues.map((i) => `--${i.path} ${i.message}`).join('; '));
-  return w;
+  return weights ?? undefined;
 }
 
 export const CHECK = {

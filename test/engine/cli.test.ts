@@ -183,7 +183,7 @@ describe('fallow CLI', () => {
       assert.deepEqual((JSON.parse(r.stdout) as PlanDoc).stats?.weights, { alpha: 1, beta: 1, gamma: 5 });
       let bad = fallow('solve', inst, '--strategy', 'ls', '--alpha', '2');
       assert.equal(bad.code, 2);
-      assert.match(bad.stderr, /^fallow solve: --alpha applies only to --strategy portfolio/);
+      assert.match(bad.stderr, /^fallow solve: --alpha applies only to strategy portfolio, not ls/);
       bad = fallow('solve', inst, '--strategy', 'portfolio', '--beta=-1');
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, /--beta must be a number >= 0, got -1/);

@@ -13,7 +13,7 @@ import { Simulator, TaskState } from '../simulate/simulator';
  * bursty-33: every deadline member late by ~20 min, found only after the decisions that could prevent it).
  */
 export function earliestEnd(model: Model, sim: Simulator, j: number): number {
-  const fastest = Math.max(...model.speed);
+  const fastest = fastestSpeed(model);
   const stageEnd = new Map<number, number>();
   const endOf = (g: number): number => {
     const known = stageEnd.get(g);
@@ -34,4 +34,12 @@ export function earliestEnd(model: Model, sim: Simulator, j: number): number {
   let end = sim.now;
   for (const g of model.jobs[j].stages) end = Math.max(end, endOf(g));
   return end;
+}
+
+/** The fastest node's speed, once per model (the look-ahead asks for every job it scores). */
+const FASTEST = new WeakMap<Model, number>();
+function fastestSpeed(model: Model): number {
+  let v = FASTEST.get(model);
+  if (v === undefined) FASTEST.set(model, (v = model.speed.reduce((a, b) => Math.max(a, b), 0)));
+  return v;
 }

@@ -110,3 +110,20 @@ export function scoreParamIssues(w: { alpha?: unknown; beta?: unknown; gamma?: u
   if (minExecutionSeconds !== undefined && !(typeof minExecutionSeconds === 'number' && minExecutionSeconds > 0)) out.push({ path: 'minExecutionSeconds', message: `must be a number > 0, got ${JSON.stringify(minExecutionSeconds)}` });
   return out;
 }
+
+/**
+ * The weights a solve uses: only strategy portfolio has any; each of alpha, beta, gamma is the request's
+ * value, else the default's (the tenant's, for the service). A weight given to another strategy is an
+ * issue naming it. One rule for the API and the CLI.
+ */
+export function resolveScoreWeights(
+  strategy: string,
+  given: { alpha?: number; beta?: number; gamma?: number },
+  defaults: FcWeights = FC_DEFAULTS,
+): { weights: FcWeights | null; issues: { path: string; message: string }[] } {
+  const named = (['alpha', 'beta', 'gamma'] as const).filter((k) => given[k] !== undefined);
+  if (strategy !== 'portfolio') return { weights: null, issues: named.map((k) => ({ path: k, message: `applies only to strategy portfolio, not ${strategy}` })) };
+  const w = { alpha: given.alpha ?? defaults.alpha, beta: given.beta ?? defaults.beta, gamma: given.gamma ?? defaults.gamma };
+  const issues = weightsIssues(w);
+  return { weights: issues.length ? null : w, issues };
+}

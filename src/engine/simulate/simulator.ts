@@ -109,6 +109,8 @@ export interface RuntimeTruth {
 
 /** Salamander III-D: the QoS controller checks "periodically (e.g., every 100 ms)". */
 export const QOS_PERIOD_SECONDS = 0.1;
+/** The QoS period when none is asked for: 100 ms, never longer than the slot (an instance may have shorter slots). */
+export const defaultQosPeriod = (slotSeconds: number): number => Math.min(QOS_PERIOD_SECONDS, slotSeconds);
 /**
  * The shortest QoS period accepted, 1 ms: the next check is the next multiple of the period (qos-clock.ts
  * nextPoll), and with periods far below that, time / period passes 2^53 and the multiple rounds back to the
@@ -289,8 +291,8 @@ export class Simulator {
       const draw = new Random(((options.seed ?? 1) ^ 0x5eed5eed) >>> 0);
       for (let i = 0; i < nTasks; i++) this.runtimeFactor[i] = Math.exp(sigma * draw.gaussian() - (sigma * sigma) / 2);
     }
-    // The default never exceeds the slot (an instance may have slots shorter than 100 ms); a period asked for must fit.
-    this.qosPeriod = options.qosPeriodSeconds ?? Math.min(QOS_PERIOD_SECONDS, model.slotSeconds);
+    // A period asked for must fit in the slot.
+    this.qosPeriod = options.qosPeriodSeconds ?? defaultQosPeriod(model.slotSeconds);
     if (!(this.qosPeriod >= MIN_QOS_PERIOD_SECONDS && this.qosPeriod <= model.slotSeconds))
       throw new Error(`qosPeriodSeconds must be in [${MIN_QOS_PERIOD_SECONDS}, ${model.slotSeconds}] (the slot length), got ${this.qosPeriod}`);
     this.withinSlot = this.qosPeriod < model.slotSeconds;

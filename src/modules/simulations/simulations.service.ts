@@ -3,7 +3,7 @@ import { InstanceDoc } from '../../engine/model/types';
 import { ValidationError } from '../../engine/model/errors';
 import { loadInstance } from '../../engine/model/model';
 import { validateRuntimeTruth } from '../../engine/simulate';
-import { QOS_PERIOD_SECONDS } from '../../engine/simulate/simulator';
+import { defaultQosPeriod } from '../../engine/simulate/simulator';
 import { POLICY_NAMES } from '../../engine/policies';
 import { Principal, tenantScope } from '../auth/principal';
 import { pageOf } from '../common/keyset-page';
@@ -52,7 +52,7 @@ export class SimulationsService {
       planId: plan.id,
       qos: dto.qos ?? 'salamander',
       seed: dto.seed ?? 1,
-      qosPeriodSeconds: dto.qosPeriodSeconds ?? Math.min(QOS_PERIOD_SECONDS, solve.instance.horizon.slotSeconds),
+      qosPeriodSeconds: dto.qosPeriodSeconds ?? defaultQosPeriod(solve.instance.horizon.slotSeconds),
       reduceSlowstart: dto.reduceSlowstart ?? 1,
       ...truth,
       ...actual,
@@ -86,7 +86,7 @@ export class SimulationsService {
       posum,
       qos: dto.qos ?? 'cuckoo',
       seed: dto.seed ?? 1,
-      qosPeriodSeconds: dto.qosPeriodSeconds ?? Math.min(QOS_PERIOD_SECONDS, instance.horizon.slotSeconds),
+      qosPeriodSeconds: dto.qosPeriodSeconds ?? defaultQosPeriod(instance.horizon.slotSeconds),
       reduceSlowstart: dto.reduceSlowstart ?? 1,
       ...truth,
       ...actual,

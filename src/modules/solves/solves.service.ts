@@ -21,7 +21,7 @@ import { SOLVE_WORK } from './solve.kind';
 import { SolvesRepository } from './solves.repository';
 import { historyKeys, needsPrediction, predictDurations, PredictorChoice, StagePrediction } from '../../engine/predict';
 import { RuntimeHistoryService } from '../executions/runtime-history.service';
-import { FcWeights, weightsIssues } from '../../engine/posum/score';
+import { FcWeights, resolveScoreWeights } from '../../engine/posum/score';
 import { TenantsService } from '../auth/tenants.service';
 
 interface References {
@@ -80,16 +80,11 @@ export class SolvesService {
    * other strategies have none, and a request that gives them one is a 422 naming the field.
    */
   private async scoreWeights(p: Principal, dto: CreateSolveDto): Promise<FcWeights | null> {
-    const given = (['alpha', 'beta', 'gamma'] as const).filter((k) => dto[k] !== undefined);
-    if ((dto.strategy ?? 'auto') !== 'portfolio') {
-      if (given.length) throw invalid(given.map((k) => ({ path: k, message: `applies only to strategy portfolio, not ${dto.strategy ?? 'auto'}` })));
-      return null;
-    }
-    const d = await this.tenants.scoreWeightsOf(p.tenantId);
-    const w = { alpha: dto.alpha ?? d.alpha, beta: dto.beta ?? d.beta, gamma: dto.gamma ?? d.gamma };
-    const issues = weightsIssues(w);
+    const strategy = dto.strategy ?? 'auto';
+    const defaults = strategy === 'portfolio' ? await this.tenants.scoreWeightsOf(p.tenantId) : undefined;
+    const { weights, issues } = resolveScoreWeights(strategy, dto, defaults);
     if (issues.length) throw invalid(issues);
-    return w;
+    return weights;
   }
 
   /**
