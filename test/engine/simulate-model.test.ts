@@ -61,7 +61,8 @@ describe("Cuckoo's TaskTrackers keep Hadoop's fixed slots: the forecast only pla
   // 10 slots of 10 s, CPU margin 10 %. The forecast calls c always busy (95 %): Alg. 1 gives it no weight,
   // so Alg. 2 puts no replica there. The actual load is nil everywhere. 60 tasks of 64 MB, 2 replicas:
   // a and b hold every chunk and fill their 20 slots; c, whose TaskTracker still has 20 slots, asks for
-  // work and runs 20 tasks remotely (Cuckoo IV-A, Salamander IV-A/IV-B: 20 fixed slots per TaskTracker).
+  // work and runs tasks remotely (Cuckoo IV-A, Salamander IV-A/IV-B: 20 fixed slots per TaskTracker), one
+  // per heartbeat, the off-switch allowance of Hadoop 1's JobTracker.
   const doc = oneJob([{ id: 'm', tasks: 60, demand: { cpu: 1, ram: 1 }, work: 10, inputMB: 64 }], {
     horizon: { slots: 10, slotSeconds: 10 },
     safetyMargin: { cpu: 0.1 },
@@ -80,13 +81,18 @@ describe("Cuckoo's TaskTrackers keep Hadoop's fixed slots: the forecast only pla
     assert.deepEqual(Array.from(runDriver(doc, (m) => new HadoopPolicy(m), idle).sim.slots), [20, 20, 20]);
   });
 
-  test('the host the forecast wrongly calls busy still runs tasks (remotely) when it is idle', () => {
+  test('the host the forecast wrongly calls busy still runs tasks (remotely) when it is idle, one per heartbeat', () => {
     const { sim, report } = runDriver(doc, (m) => new CuckooPolicy(m), idle);
-    const onC = Array.from(sim.node).filter((k) => k === 2).length;
+    const starts = Array.from(sim.node)
+      .map((k, i) => (k === 2 ? sim.startedAt[i] : NaN))
+      .filter((t) => !Number.isNaN(t))
+      .sort((x, y) => x - y);
     assert.equal(report.unfinishedJobs, 0);
     assert.equal(report.relaunches, 0);
-    assert.equal(report.remoteTasks, 20, 'c ran one wave of 20 tasks, all reading their chunk over its link');
-    assert.equal(onC, 20);
+    assert.ok(starts.length >= 2, `c ran ${starts.length} tasks`);
+    assert.equal(report.remoteTasks, starts.length, 'every task on c reads its chunk over its link');
+    // Hadoop 1's JobTracker hands a TaskTracker at most one off-switch map per heartbeat.
+    for (let n = 1; n < starts.length; n++) assert.ok(starts[n] - starts[n - 1] >= HEARTBEAT_SECONDS - 1e-9, `c's launches at ${starts}`);
   });
 });
 
@@ -121,5 +127,29 @@ describe("Salamander's relaunch keeps tasks local when that is quicker", () => {
     assert.equal(model.nodeIds[sim.node[0]], 'b');
     assert.equal(sim.startedAt[0], 50, 'waited for the next period, then left');
     assert.equal(report.remoteTasks, 1);
+  });
+});
+
+describe("Hadoop 1's JobTracker hands a TaskTracker at most one reduce per heartbeat", () => {
+  // 4 maps then 8 reduces on 4 idle nodes with 20 slots each. Without the rule the first node asking took
+  // all 8 reduces and the whole shuffle came in through its link.
+  const doc = oneJob(
+    [
+      { id: 'm', tasks: 4, demand: { cpu: 1, ram: 1 }, durationSeconds: 10 },
+      { id: 'r', tasks: 8, demand: { cpu: 1, ram: 1 }, durationSeconds: 10, after: ['m'] },
+    ],
+    { nodes: ['a', 'b', 'c', 'd'].map((id) => node(id, { capacity: { cpu: 64, ram: 256 }, maxTasks: 20 })) },
+  );
+
+  test('the reduces spread over the nodes, and a node gets its second only a heartbeat after its first', () => {
+    const { sim, model } = runDriver(doc, (m) => new HadoopPolicy(m), {});
+    const reduces = Array.from({ length: 8 }, (_, r) => model.stages[1].firstTask + r);
+    const perNode = new Map<number, number[]>();
+    for (const i of reduces) perNode.set(sim.node[i], [...(perNode.get(sim.node[i]) ?? []), sim.startedAt[i]]);
+    assert.equal(perNode.size, 4, `reduces on ${[...perNode.keys()]}`);
+    for (const starts of perNode.values()) {
+      starts.sort((x, y) => x - y);
+      for (let n = 1; n < starts.length; n++) assert.ok(starts[n] - starts[n - 1] >= HEARTBEAT_SECONDS - 1e-9, `starts ${starts}`);
+    }
   });
 });

@@ -21,6 +21,12 @@ export const HEARTBEAT_SECONDS = 3;
  * come from "the fixed number of slots"). Only the heartbeat paces it: a node whose task was killed is
  * served again HEARTBEAT_SECONDS later, not at once (that would relaunch within the same instant).
  *
+ * Two rules of Hadoop 1's JobQueueTaskScheduler.assignTasks (the JobTracker both papers run) bound what one
+ * heartbeat hands a TaskTracker: "at most 1 off-switch" map (a map whose chunk the node does not hold), "to
+ * prevent TaskTrackers from stealing local-tasks from other TaskTrackers", and "never more than 1 reduce
+ * task per heartbeat". Local maps fill every free slot. Without the reduce rule the first node with free
+ * slots took every reduce of a job, and the whole shuffle entered through one or two nodes' links.
+ *
  * Subclasses decide acceptance and chunk placement (Hadoop: random replicas; Cuckoo: WRR on forecasts).
  */
 export abstract class LocalityDispatch implements Driver {
@@ -28,14 +34,23 @@ export abstract class LocalityDispatch implements Driver {
   readonly mode = 'policy' as const;
   /** FIFO rank of each task: jobs by (release, index), tasks in order inside a job. */
   protected readonly rank: Int32Array;
+  /** Pending maps (and any task without predecessors), FIFO. */
   private readonly pending: MinHeap;
+  /** Pending reduces (tasks of a stage with predecessors), FIFO. */
+  private readonly pendingReduces: MinHeap;
   private readonly local: MinHeap[];
+  private readonly isReduce: Uint8Array;
   private dirty = true;
   private seenEpoch = -1;
   /** Heartbeats come in turn: the node asked first rotates so no node is always served first. */
   private nextNode = 0;
   /** Per node: no task is handed to it before this time (its next heartbeat after a kill). */
   private readonly wakeAt: Float64Array;
+  /** Per node: when its current heartbeat's off-switch map and its reduce were handed out (-inf: not yet). */
+  private readonly offSwitchAt: Float64Array;
+  private readonly reduceAt: Float64Array;
+  /** Per node: the time of the timer already set for its next heartbeat (no duplicate timers). */
+  private readonly heartbeatTimer: Float64Array;
 
   constructor(
     protected readonly model: Model,
@@ -49,8 +64,14 @@ export abstract class LocalityDispatch implements Driver {
       for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) this.rank[i] = r++;
     }
     this.pending = new MinHeap(this.rank, 64);
+    this.pendingReduces = new MinHeap(this.rank, 16);
     this.local = model.nodeIds.map(() => new MinHeap(this.rank, 16));
+    this.isReduce = new Uint8Array(model.nTasks);
+    for (let i = 0; i < model.nTasks; i++) this.isReduce[i] = model.stages[model.taskStage[i]].preds.length > 0 ? 1 : 0;
     this.wakeAt = new Float64Array(model.K);
+    this.offSwitchAt = new Float64Array(model.K).fill(-Infinity);
+    this.reduceAt = new Float64Array(model.K).fill(-Infinity);
+    this.heartbeatTimer = new Float64Array(model.K).fill(-Infinity);
   }
 
   prepare(sim: Simulator): void {
@@ -100,20 +121,53 @@ export abstract class LocalityDispatch implements Driver {
   }
 
   private enqueue(sim: Simulator, i: number): void {
-    this.pending.push(i);
+    if (this.isReduce[i]) this.pendingReduces.push(i);
+    else this.pending.push(i);
     const r = sim.replicas[i];
     if (r) for (const k of r) this.local[k].push(i);
     this.dirty = true;
   }
 
-  /** The first pending task local to node k, else the first pending task; -1 when none is pending. */
+  /**
+   * The first pending task local to node k; else, within this heartbeat's allowance (one off-switch map,
+   * one reduce), the first pending task in FIFO order; -1 when none may go to k now. A task the allowance
+   * holds back sets a timer for k's next heartbeat.
+   */
   private take(sim: Simulator, k: number): number {
     const waiting = (i: number) => sim.state[i] === TaskState.Ready && sim.node[i] < 0;
+    const first = (h: MinHeap) => {
+      while (h.size > 0 && !waiting(h.peek())) h.pop(); // lazy deletion of launched entries
+      return h.size > 0 ? h.peek() : -1;
+    };
     const loc = this.local[k];
-    while (loc.size > 0 && !waiting(loc.peek())) loc.pop(); // lazy deletion of launched entries
-    if (loc.size > 0) return loc.pop();
-    while (this.pending.size > 0 && !waiting(this.pending.peek())) this.pending.pop();
-    if (this.pending.size > 0) return this.pending.pop();
+    if (first(loc) >= 0) return loc.pop();
+    const nextBeat = (at: number) => at + HEARTBEAT_SECONDS;
+    let map = first(this.pending);
+    // A map with no chunk (no replicas) is local everywhere; one with replicas elsewhere is off-switch.
+    const offSwitch = map >= 0 && sim.replicas[map] !== null;
+    if (offSwitch && sim.now < nextBeat(this.offSwitchAt[k])) {
+      this.heartbeatAt(sim, k, nextBeat(this.offSwitchAt[k]));
+      map = -1;
+    }
+    let reduce = first(this.pendingReduces);
+    if (reduce >= 0 && sim.now < nextBeat(this.reduceAt[k])) {
+      this.heartbeatAt(sim, k, nextBeat(this.reduceAt[k]));
+      reduce = -1;
+    }
+    if (map >= 0 && (reduce < 0 || this.rank[map] < this.rank[reduce])) {
+      if (offSwitch) this.offSwitchAt[k] = sim.now;
+      return this.pending.pop();
+    }
+    if (reduce >= 0) {
+      this.reduceAt[k] = sim.now;
+      return this.pendingReduces.pop();
+    }
     return -1;
+  }
+
+  private heartbeatAt(sim: Simulator, k: number, t: number): void {
+    if (this.heartbeatTimer[k] > sim.now && this.heartbeatTimer[k] <= t) return; // one is set already
+    this.heartbeatTimer[k] = t;
+    sim.timer(t, k);
   }
 }
