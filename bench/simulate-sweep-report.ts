@@ -130,6 +130,12 @@ export function renderSweep(result: SweepResult, file: string): string {
   if (sal && approaches.includes('cuckoo')) cols.push(`${sal} < cuckoo`);
   if (approaches.includes('cuckoo') && approaches.includes('hadoop')) cols.push('cuckoo < hadoop');
   if (sal) cols.push(`${sal} relaunches < 1 % and 0 % remote`);
+  // Further Salamander variants (e.g. sal-ls-links): against Cuckoo and against the first.
+  const variants = sal ? approaches.filter((a) => a.startsWith('sal-') && a !== sal) : [];
+  for (const v of variants) {
+    if (approaches.includes('cuckoo')) cols.push(`${v} < cuckoo`);
+    cols.push(`${v} < ${sal}`);
+  }
   L.push(`| cluster / chunk | ${cols.join(' | ')} |`);
   L.push(`|---|${cols.map(() => '---').join('|')}|`);
   for (const g of groups) {
@@ -146,6 +152,10 @@ export function renderSweep(result: SweepResult, file: string): string {
     if (sal) {
       const t = salamanderTargets(gc, sal);
       cells.push(share(t.holds, t.of));
+    }
+    for (const v of variants) {
+      if (approaches.includes('cuckoo')) cells.push(pair(v, 'cuckoo'));
+      cells.push(pair(v, sal!));
     }
     L.push(`| ${g} | ${cells.join(' | ')} |`);
   }

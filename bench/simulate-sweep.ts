@@ -5,11 +5,14 @@
  * forecast each, every margin inside) run on worker threads; the report is simulate-sweep-report.ts.
  *
  *   node dist/bench/simulate.js --sweep [--seeds 10] [--margins 0,5,10,15,20,25,30] [--chunks 128,256]
- *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls] [--budget-ms 1000] [--workers 2]
+ *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls,sal-ls-links] [--budget-ms 1000] [--workers 2]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { fromPlanDoc, toPlanDoc } from '../src/engine/model/plan';
+import { PlanDoc } from '../src/engine/model/types';
+import { placeReducesOverLinks } from '../src/engine/placement/shuffle-aware';
 import { solve } from '../src/engine/solve';
 import { repoRoot, writeResultsSection } from './common';
 import { experiment, oneReplica, RunOf, SLOT_SECONDS, SLOTS } from './simulate-experiment';
@@ -17,7 +20,7 @@ import { builderForecast } from './simulate-forecast';
 import { RunEvidence, runWithEvidence } from './simulate-evidence';
 import { renderSweep, renderEvidence } from './simulate-sweep-report';
 
-export const SWEEP_APPROACHES = ['hadoop', 'cuckoo', 'cuckoo-plan', 'sal-ls', 'sal-ga', 'sal-exact'] as const;
+export const SWEEP_APPROACHES = ['hadoop', 'cuckoo', 'cuckoo-plan', 'sal-ls', 'sal-ls-links', 'sal-ga', 'sal-exact'] as const;
 
 export interface SweepOptions {
   dcs: string[];
@@ -143,14 +146,23 @@ async function runGroup({ dc, chunk, seed }: Group, o: SweepOptions): Promise<Sw
   let usage: ReturnType<typeof builderForecast>['usage'] | undefined;
   for (const margin of o.margins) {
     const { model, actual } = experiment(o.gen, o.tmp, dc, chunk, margin, seed, o.mapOutputRatio[chunk], (doc) => (usage ??= builderForecast(doc, o.traces, seed).usage));
+    let lsPlan: PlanDoc | undefined;
     for (const approach of o.approaches) {
       const t0 = Date.now();
       let solveMs: number | null = null;
       let run;
       if (approach === 'hadoop' || approach === 'cuckoo') run = runWithEvidence(model, { policy: approach }, actual, 'cuckoo', seed);
-      else {
+      else if (approach === 'sal-ls-links') {
+        // Salamander's ls plan (the same one sal-ls ran when it is in the sweep), its reduces placed again over the links.
+        lsPlan ??= await solve(model, { strategy: 'ls', timeBudgetMs: o.budgetMs, seed });
+        const s = fromPlanDoc(model, lsPlan);
+        placeReducesOverLinks(model, s);
+        solveMs = Date.now() - t0;
+        run = runWithEvidence(model, { plan: oneReplica({ ...toPlanDoc(model, s, 'ls'), placement: lsPlan.placement }) }, actual, 'salamander', seed);
+      } else {
         const strategy = approach === 'cuckoo-plan' ? 'cuckoo' : approach.slice('sal-'.length);
         const plan = await solve(model, { strategy, timeBudgetMs: o.budgetMs, seed });
+        if (approach === 'sal-ls') lsPlan = plan;
         solveMs = Date.now() - t0;
         run = approach === 'cuckoo-plan' ? runWithEvidence(model, { plan }, actual, 'cuckoo', seed) : runWithEvidence(model, { plan: oneReplica(plan) }, actual, 'salamander', seed);
       }

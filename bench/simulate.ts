@@ -20,7 +20,7 @@
  *   npm run bench:simulate -- [--quick] [--budget-ms 2000] [--seeds 2] [--forecast gbt|previous-day]
  *   npm run bench:simulate -- --throughput         only the 100k-task throughput line
  *   npm run bench:simulate -- --sweep [--seeds 10] [--margins 0,5,10,15,20,25,30] [--chunks 128,256]
- *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls] [--budget-ms 1000] [--workers 2]
+ *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls,sal-ls-links] [--budget-ms 1000] [--workers 2]
  *                                                  the sweep with evidence per reversal (simulate-sweep.ts)
  *   npm run bench:simulate -- --sweep-report bench/results/simulate-sweep-<date>.json   re-render its sections
  * Skips (exit 0) when ../shared/data or python3 is missing. The Bitbrains traces are read in place in
@@ -74,7 +74,7 @@ export async function main(argv: string[]): Promise<number> {
       margins: { type: 'string', default: '0,5,10,15,20,25,30' },
       chunks: { type: 'string', default: '128,256' },
       dcs: { type: 'string', default: 'pc1,pc2,univ' },
-      approaches: { type: 'string', default: 'hadoop,cuckoo,sal-ls' },
+      approaches: { type: 'string', default: 'hadoop,cuckoo,sal-ls,sal-ls-links' },
       workers: { type: 'string', default: '2' },
       'sweep-report': { type: 'string' },
     },

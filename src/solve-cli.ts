@@ -30,6 +30,7 @@ export const SOLVE = {
     alpha: { type: 'string', value: 'A', help: "strategy portfolio: weight of V_D in POSUM's Eq. 5 (default 1)" },
     beta: { type: 'string', value: 'B', help: 'strategy portfolio: weight of S_B (default 1)' },
     gamma: { type: 'string', value: 'G', help: 'strategy portfolio: weight of C (default 1)' },
+    'shuffle-aware': { type: 'boolean', help: "then place each reduce where its share of the map output arrives first over the nodes' links (bandwidthMbps)" },
     out: { type: 'string', value: 'FILE', help: 'write the plan to FILE instead of stdout' },
     quiet: { type: 'boolean', help: 'no progress or summary on stderr' },
   },
@@ -71,7 +72,7 @@ export async function solveCommand(args: string[]): Promise<number> {
   // the search on Ctrl-C, keeping the best plan so far.
   const { plan } = await runWithProgress<SolveThreadInput, SolveOutcome>({
     file: join(__dirname, 'worker', 'kinds', 'solve.thread.js'),
-    input: { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations, scoreWeights },
+    input: { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations, scoreWeights, shuffleAware: values['shuffle-aware'] },
     label: `solve ${values.strategy}`,
     budgetMs: budget,
     hardStopAfterMs: hardStopAfterMs(budget),

@@ -2043,6 +2043,8 @@ export interface components {
             /** @description strategy portfolio: the alpha, beta, gamma its members were weighed with (the request's, else the tenant's default); null for other strategies */
             scoreWeights?: components["schemas"]["ScoreWeightsDto"] | null;
             seed: number;
+            /** @description whether the reduces were placed again over the links after the search */
+            shuffleAware: boolean;
             /** @enum {string} */
             predictor: "auto" | "basic" | "standard" | "detailed";
             /** @description the stages whose durations were predicted; null when none was */
@@ -2530,6 +2532,11 @@ export interface components {
                     };
                     /** @description random seed (default 1) */
                     seed?: number;
+                    /**
+                     * @description after the search, place each reduce (a stage reading other stages' outputMB) where its share of their output arrives first over the nodes' links (bandwidthMbps, the network's rack rates), the other tasks staying as planned: plans made without the links put the reduces where the forecast has room, often on a few nodes whose downlinks then carry the whole shuffle. The plan says how many moved in stats.shuffleAware.movedReduces; its makespan in slots may grow, as the plan model counts compute only
+                     * @default false
+                     */
+                    shuffleAware?: boolean;
                     /**
                      * @description how stages that give neither work nor durationSeconds get their durations, from your execution history (POSUM): basic (mean runtime of your recent jobs' tasks of the same kind), standard (seconds per input byte, keyed by the job's mapClass / reduceClass), detailed (local map rate; reduce shuffle, merge and reduce phases), auto (the most detailed with at least 5 samples)
                      * @default auto

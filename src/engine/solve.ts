@@ -7,6 +7,7 @@ import { assignmentEnds, toPlanDoc } from './model/plan';
 import { PlanDoc } from './model/types';
 import { matchBlocks } from './placement/match-blocks';
 import { placeChunks } from './placement/placement';
+import { placeReducesOverLinks } from './placement/shuffle-aware';
 import { Random } from './random';
 import { scheduleRevenue } from './schedule/revenue';
 import { getStrategy, lookupStrategy } from './strategies';
@@ -89,6 +90,9 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
   const schedule = result.schedule;
   // Where blocks already live, deal each stage's tasks to its slots so that most read locally (same ends).
   if (!result.placement && model.stages.some((s) => s.blocks)) matchBlocks(model, schedule);
+  // The reduces placed again where their shuffle arrives first; what a strategy proved is then of another schedule.
+  const movedReduces = options.shuffleAware ? placeReducesOverLinks(model, schedule) : null;
+  const proven = result.optimal === true && !movedReduces;
   const plan = toPlanDoc(model, schedule, name);
   const makespan = plan.objective.makespanSlots;
   const allAccepted = plan.rejected.length === 0;
@@ -98,7 +102,7 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
   bound = Math.min(bound, makespan); // a bound above the plan can only come from a budget-cut proof
   plan.placement = result.placement ?? placeChunks(model, schedule);
   plan.bound = { makespanSlots: bound };
-  plan.optimal = result.optimal === true || (allAccepted && makespan === bound);
+  plan.optimal = proven || (allAccepted && makespan === bound);
   plan.gap = bound > 0 ? (makespan - bound) / bound : 0;
   let revenueStats: Record<string, unknown> = {};
   if (objective === 'revenue') {
@@ -108,7 +112,7 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
     const upper = Math.max(revenue, Math.min(rb.revenue, result.revenueBound ?? Infinity)); // both are valid: the tighter
     plan.objective.revenue = revenue;
     plan.bound.revenue = upper;
-    plan.optimal = result.optimal === true || revenue >= upper - 1e-9 * Math.max(1, Math.abs(upper));
+    plan.optimal = proven || revenue >= upper - 1e-9 * Math.max(1, Math.abs(upper));
     revenueStats = {
       revenueGap: upper > 0 ? (upper - revenue) / upper : 0,
       revenueBounds: { perJob: rb.perJob, capacity: rb.capacity, strategy: result.revenueBound ?? null },
@@ -121,6 +125,7 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
     iterations: result.iterations,
     seed,
     timeBudgetMs: budget,
+    ...(movedReduces !== null ? { shuffleAware: { movedReduces } } : {}),
     bounds: { criticalPath: accBound.criticalPath, energy: accBound.energy, taskSlots: accBound.taskSlots, throughput: accBound.throughput, jobPacking: accBound.jobPacking, classPacking: accBound.classPacking, mixedPacking: accBound.mixedPacking, strategy: result.bound ?? null },
     ...result.stats,
   };

@@ -175,6 +175,16 @@ describe('fallow CLI', () => {
     });
   });
 
+  test('solve --shuffle-aware places the reduces again over the links and says so in the stats', async () => {
+    await withTempDir(async (_dir, write) => {
+      const inst = write('instance.json', INSTANCE);
+      const r = fallow('solve', inst, '--strategy', 'ls', '--iterations', '20', '--shuffle-aware', '--quiet');
+      assert.equal(r.code, 0, r.stderr);
+      const moved = (JSON.parse(r.stdout) as PlanDoc).stats?.shuffleAware as { movedReduces: number } | undefined;
+      assert.ok(moved && Number.isInteger(moved.movedReduces), r.stdout.slice(0, 300));
+    });
+  });
+
   test('solve --strategy portfolio takes POSUM\'s weights; other strategies refuse them', async () => {
     await withTempDir(async (_dir, write) => {
       const inst = write('instance.json', INSTANCE);

@@ -6,7 +6,7 @@ import { EventQueue, SimEvent } from './event-queue';
 import { jobRevenue, JobRun, pct, SimReport, summarise } from './metrics';
 import { NodeState, throttleFactor } from './node-state';
 import { crossingTime, nextPoll } from './qos-clock';
-import { bottleneckMbps, NodeLinks, stagingSeconds, transferSeconds } from './transfer';
+import { NodeLinks, pathSeconds, stagingSeconds } from './transfer';
 import { ActualUsage } from './usage';
 import { posumScore, PosumScore } from '../posum/score';
 import { roundScore } from '../evaluate/posum-kpi';
@@ -546,11 +546,7 @@ export class Simulator {
    * nodes' links and, with a network, the rate for their distance (intra- or inter-rack).
    */
   private pathSeconds(mb: number, from: number, to: number): number {
-    const net = this.model.network;
-    const bw = this.links.bandwidthMbps;
-    const sameRack = this.model.racks[to] !== '' && this.model.racks[from] === this.model.racks[to];
-    const path = net ? (sameRack ? net.intraRackMbps : net.interRackMbps) : undefined;
-    return transferSeconds(mb, bottleneckMbps(path, bw[from], bw[to]));
+    return pathSeconds(this.model, this.links.bandwidthMbps, mb, from, to);
   }
 
   /** The node holds a replica of the task's chunk (or the task reads none). */

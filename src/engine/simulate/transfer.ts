@@ -1,3 +1,4 @@
+import type { Model } from '../model/model';
 /**
  * Network model for chunk reads and shuffles. Every node has one full-duplex link of `bandwidthMbps`
  * (Salamander IV-A: "dedicated links of 50 Mbps"): an uplink it sends on and a downlink it receives on.
@@ -24,6 +25,16 @@ export function bottleneckMbps(...rates: (number | undefined)[]): number | undef
   let out: number | undefined;
   for (const r of rates) if (r !== undefined && r > 0 && (out === undefined || r < out)) out = r;
   return out;
+}
+
+/**
+ * Seconds to move `mb` from node `from` to node `to`: at the slowest of the two nodes' links and, when the
+ * instance gives a `network`, the rate between their racks (the same rack or not).
+ */
+export function pathSeconds(model: Pick<Model, 'network' | 'racks'>, bandwidthMbps: readonly (number | undefined)[], mb: number, from: number, to: number): number {
+  const net = model.network;
+  const sameRack = model.racks[to] !== '' && model.racks[from] === model.racks[to];
+  return transferSeconds(mb, bottleneckMbps(net ? (sameRack ? net.intraRackMbps : net.interRackMbps) : undefined, bandwidthMbps[from], bandwidthMbps[to]));
 }
 
 /** Every node's uplink and downlink, each a queue of transfers served one at a time (see the module comment). */

@@ -47,6 +47,8 @@ export interface SolveOptions {
   stopFlag?: Int32Array;
   /** POSUM's alpha, beta, gamma (Eq. 5) for the `portfolio` strategy's choice among its members; default 1/1/1. */
   scoreWeights?: FcWeights;
+  /** Place the reduces again over the nodes' links once the strategy is done (placement/shuffle-aware.ts). */
+  shuffleAware?: boolean;
 }
 
 /** What a strategy sees: the model, its random generator and when to stop. */

@@ -78,6 +78,18 @@ export class CreateSolveDto {
   seed?: number;
 
   @ApiPropertyOptional({
+    default: false,
+    description:
+      "after the search, place each reduce (a stage reading other stages' outputMB) where its share of their output arrives first over " +
+      "the nodes' links (bandwidthMbps, the network's rack rates), the other tasks staying as planned: plans made without the links put " +
+      'the reduces where the forecast has room, often on a few nodes whose downlinks then carry the whole shuffle. The plan says how many ' +
+      'moved in stats.shuffleAware.movedReduces; its makespan in slots may grow, as the plan model counts compute only',
+  })
+  @IsOptional()
+  @IsBoolean()
+  shuffleAware?: boolean;
+
+  @ApiPropertyOptional({
     enum: PREDICTOR_CHOICES,
     default: 'auto',
     description:
@@ -131,6 +143,7 @@ export class SolveDto {
   @ApiPropertyOptional({ type: ScoreWeightsDto, nullable: true, description: 'strategy portfolio: the alpha, beta, gamma its members were weighed with (the request\'s, else the tenant\'s default); null for other strategies' })
   scoreWeights!: ScoreWeightsDto | null;
   @ApiProperty() seed!: number;
+  @ApiProperty({ description: 'whether the reduces were placed again over the links after the search' }) shuffleAware!: boolean;
   @ApiProperty({ enum: PREDICTOR_CHOICES }) predictor!: string;
   @ApiProperty({ type: [StagePredictionDto], nullable: true, description: 'the stages whose durations were predicted; null when none was' }) predictions!: StagePredictionDto[] | null;
   @ApiProperty({ description: 'name of the instance solved' }) instance!: string;

@@ -38,6 +38,8 @@ export class SolveEntity {
   @Column({ type: 'timestamptz', name: 'starts_at' }) startsAt!: Date;
   /** Strategy portfolio: the alpha, beta, gamma its members were weighed with (the request's, else the tenant's default); null for the others. */
   @Column({ type: 'jsonb', name: 'score_weights', nullable: true }) scoreWeights!: FcWeights | null;
+  /** After the search, the reduces are placed again where their shuffle arrives first over the links (placement/shuffle-aware.ts). */
+  @Column({ type: 'boolean', name: 'shuffle_aware', default: false }) shuffleAware!: boolean;
   /** What the caller should know about how the solve was set up (a stale forecast it allowed); null: nothing. */
   @Column({ type: 'jsonb', nullable: true }) warnings!: string[] | null;
   /** Indexed for farmer accounting, which starts from the farmer's clusters. */

@@ -19,6 +19,8 @@ export interface SolveThreadInput {
   maxIterations?: number;
   /** The portfolio strategy's alpha, beta, gamma (the request's, else the tenant's default). */
   scoreWeights?: FcWeights;
+  /** Place the reduces again over the links once the search is done (the CLI's --shuffle-aware). */
+  shuffleAware?: boolean;
 }
 
 serveThread<SolveThreadInput, Progress, SolveOutcome>((input, { emit, stop }) =>
@@ -29,6 +31,7 @@ serveThread<SolveThreadInput, Progress, SolveOutcome>((input, { emit, stop }) =>
     seed: input.seed,
     maxIterations: input.maxIterations,
     scoreWeights: input.scoreWeights,
+    shuffleAware: input.shuffleAware,
     stopFlag: stop,
     onProgress: emit,
   }),
