@@ -35,6 +35,8 @@ export interface SweepOptions {
   traces: string;
   tmp: string;
   mapOutputRatio: Record<number, number>;
+  /** A second sweep beside the main one (e.g. `cuckoo-64`): its own results file and its own sections of the reports. */
+  name?: string;
 }
 
 export interface SweepRow extends RunOf {
@@ -91,21 +93,23 @@ export async function runSweep(o: SweepOptions, command: string): Promise<number
     elapsedSeconds,
     rows,
   };
-  const out = path.join(repoRoot(), 'bench', 'results', `simulate-sweep-${result.date.slice(0, 10)}.json`);
+  const suffix = o.name ? `-${o.name}` : '';
+  const out = path.join(repoRoot(), 'bench', 'results', `simulate-sweep-${result.date.slice(0, 10)}${suffix}.json`);
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(result, null, 1) + '\n');
-  writeSweepReports(result, out);
+  writeSweepReports(result, out, o.name);
   process.stderr.write(`wrote ${out} in ${elapsedSeconds.toFixed(0)} s\n`);
   return 0;
 }
 
 /** The sweep's sections of SIMULATION.md and SIMULATION-sweep-evidence.md from a results file (--sweep-report FILE re-renders one). */
-export function writeSweepReports(result: Parameters<typeof renderSweep>[0], out: string): void {
+export function writeSweepReports(result: Parameters<typeof renderSweep>[0], out: string, name?: string): void {
   const root = repoRoot();
   const file = path.relative(root, out);
   const md = renderSweep(result, file);
-  writeResultsSection(path.join(root, 'bench', 'SIMULATION.md'), md, 'sweep');
-  writeResultsSection(path.join(root, 'bench', 'SIMULATION-sweep-evidence.md'), renderEvidence(result, file), 'sweep-evidence');
+  const suffix = name ? `-${name}` : '';
+  writeResultsSection(path.join(root, 'bench', 'SIMULATION.md'), md, `sweep${suffix}`);
+  writeResultsSection(path.join(root, 'bench', 'SIMULATION-sweep-evidence.md'), renderEvidence(result, file), `sweep-evidence${suffix}`);
   process.stdout.write(md + '\n');
 }
 

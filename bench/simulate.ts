@@ -22,6 +22,7 @@
  *   npm run bench:simulate -- --sweep [--seeds 10] [--margins 0,5,10,15,20,25,30] [--chunks 128,256]
  *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls,sal-ls-links] [--budget-ms 1000] [--workers 2]
  *                                                  the sweep with evidence per reversal (simulate-sweep.ts)
+ *        [--name NAME]                             a sweep beside the main one: its own results file and report sections
  *   npm run bench:simulate -- --sweep-report bench/results/simulate-sweep-<date>.json   re-render its sections
  * Skips (exit 0) when ../shared/data or python3 is missing. The Bitbrains traces are read in place in
  * ../shared/data; generated instances go to .tmp/sim-bench/.
@@ -77,6 +78,8 @@ export async function main(argv: string[]): Promise<number> {
       approaches: { type: 'string', default: 'hadoop,cuckoo,sal-ls,sal-ls-links' },
       workers: { type: 'string', default: '2' },
       'sweep-report': { type: 'string' },
+      // A sweep beside the main one: results in simulate-sweep-<date>-NAME.json, sections sweep-NAME in the reports.
+      name: { type: 'string' },
     },
   });
   const forecastKind = values.forecast as ForecastKind;
@@ -87,7 +90,7 @@ export async function main(argv: string[]): Promise<number> {
   const root = repoRoot();
   if (values['sweep-report']) {
     // Re-renders the sweep's sections from its results file (the report changed, the runs did not).
-    writeSweepReports(JSON.parse(readFileSync(values['sweep-report'], 'utf8')), path.resolve(values['sweep-report']));
+    writeSweepReports(JSON.parse(readFileSync(values['sweep-report'], 'utf8')), path.resolve(values['sweep-report']), values.name);
     return 0;
   }
   const shared = sharedDir();
@@ -112,8 +115,8 @@ export async function main(argv: string[]): Promise<number> {
   mkdirSync(tmp, { recursive: true });
   if (values.sweep) {
     const approaches = list(values.approaches);
-    const command = `node dist/bench/simulate.js --sweep --seeds ${seeds.length} --margins ${values.margins} --chunks ${chunks.join(',')} --dcs ${dcs.join(',')} --approaches ${approaches.join(',')} --budget-ms ${budget} --workers ${values.workers}`;
-    return runSweep({ dcs, chunks, margins, seeds, approaches, budgetMs: budget, workers: Number(values.workers), gen, traces, tmp, mapOutputRatio: outputRatio }, command);
+    const command = `node dist/bench/simulate.js --sweep --seeds ${seeds.length} --margins ${values.margins} --chunks ${chunks.join(',')} --dcs ${dcs.join(',')} --approaches ${approaches.join(',')} --budget-ms ${budget} --workers ${values.workers}${values.name ? ` --name ${values.name}` : ''}`;
+    return runSweep({ dcs, chunks, margins, seeds, approaches, budgetMs: budget, workers: Number(values.workers), gen, traces, tmp, mapOutputRatio: outputRatio, name: values.name }, command);
   }
   if (values.throughput) {
     // Only the 100k-task throughput line (before/after comparisons of the simulator's speed).
