@@ -26,6 +26,8 @@ import { getQos } from '../src/engine/qos';
 import { AcoBpPolicy } from '../src/engine/policies';
 import { median } from '../src/engine/simulate/metrics';
 import { solve } from '../src/engine/solve';
+import { fromPlanDoc, toPlanDoc } from '../src/engine/model/plan';
+import { placeReducesOverLinks } from '../src/engine/placement/shuffle-aware';
 import { acoBpInstance } from '../harness/acobp-instance';
 import { machineInfo, repoRoot } from './common';
 
@@ -106,6 +108,12 @@ async function compare(doc: InstanceDoc, budget: number): Promise<Row[]> {
     const plan = await solve(model, { strategy: s, timeBudgetMs: budget, seed: 1 });
     // A plan's reduces start when the plan says, after its maps: slow start changes nothing for them.
     out.push({ ...row(`plan:${s}`, simulatePlan(model, plan, { qos: 'none', seed: 1 })), plannedMakespanSeconds: plan.objective.makespanSlots * model.slotSeconds });
+    if (s !== 'ls') continue;
+    // The same ls plan, its reduces placed again over the links (solve's shuffleAware, placement/shuffle-aware.ts).
+    const sched = fromPlanDoc(model, plan);
+    placeReducesOverLinks(model, sched);
+    const links = { ...toPlanDoc(model, sched, 'ls'), ...(plan.placement ? { placement: plan.placement } : {}) };
+    out.push({ ...row('plan:ls-links', simulatePlan(model, links, { qos: 'none', seed: 1 })), plannedMakespanSeconds: links.objective.makespanSlots * model.slotSeconds });
   }
   for (const r of out) console.log(`  ${r.approach.padEnd(14)} makespan ${r.makespanSeconds.toFixed(0).padStart(5)} s  latency ${r.meanLatencySeconds.toFixed(0).padStart(5)} s  remote ${r.remoteTaskPct.toFixed(1)}%`);
   return out;
@@ -173,7 +181,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 function report(result: { date: string; machine: ReturnType<typeof machineInfo>; seeds: number; scale: number; budgetMs: number; decisionMs: { median: number; min: number; max: number }; rows: Row[] }, paperName: string): string {
   const policies = [...POLICIES, ...POLICIES.map((p) => `${p} barrier`)];
-  const plans = PLANS.map((s) => `plan:${s}`);
+  const plans = PLANS.flatMap((s) => (s === 'ls' ? ['plan:ls', 'plan:ls-links'] : [`plan:${s}`]));
   const paperRows = result.rows.filter((r) => r.instance === paperName);
   const gen = result.rows.filter((r) => r.instance !== paperName && !r.instance.endsWith('(ablation)'));
   const ablation = result.rows.filter((r) => r.instance.endsWith('(ablation)'));
