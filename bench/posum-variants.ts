@@ -2,8 +2,9 @@
  * POSUM variants against the same members (issue 24): each workload's 16 members run once, then POSUM once per
  * variant, so that a change to the portfolio is judged on the issue's two targets (within 5% of the best member,
  * not worse than the median member) over a seed range it was not tuned on. Prints one line per variant; writes
- * nothing. Variants are named changes of the portfolio's parameters, and `oracle-usage`: the look-ahead sees
- * the actual load instead of the forecast (a diagnostic: how much of the gap the forecast explains).
+ * nothing. Variants are named changes of the portfolio's parameters (`rebuilt-echo`: the defaults before the
+ * replayed look-ahead), and `oracle-usage`: the look-ahead sees the actual load instead of the forecast (a
+ * diagnostic: how much of the gap the forecast explains).
  *
  *   node dist/bench/posum-variants.js [--first-seed 41] [--workloads 20] [--variants as-is,oracle-usage,...]
  */
@@ -19,11 +20,13 @@ type Variant = { params: Partial<PortfolioParams>; oracle?: boolean };
 const VARIANTS: Record<string, Variant> = {
   'as-is': { params: {} },
   'oracle-usage': { params: {}, oracle: true },
-  'no-echo': { params: { echoArrivals: false } },
+  'echo-arrivals': { params: { echoArrivals: true } },
+  'rebuilt-echo': { params: { lookAheadMode: 'rebuild', echoArrivals: true } },
+  'rebuilt': { params: { lookAheadMode: 'rebuild' } },
   'look-ahead-1200': { params: { lookAheadSeconds: 1200 } },
   'look-ahead-3600': { params: { lookAheadSeconds: 3600 } },
   'period-60': { params: { periodSeconds: 60 } },
-  'with-ls': { params: { lsMember: true } },
+  'rebuilt-echo-with-ls': { params: { lookAheadMode: 'rebuild', echoArrivals: true, lsMember: true } },
 };
 
 function main(): number {

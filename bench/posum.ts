@@ -35,6 +35,8 @@ interface Run {
   /** posum+ls: decisions that chose the ls member. */
   lsChosen?: number;
   decisionMs?: number;
+  /** posum: each decision's time in the run and its cost, [seconds, ms] (a replayed look-ahead costs more later). */
+  decisionTimes?: [number, number][];
 }
 
 function runAll(w: ReturnType<typeof workload>, params: PortfolioParams): Run[] {
@@ -47,9 +49,9 @@ function runAll(w: ReturnType<typeof workload>, params: PortfolioParams): Run[] 
   let switches = 0;
   for (let n = 1; n < d.length; n++) if (d[n].choice.allocation !== d[n - 1].choice.allocation || d[n].choice.provisioning !== d[n - 1].choice.provisioning) switches++;
   const ms = d.map((x) => x.elapsedMs).sort((a, b) => a - b);
-  out.push({ ...row('posum', p), switches, decisions: d.length, decisionMs: ms[Math.floor(ms.length / 2)] ?? 0 });
+  out.push({ ...row('posum', p), switches, decisions: d.length, decisionMs: ms[Math.floor(ms.length / 2)] ?? 0, decisionTimes: d.map((x) => [x.timeSeconds, x.elapsedMs]) });
   // Beyond the paper: ls as a seventeenth member.
-  const withLs = simulatePolicy(model, 'posum', { qos: 'salamander', seed: 1, actual: w.actual, posum: { ...params, lsMember: true } });
+  const withLs = simulatePolicy(model, 'posum', { qos: 'salamander', seed: 1, actual: w.actual, posum: { ...params, lsMember: true, lookAheadMode: 'rebuild' } });
   const dl = withLs.decisions ?? [];
   out.push({ ...row('posum+ls', withLs), decisions: dl.length, lsChosen: dl.filter((x) => x.choice.allocation === 'ls-plan').length });
   return out;
@@ -119,7 +121,8 @@ async function main(): Promise<void> {
     ['look-ahead 300 s', { lookAheadSeconds: 300 }],
     ['look-ahead 1800 s', { lookAheadSeconds: 1800 }],
     ['terminal drain', { terminalDrain: true }],
-    ['no echo arrivals (the queue alone, as the paper)', { echoArrivals: false }],
+    ['echo arrivals (the last look-ahead\'s arrivals repeat)', { echoArrivals: true }],
+    ['rebuilt look-ahead, echo arrivals (the defaults before 2026-11-27)', { lookAheadMode: 'rebuild', echoArrivals: true }],
     ['alpha x10', { weights: { ...WEIGHTS, alpha: WEIGHTS.alpha * 10 } }],
     ['beta x10', { weights: { ...WEIGHTS, beta: WEIGHTS.beta * 10 } }],
     ['gamma x10', { weights: { ...WEIGHTS, gamma: WEIGHTS.gamma * 10 } }],
@@ -195,12 +198,13 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
     `Run ${r.date.slice(0, 16)} on ${r.machine.cpu} (${r.machine.cores} cores) with \`npm run bench:posum -- --workloads ${r.workloads}${r.firstSeed !== 1 ? ` --first-seed ${r.firstSeed}` : ''} --look-ahead ${r.params.lookAheadSeconds} --period ${r.params.periodSeconds}\`.`,
     'Workloads: 40 SWIM (FB-2010) jobs each, uniform (over 30 min) or bursty (3 bursts) arrivals, half deadline jobs; 8 fixed nodes under a Bitbrains VM\'s load',
     '(decisions see its first day, the run its second) and 8 leasable ones; Salamander\'s QoS. F_c = V_D/3600 + 0.1 S_B + C (lower is better).',
+    'POSUM\'s look-ahead: the default, replayed (the workload submitted so far runs again from time 0 with the load observed so far and POSUM\'s past choices; the queue alone, no echoed arrivals).',
     '',
     `POSUM within 5% of the best member (or better): ${within5} of ${names.length} workloads; not worse than the median member: ${notWorseThanMedian} of ${names.length}.`,
     '',
     `POSUM's F_c over its best member's, across the workloads: median ${q(0.5)}, 90th percentile ${q(0.9)}, worst ${ratios[ratios.length - 1].toFixed(3)}.`,
     '',
-    '| workload | POSUM V_D / S_B / C | POSUM F_c | best member F_c | median member | worst member | decisions / switches | median decision (ms) | with ls as 17th member: F_c (ls chosen) |',
+    '| workload | POSUM V_D / S_B / C | POSUM F_c | best member F_c | median member | worst member | decisions / switches | median decision (ms) | with ls as 17th member (rebuilt look-ahead): F_c (ls chosen) |',
     '|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
@@ -213,7 +217,7 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
     '|---|---|---|---|---|---|',
     ...losses,
     '',
-    `Fallow's ls as a seventeenth member (200 ms of planning per decision, followed as a priority): chosen in ${lsChosen} of ${lsDecisions} decisions; POSUM with it beats POSUM without it on ${lsBetter} of ${names.length} workloads.`,
+    `Fallow's ls as a seventeenth member (200 ms of planning per decision, followed as a priority; it needs the rebuilt look-ahead): chosen in ${lsChosen} of ${lsDecisions} decisions; POSUM with it beats POSUM without it on ${lsBetter} of ${names.length} workloads.`,
     '',
     'Median F_c of each member over all workloads (POSUM: ' + memberMedian('posum').toFixed(3) + '):',
     '',
@@ -229,12 +233,32 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
     '',
     '## Decision latency (16 look-ahead simulations of 600 s, half the nodes leasable; median of 7)',
     '',
+    'At the start of a run (time 0: the replay has no past to run again):',
+    '',
     '| queued tasks | nodes | median (ms) |',
     '|---|---|---|',
     ...r.latencies.map((l) => `| ${l.tasks} | ${l.nodes} | ${l.medianMs.toFixed(0)} |`),
     '',
+    'Through the runs above, by how far into the run the decision came (the replayed look-ahead runs the workload again from time 0, so a decision costs more later in a run):',
+    '',
+    '| decision time in the run | decisions | median (ms) | 90th percentile (ms) | max (ms) |',
+    '|---|---|---|---|---|',
+    ...decisionCostRows(r.runs),
+    '',
   ];
   return lines.join('\n');
+}
+
+/** Decision cost by the decision's time in the run: under 30 min, 30-60 min, 1-2 h, later. */
+function decisionCostRows(runs: Run[]): string[] {
+  const all = runs.flatMap((x) => x.decisionTimes ?? []);
+  const buckets: [string, number, number][] = [['0-30 min', 0, 1800], ['30-60 min', 1800, 3600], ['1-2 h', 3600, 7200], ['2 h and later', 7200, Infinity]];
+  return buckets.flatMap(([name, from, to]) => {
+    const ms = all.filter(([t]) => t >= from && t < to).map(([, m]) => m).sort((a, b) => a - b);
+    if (!ms.length) return [];
+    const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
+    return [`| ${name} | ${ms.length} | ${q(0.5)} | ${q(0.9)} | ${ms[ms.length - 1]} |`];
+  });
 }
 
 main().catch((e) => {

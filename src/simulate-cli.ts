@@ -44,7 +44,8 @@ export const SIMULATE = {
     'max-slowdown': { type: 'string', value: 'F', help: `POSUM: maxbsd's ceiling on the bounded slowdown (default ${P.provisioning.maxBoundedSlowdown})` },
     'ls-member': { type: 'boolean', help: "POSUM: Fallow's ls as a 17th member" },
     quiet: { type: 'boolean', help: 'no progress on stderr' },
-    'no-echo-arrivals': { type: 'boolean', help: "POSUM: the look-ahead sees the queue alone (the paper), not also the last look-ahead's arrivals repeated" },
+    'echo-arrivals': { type: 'boolean', help: "POSUM: the look-ahead also expects the last look-ahead's arrivals to repeat (default: the queue alone, as the paper)" },
+    'look-ahead-mode': { type: 'string', value: 'MODE', help: 'POSUM: replay (default: the workload so far again from time 0, reaching the live state exactly) | rebuild (the present as a new instance; the default with --ls-member)' },
   },
   notes: ['The report: makespan, job execution times, POSUM score, relaunched and remote tasks, bytes moved, deadline misses, revenue, each job (README.md).'],
 } satisfies CommandSpec;
@@ -91,14 +92,15 @@ const POSUM_FLAGS: Record<string, string> = {
   lookAheadSeconds: 'look-ahead',
   x: 'x',
   maxBoundedSlowdown: 'max-slowdown',
+  lookAheadMode: 'look-ahead-mode',
 };
 
 /** POSUM's flags as parameters; a UsageError names the first bad one. */
 function posumOptions(v: Record<string, string | boolean | undefined>): PortfolioParams {
-  const request: PortfolioRequest = { ...(v['ls-member'] ? { lsMember: true } : {}), ...(v['no-echo-arrivals'] ? { echoArrivals: false } : {}) };
+  const request: PortfolioRequest = { ...(v['ls-member'] ? { lsMember: true } : {}), ...(v['echo-arrivals'] ? { echoArrivals: true } : {}) };
   for (const [field, flag] of Object.entries(POSUM_FLAGS)) {
     const raw = v[flag];
-    if (raw !== undefined) (request as Record<string, unknown>)[field] = field === 'provision' ? raw : Number(raw);
+    if (raw !== undefined) (request as Record<string, unknown>)[field] = field === 'provision' || field === 'lookAheadMode' ? raw : Number(raw);
   }
   const [bad] = portfolioRequestIssues(request);
   if (bad) throw new UsageError(`--${POSUM_FLAGS[bad.path]} ${bad.message.replace(/, got .*$/, '')}, got "${v[POSUM_FLAGS[bad.path]]}"`);

@@ -2460,9 +2460,15 @@ export interface components {
                     lsMember?: boolean;
                     /**
                      * @description posum: the look-ahead also expects the last look-ahead's arrivals to repeat (false: the queue alone, as the paper)
-                     * @default true
+                     * @default false
                      */
                     echoArrivals?: boolean;
+                    /**
+                     * @description posum: how each look-ahead starts from the present. replay: the workload submitted so far runs again from time 0 with the load observed so far and POSUM's past choices, reaching the live state exactly; rebuild: the present as a new instance (running tasks as load). lsMember needs rebuild (its default then)
+                     * @default replay
+                     * @enum {string}
+                     */
+                    lookAheadMode?: "replay" | "rebuild";
                     /**
                      * Format: uuid
                      * @description the cluster (a lendable one, or your own)

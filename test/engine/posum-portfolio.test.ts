@@ -156,7 +156,7 @@ describe('POSUM portfolio', () => {
 
   test('Fallow\'s ls may join as a seventeenth member: planned, replayed, and followed when chosen', () => {
     const model = loadInstance(cluster(JOBS, forecast));
-    const r = simulatePolicy(model, 'posum', { qos: 'none', seed: 2, posum: { ...params, lsMember: true, lsBudgetMs: 50 } });
+    const r = simulatePolicy(model, 'posum', { qos: 'none', seed: 2, posum: { ...params, lsMember: true, lookAheadMode: 'rebuild', lsBudgetMs: 50 } });
     assert.equal(r.unfinishedJobs, 0);
     for (const d of r.decisions!) {
       assert.equal(d.scores.length, 17);

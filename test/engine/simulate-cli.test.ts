@@ -100,6 +100,8 @@ describe('fallow simulate', () => {
       assert.match(badDelta.stderr, /--delta must be a number in \[0, 1\]/);
       assert.match(fallow('simulate', inst, '--policy', 'locf', '--provision', 'mostly').stderr, /--provision must be one of plus-x, minus-x, dlx, maxbsd/);
       assert.match(fallow('simulate', inst, '--policy', 'posum', '--period', '0').stderr, /--period must be a number of seconds > 0/);
+      assert.match(fallow('simulate', inst, '--policy', 'posum', '--look-ahead-mode', 'exact').stderr, /--look-ahead-mode must be one of replay, rebuild, got "exact"/);
+      assert.match(fallow('simulate', inst, '--policy', 'posum', '--ls-member', '--look-ahead-mode', 'replay').stderr, /--look-ahead-mode must be rebuild with lsMember/);
       const badSlowstart = fallow('simulate', inst, '--policy', 'hadoop', '--reduce-slowstart', '0');
       assert.equal(badSlowstart.code, 2);
       assert.match(badSlowstart.stderr, /--reduce-slowstart must be a number in \(0, 1\]/);

@@ -234,9 +234,9 @@ describe('plan simulations', () => {
     assert.deepEqual((bad.error as Json).problems.map((p: Json) => p.path).sort(), ['policy', 'qos', 'qosPeriodSeconds', 'reduceSlowstart', 'runtimeSigma', 'seed']);
     const slower = await post({ clusterId, batchId, forecastId, policy: 'fair', qosPeriodSeconds: S + 1 });
     assert.deepEqual([slower.response.status, (slower.error as Json).problems.map((p: Json) => p.path)], [422, ['qosPeriodSeconds']], 'longer than a slot');
-    const badPosum = await post({ clusterId, batchId, forecastId, policy: 'posum', provision: 'lots', delta: 2, alpha: -1, periodSeconds: 0, lookAheadSeconds: 'long', lsMember: 'yes' });
+    const badPosum = await post({ clusterId, batchId, forecastId, policy: 'posum', provision: 'lots', delta: 2, alpha: -1, periodSeconds: 0, lookAheadSeconds: 'long', lsMember: 'yes', lookAheadMode: 'exact' });
     assert.equal(badPosum.response.status, 422);
-    assert.deepEqual((badPosum.error as Json).problems.map((p: Json) => p.path).sort(), ['alpha', 'delta', 'lookAheadSeconds', 'lsMember', 'periodSeconds', 'provision']);
+    assert.deepEqual((badPosum.error as Json).problems.map((p: Json) => p.path).sort(), ['alpha', 'delta', 'lookAheadMode', 'lookAheadSeconds', 'lsMember', 'periodSeconds', 'provision']);
     const badTruth = await post({ clusterId, batchId, forecastId, policy: 'fair', trueSeconds: { j1: { nope: 5 }, j9: { map: 1 } } });
     assert.equal(badTruth.response.status, 422);
     assert.deepEqual((badTruth.error as Json).problems.map((p: Json) => p.path).sort(), ['trueSeconds.j1.nope', 'trueSeconds.j9']);

@@ -13,12 +13,15 @@ import type { JobOrderDispatch } from '../policies/job-order-dispatch';
 import { PlanDriver } from '../simulate/plan-driver';
 import type { PlanDoc } from '../model/types';
 import { choose, FC_DEFAULTS, FcWeights, posumScore, PosumScore, ScoredJob } from './score';
+import { replayInstance, replayScore } from './replay';
 
 /**
  * POSUM (seeds/002, sections III and V): a portfolio of 4 allocation x 4 provisioning policies. Every
- * `periodSeconds` it rebuilds the present as an instance (look-ahead.ts: what is left of each job, the
- * running tasks as load on their nodes for their predicted remaining time, the leased nodes, the regular
- * customers' *forecast* from now: never the actual future), simulates every member over `lookAheadSeconds`,
+ * `periodSeconds` it takes the present (by default replayed, replay.ts: the jobs submitted so far run again from
+ * time 0 with the load observed so far and POSUM's past choices, reaching the live state exactly; or rebuilt as an
+ * instance, lookAhead below: what is left of each job, the running tasks as load on their nodes for their
+ * predicted remaining time, the leased nodes), and from it, on the regular customers' *forecast* (never the
+ * actual future), simulates every member over `lookAheadSeconds`,
  * scores each (Table I) and switches to the one nearest the ideal point (score.ts choose). All four
  * allocation policies follow the queue from the start, so a switch takes effect at the next free container.
  * Every decision is kept: time, each member's score and distance, the choice.
@@ -41,16 +44,27 @@ export interface PortfolioParams {
   lsMember: boolean;
   /**
    * Beyond the paper: the look-ahead also expects the arrivals of the last look-ahead to repeat (copies of
-   * those jobs, whole, released one look-ahead later, and scored like the others), so that a member is not
-   * judged on the queue alone, which favours leasing nothing. On by default: on bench:posum's 60 workloads
-   * (seeds 1-30) it put POSUM within 5% of its best member on 40 against 27 without it, and at or under the
-   * median member on 56 with and without.
+   * those jobs, whole, released one look-ahead later, and scored like the others). On by default with the
+   * rebuilt look-ahead, where it put POSUM within 5% of its best member on 40 of 60 workloads against 27
+   * without; off by default with the replayed one, the queue alone as in the paper (bench/POSUM.md, seeds 1-60:
+   * within 5% of the best member on 86 of 120 workloads with it, 88 without; at or under the median member on
+   * 116 either way).
    */
   echoArrivals: boolean;
   lsBudgetMs: number;
+  /**
+   * How a look-ahead starts from the present: `rebuild` makes the state at the decision a new instance
+   * (lookAhead below); `replay` runs the workload known so far again from time 0 with POSUM's past choices,
+   * reaching the live state exactly (replay.ts; the default). `lsMember` needs `rebuild` (a replay cannot
+   * follow the plans of past ls choices).
+   */
+  lookAheadMode: LookAheadMode;
   allocation: PosumAllocationParams;
   provisioning: ProvisioningParams;
 }
+
+export const LOOK_AHEAD_MODES = ['replay', 'rebuild'] as const;
+export type LookAheadMode = (typeof LOOK_AHEAD_MODES)[number];
 
 export const PORTFOLIO_DEFAULTS: PortfolioParams = {
   periodSeconds: 120,
@@ -58,8 +72,9 @@ export const PORTFOLIO_DEFAULTS: PortfolioParams = {
   weights: FC_DEFAULTS,
   terminalDrain: false,
   lsMember: false,
-  echoArrivals: true,
+  echoArrivals: false,
   lsBudgetMs: 200,
+  lookAheadMode: 'replay',
   allocation: POSUM_ALLOCATION_DEFAULTS,
   provisioning: PROVISIONING_DEFAULTS,
 };
@@ -74,7 +89,10 @@ export const LS_MEMBER: Member = { allocation: 'ls-plan', provisioning: 'minus-x
 
 export interface Decision {
   timeSeconds: number;
-  /** Every member's predicted score over the look-ahead and its weighted distance to the ideal point. */
+  /**
+   * Every member's predicted score and its weighted distance to the ideal point: replayed, the score of the whole
+   * run so far until the look-ahead's end (the past is the same for every member); rebuilt, that of the present's jobs.
+   */
   scores: (Member & PosumScore & { distance: number })[];
   choice: Member;
   elapsedMs: number;
@@ -100,8 +118,11 @@ export class PortfolioPolicy implements Driver, Provisioner {
   constructor(
     private readonly model: Model,
     private readonly p: PortfolioParams = PORTFOLIO_DEFAULTS,
+    /** A replay's POSUM (replay.ts): at each decision time, the member chosen then (null: no change), instead of deciding. */
+    private readonly script?: (timeSeconds: number) => Member | null,
   ) {
     if (!(p.periodSeconds > 0)) throw new Error('periodSeconds must be > 0');
+    if (p.lookAheadMode === 'replay' && p.lsMember) throw new Error('lookAheadMode replay does not take the ls member');
     if (!(p.lookAheadSeconds > 0)) throw new Error('lookAheadSeconds must be > 0');
     this.periodSeconds = p.provisioning.periodSeconds;
     this.planOrder = new PlanOrderPolicy(model);
@@ -151,7 +172,12 @@ export class PortfolioPolicy implements Driver, Provisioner {
 
   /** Simulates every member from the present over the look-ahead and switches to the best. */
   rethink(sim: Simulator): void {
+    if (this.script) {
+      this.current = this.script(sim.now) ?? this.current;
+      return;
+    }
     const started = Date.now();
+    if (this.p.lookAheadMode === 'replay') return this.rethinkByReplay(sim, started);
     const present = lookAhead(this.model, sim, this.p.lookAheadSeconds, this.p.echoArrivals);
     if (!present) return; // nothing left to schedule
     let plan: PlanDoc | null = null;
@@ -171,6 +197,25 @@ export class PortfolioPolicy implements Driver, Provisioner {
       choice: this.current,
       elapsedMs: Date.now() - started,
     });
+  }
+
+  /** rethink with the replayed present (replay.ts): every member from time 0 with the past choices, until the look-ahead's end. */
+  private rethinkByReplay(live: Simulator, started: number): void {
+    const input = replayInstance(this.model, live, this.p.lookAheadSeconds, this.p.echoArrivals);
+    if (!input) return; // nothing left to schedule
+    const now = live.now;
+    const past = this.trail.map((d) => [d.timeSeconds, d.choice] as const);
+    const end = now + this.p.lookAheadSeconds;
+    const scores = this.members.map((m) => {
+      const script = (t: number): Member | null => (t >= now - 1e-9 ? m : (past.find(([at]) => Math.abs(at - t) < 1e-9)?.[1] ?? null));
+      const scripted = new PortfolioPolicy(input.model, this.p, script);
+      const sim = new Sim(input.model, new ActualUsage(input.model, input.model.doc.usage), scripted, { ...live.options, provisioner: scripted, stopAtSeconds: end });
+      const r = sim.run();
+      return { ...m, ...replayScore(input, sim, r, end) };
+    });
+    const best = choose(scores, this.p.weights);
+    this.current = this.members[best.index];
+    this.trail.push({ timeSeconds: now, scores: scores.map((s, n) => ({ ...s, distance: Math.round(best.distances[n] * 1e4) / 1e4 })), choice: this.current, elapsedMs: Date.now() - started });
   }
 
   /** The ls member: a plan of the present on the nodes up now, replayed over the look-ahead as planned. */

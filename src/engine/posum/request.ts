@@ -1,7 +1,7 @@
 import type { Issue } from '../model/types';
 import { show } from '../model/validate';
 import { PROVISIONING_NAMES } from '../policies/provisioning';
-import { PORTFOLIO_DEFAULTS, PortfolioParams } from './portfolio';
+import { LOOK_AHEAD_MODES, LookAheadMode, PORTFOLIO_DEFAULTS, PortfolioParams } from './portfolio';
 import { FcWeights, scoreParamIssues } from './score';
 
 /**
@@ -18,6 +18,8 @@ export interface PortfolioRequest {
   lookAheadSeconds?: unknown;
   lsMember?: unknown;
   echoArrivals?: unknown;
+  /** How each look-ahead starts from the present: replay (the default) or rebuild (portfolio.ts). */
+  lookAheadMode?: unknown;
   /** Nodes plus-x leases and minus-x releases per period. */
   x?: unknown;
   /** maxbsd's ceiling on the bounded slowdown. */
@@ -41,6 +43,10 @@ export function portfolioRequestIssues(r: PortfolioRequest): Issue[] {
   number('maxBoundedSlowdown', (x) => x > 0, 'a number > 0');
   for (const field of ['lsMember', 'echoArrivals'] as const)
     if (r[field] !== undefined && typeof r[field] !== 'boolean') issues.push({ path: field, message: `must be true or false, got ${show(r[field])}` });
+  if (r.lookAheadMode !== undefined && !(LOOK_AHEAD_MODES as readonly unknown[]).includes(r.lookAheadMode))
+    issues.push({ path: 'lookAheadMode', message: `must be one of ${LOOK_AHEAD_MODES.join(', ')}, got ${show(r.lookAheadMode)}` });
+  else if (r.lsMember === true && r.lookAheadMode === 'replay')
+    issues.push({ path: 'lookAheadMode', message: 'must be rebuild with lsMember: a replay cannot follow the plans of past ls choices' });
   return issues;
 }
 
@@ -54,6 +60,8 @@ export function portfolioFromRequest(r: PortfolioRequest, weights: FcWeights = P
   return {
     ...d,
     lsMember: r.lsMember === true,
+    // The ls member needs the rebuilt look-ahead; asked for alone, it gets it.
+    lookAheadMode: (r.lookAheadMode as LookAheadMode | undefined) ?? (r.lsMember === true ? 'rebuild' : d.lookAheadMode),
     echoArrivals: typeof r.echoArrivals === 'boolean' ? r.echoArrivals : d.echoArrivals,
     periodSeconds: n(r.periodSeconds) ?? d.periodSeconds,
     lookAheadSeconds: n(r.lookAheadSeconds) ?? d.lookAheadSeconds,

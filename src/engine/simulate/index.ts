@@ -41,6 +41,8 @@ export interface SimulateOptions {
 export function portfolioParams(p: Partial<PortfolioParams> = {}): PortfolioParams {
   return {
     ...PORTFOLIO_DEFAULTS,
+    // The ls member needs the rebuilt look-ahead (parameters stored before the replay existed name no mode).
+    ...(p.lsMember && p.lookAheadMode === undefined ? { lookAheadMode: 'rebuild' as const } : {}),
     ...p,
     weights: { ...PORTFOLIO_DEFAULTS.weights, ...p.weights },
     allocation: { ...PORTFOLIO_DEFAULTS.allocation, ...p.allocation },

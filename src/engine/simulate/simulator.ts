@@ -71,6 +71,8 @@ export interface SimOptions {
   seed?: number;
   /** Stop the clock after this many window lengths even if tasks remain (relaunch storms). Default 10. */
   maxWindows?: number;
+  /** Stop the clock at this time (seconds) if it comes before maxWindows (POSUM's replayed look-ahead). */
+  stopAtSeconds?: number;
   /**
    * A running task that gets no CPU at all for this long is failed and relaunched elsewhere (Hadoop's
    * mapreduce.task.timeout, 600 s by default). Without it a task on a node whose regular customers take the
@@ -340,7 +342,7 @@ export class Simulator {
     this.queue.push(0, PRIORITY[TICK], TICK, 0);
     if (this.options.provisioner) this.queue.push(0, PRIORITY[PROVISION], PROVISION, 0);
     this.queue.push(0, PRIORITY[SAMPLE], SAMPLE, 0);
-    const horizon = model.T * model.slotSeconds * (this.options.maxWindows ?? 10);
+    const horizon = Math.min(model.T * model.slotSeconds * (this.options.maxWindows ?? 10), this.options.stopAtSeconds ?? Infinity);
     const ev: SimEvent = { time: 0, kind: 0, a: 0, b: 0 };
     let events = 0;
     while (this.remaining > 0 && this.queue.pop(ev)) {

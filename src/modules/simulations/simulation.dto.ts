@@ -108,9 +108,17 @@ export class CreatePolicySimulationDto extends CreateSimulationDto {
   @Allow()
   lsMember?: boolean;
 
-  @ApiPropertyOptional({ default: true, description: 'posum: the look-ahead also expects the last look-ahead\'s arrivals to repeat (false: the queue alone, as the paper)' })
+  @ApiPropertyOptional({ default: false, description: 'posum: the look-ahead also expects the last look-ahead\'s arrivals to repeat (false: the queue alone, as the paper)' })
   @Allow()
   echoArrivals?: boolean;
+
+  @ApiPropertyOptional({
+    enum: ['replay', 'rebuild'],
+    default: 'replay',
+    description: 'posum: how each look-ahead starts from the present. replay: the workload submitted so far runs again from time 0 with the load observed so far and POSUM\'s past choices, reaching the live state exactly; rebuild: the present as a new instance (running tasks as load). lsMember needs rebuild (its default then)',
+  })
+  @Allow()
+  lookAheadMode?: 'replay' | 'rebuild';
 
   @ApiProperty({ format: 'uuid', description: 'the cluster (a lendable one, or your own)' })
   @Allow()
