@@ -51,15 +51,25 @@ function runAll(w: ReturnType<typeof workload>, params: PortfolioParams): Run[] 
   const ms = d.map((x) => x.elapsedMs).sort((a, b) => a - b);
   out.push({ ...row('posum', p), switches, decisions: d.length, decisionMs: ms[Math.floor(ms.length / 2)] ?? 0, decisionTimes: d.map((x) => [x.timeSeconds, x.elapsedMs]) });
   // Beyond the paper: ls as a seventeenth member.
-  const withLs = simulatePolicy(model, 'posum', { qos: 'salamander', seed: 1, actual: w.actual, posum: { ...params, lsMember: true, lookAheadMode: 'rebuild' } });
+  const withLs = simulatePolicy(model, 'posum', { qos: 'salamander', seed: 1, actual: w.actual, posum: { ...params, lsMember: true, lookAheadMode: 'rebuild', echoArrivals: true } });
   const dl = withLs.decisions ?? [];
   out.push({ ...row('posum+ls', withLs), decisions: dl.length, lsChosen: dl.filter((x) => x.choice.allocation === 'ls-plan').length });
   return out;
 }
 
 /** One decision for `tasks` queued tasks on `nodes` nodes: the 16 look-ahead simulations, 7 times. */
-function latency(tasks: number, nodes: number): number {
-  const jobs: JobSpec[] = Array.from({ length: tasks / 50 }, (_, j) => ({ id: `j${j}`, class: j % 2 ? 'batch' : 'deadline', ...(j % 2 ? {} : { deadlineSlot: 30 + j }), stages: [{ id: 'm', tasks: 40, demand: { cpu: 1 }, durationSeconds: 60 }, { id: 'r', tasks: 10, demand: { cpu: 1 }, after: ['m'], durationSeconds: 90 }] }));
+/**
+ * One decision for `tasks` queued tasks on `nodes` nodes, median of 7: at time 0, or (`atSeconds`) that far into a
+ * run that has already run 1,000 tasks an hour (arriving evenly, POSUM deciding all along), the queue arriving a
+ * minute before the decision: a replayed look-ahead runs that past again.
+ */
+function latency(tasks: number, nodes: number, atSeconds = 0): number {
+  const job = (id: string, release: number, j: number): JobSpec => ({ id, class: j % 2 ? 'batch' : 'deadline', releaseSlot: release, ...(j % 2 ? {} : { deadlineSlot: release + 30 + (j % 50) }), stages: [{ id: 'm', tasks: 40, demand: { cpu: 1 }, durationSeconds: 60 }, { id: 'r', tasks: 10, demand: { cpu: 1 }, after: ['m'], durationSeconds: 90 }] });
+  const past = Math.round((20 * atSeconds) / 3600);
+  const jobs: JobSpec[] = [
+    ...Array.from({ length: past }, (_, j) => job(`p${j}`, Math.floor((j * Math.max(0, atSeconds - 120)) / past / SLOT), j)),
+    ...Array.from({ length: tasks / 50 }, (_, j) => job(`j${j}`, Math.max(0, Math.floor((atSeconds - 60) / SLOT)), j)),
+  ];
   const doc: InstanceDoc = {
     format: 'fallow.instance/v1',
     name: 'latency',
@@ -72,8 +82,9 @@ function latency(tasks: number, nodes: number): number {
   const times: number[] = [];
   for (let r = 0; r < 7; r++) {
     const policy = new PortfolioPolicy(model, portfolioParams({ weights: WEIGHTS }));
-    const sim = new Simulator(model, new ActualUsage(model, undefined), policy, { qos: getQos('none'), provisioner: policy, maxWindows: 1 });
-    policy.prepare(sim);
+    const sim = new Simulator(model, new ActualUsage(model, undefined), policy, { qos: getQos('none'), provisioner: policy, maxWindows: 1, ...(atSeconds > 0 ? { stopAtSeconds: atSeconds } : {}) });
+    if (atSeconds > 0) sim.run();
+    else policy.prepare(sim);
     const t0 = process.hrtime.bigint();
     policy.rethink(sim);
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
@@ -120,9 +131,9 @@ async function main(): Promise<void> {
     ['period 300 s', { periodSeconds: 300 }],
     ['look-ahead 300 s', { lookAheadSeconds: 300 }],
     ['look-ahead 1800 s', { lookAheadSeconds: 1800 }],
-    ['terminal drain', { terminalDrain: true }],
     ['echo arrivals (the last look-ahead\'s arrivals repeat)', { echoArrivals: true }],
     ['rebuilt look-ahead, echo arrivals (the defaults before 2026-11-27)', { lookAheadMode: 'rebuild', echoArrivals: true }],
+    ['rebuilt look-ahead, echo arrivals, terminal drain', { lookAheadMode: 'rebuild', echoArrivals: true, terminalDrain: true }],
     ['alpha x10', { weights: { ...WEIGHTS, alpha: WEIGHTS.alpha * 10 } }],
     ['beta x10', { weights: { ...WEIGHTS, beta: WEIGHTS.beta * 10 } }],
     ['gamma x10', { weights: { ...WEIGHTS, gamma: WEIGHTS.gamma * 10 } }],
@@ -140,8 +151,9 @@ async function main(): Promise<void> {
     }
   }
   const latencies = [250, 500, 1000, 2000].map((tasks) => ({ tasks, nodes: 100, medianMs: latency(tasks, 100) }));
-  console.log(latencies);
-  const result = { date: new Date().toISOString(), machine: machineInfo(), workloads: count, firstSeed, weights: WEIGHTS, params: { lookAheadSeconds: params.lookAheadSeconds, periodSeconds: params.periodSeconds }, runs, sensitivity, latencies };
+  const midRun = [1800, 3600, 7200].map((atSeconds) => ({ tasks: 1000, nodes: 100, atSeconds, medianMs: latency(1000, 100, atSeconds) }));
+  console.log(latencies, midRun);
+  const result = { date: new Date().toISOString(), machine: machineInfo(), workloads: count, firstSeed, weights: WEIGHTS, params: { lookAheadSeconds: params.lookAheadSeconds, periodSeconds: params.periodSeconds }, runs, sensitivity, latencies, midRun };
   const dir = path.join(repoRoot(), 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const suffix = firstSeed === 1 ? '' : `-seed${firstSeed}`;
@@ -150,7 +162,7 @@ async function main(): Promise<void> {
   console.log(`wrote bench/POSUM${suffix}.md`);
 }
 
-function report(r: { date: string; machine: ReturnType<typeof machineInfo>; workloads: number; firstSeed: number; params: { lookAheadSeconds: number; periodSeconds: number }; runs: Run[]; sensitivity: { variant: string; workload: string; vd: number; sb: number; c: number; fc: number }[]; latencies: { tasks: number; nodes: number; medianMs: number }[] }): string {
+function report(r: { date: string; machine: ReturnType<typeof machineInfo>; workloads: number; firstSeed: number; params: { lookAheadSeconds: number; periodSeconds: number }; runs: Run[]; sensitivity: { variant: string; workload: string; vd: number; sb: number; c: number; fc: number }[]; latencies: { tasks: number; nodes: number; medianMs: number }[]; midRun: { tasks: number; nodes: number; atSeconds: number; medianMs: number }[] }): string {
   const names = [...new Set(r.runs.map((x) => x.workload))];
   const members = [...new Set(r.runs.map((x) => x.member))].filter((m) => !m.startsWith('posum'));
   let within5 = 0;
@@ -204,7 +216,7 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
     '',
     `POSUM's F_c over its best member's, across the workloads: median ${q(0.5)}, 90th percentile ${q(0.9)}, worst ${ratios[ratios.length - 1].toFixed(3)}.`,
     '',
-    '| workload | POSUM V_D / S_B / C | POSUM F_c | best member F_c | median member | worst member | decisions / switches | median decision (ms) | with ls as 17th member (rebuilt look-ahead): F_c (ls chosen) |',
+    '| workload | POSUM V_D / S_B / C | POSUM F_c | best member F_c | median member | worst member | decisions / switches | median decision (ms) | with ls as 17th member (rebuilt look-ahead, echoed arrivals): F_c (ls chosen) |',
     '|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
@@ -217,7 +229,7 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
     '|---|---|---|---|---|---|',
     ...losses,
     '',
-    `Fallow's ls as a seventeenth member (200 ms of planning per decision, followed as a priority; it needs the rebuilt look-ahead): chosen in ${lsChosen} of ${lsDecisions} decisions; POSUM with it beats POSUM without it on ${lsBetter} of ${names.length} workloads.`,
+    `Fallow's ls as a seventeenth member (200 ms of planning per decision, followed as a priority; it needs the rebuilt look-ahead, run with echoed arrivals): chosen in ${lsChosen} of ${lsDecisions} decisions; POSUM with it beats POSUM without it on ${lsBetter} of ${names.length} workloads.`,
     '',
     'Median F_c of each member over all workloads (POSUM: ' + memberMedian('posum').toFixed(3) + '):',
     '',
@@ -238,6 +250,12 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
     '| queued tasks | nodes | median (ms) |',
     '|---|---|---|',
     ...r.latencies.map((l) => `| ${l.tasks} | ${l.nodes} | ${l.medianMs.toFixed(0)} |`),
+    '',
+    'Later in a run: 1,000 tasks arriving a minute before the decision on 100 nodes, after a past of 1,000 tasks an hour (the replay runs that past again):',
+    '',
+    '| decision at | queued tasks | nodes | median (ms) |',
+    '|---|---|---|---|',
+    ...r.midRun.map((l) => `| ${l.atSeconds / 60} min | ${l.tasks} | ${l.nodes} | ${l.medianMs.toFixed(0)} |`),
     '',
     'Through the runs above, by how far into the run the decision came (the replayed look-ahead runs the workload again from time 0, so a decision costs more later in a run):',
     '',

@@ -44,7 +44,7 @@ export const SIMULATE = {
     'max-slowdown': { type: 'string', value: 'F', help: `POSUM: maxbsd's ceiling on the bounded slowdown (default ${P.provisioning.maxBoundedSlowdown})` },
     'ls-member': { type: 'boolean', help: "POSUM: Fallow's ls as a 17th member" },
     quiet: { type: 'boolean', help: 'no progress on stderr' },
-    'echo-arrivals': { type: 'boolean', help: "POSUM: the look-ahead also expects the last look-ahead's arrivals to repeat (default: the queue alone, as the paper)" },
+    'echo-arrivals': { type: 'boolean', help: "POSUM: the look-ahead also expects the last look-ahead's arrivals to repeat (default with --look-ahead-mode rebuild; otherwise the queue alone, as the paper)" },
     'look-ahead-mode': { type: 'string', value: 'MODE', help: 'POSUM: replay (default: the workload so far again from time 0, reaching the live state exactly) | rebuild (the present as a new instance; the default with --ls-member)' },
   },
   notes: ['The report: makespan, job execution times, POSUM score, relaunched and remote tasks, bytes moved, deadline misses, revenue, each job (README.md).'],

@@ -2458,10 +2458,7 @@ export interface components {
                      * @default false
                      */
                     lsMember?: boolean;
-                    /**
-                     * @description posum: the look-ahead also expects the last look-ahead's arrivals to repeat (false: the queue alone, as the paper)
-                     * @default false
-                     */
+                    /** @description posum: the look-ahead also expects the last look-ahead's arrivals to repeat (false: the queue alone, as the paper). Default: false with lookAheadMode replay, true with rebuild */
                     echoArrivals?: boolean;
                     /**
                      * @description posum: how each look-ahead starts from the present. replay: the workload submitted so far runs again from time 0 with the load observed so far and POSUM's past choices, reaching the live state exactly; rebuild: the present as a new instance (running tasks as load). lsMember needs rebuild (its default then)

@@ -118,6 +118,12 @@ describe('POSUM: the replayed look-ahead', () => {
     assert.equal(portfolioFromRequest({}).lookAheadMode, 'replay');
     assert.equal(portfolioFromRequest({ lsMember: true }).lookAheadMode, 'rebuild');
     assert.equal(portfolioFromRequest({ lookAheadMode: 'rebuild' }).lookAheadMode, 'rebuild');
+    // Echoed arrivals: off with the replay, on with the rebuilt look-ahead, unless given.
+    assert.equal(portfolioFromRequest({}).echoArrivals, false);
+    assert.equal(portfolioFromRequest({ lsMember: true }).echoArrivals, true);
+    assert.equal(portfolioFromRequest({ lookAheadMode: 'rebuild', echoArrivals: false }).echoArrivals, false);
+    assert.equal(portfolioParams({ lookAheadMode: 'rebuild' }).echoArrivals, true);
+    assert.equal(portfolioParams({}).echoArrivals, false);
     const model = loadInstance(instance(1, 'at-zero'));
     assert.throws(() => new PortfolioPolicy(model, { ...portfolioParams(), lsMember: true, lookAheadMode: 'replay' }), /ls member/);
   });

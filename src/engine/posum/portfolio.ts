@@ -31,7 +31,8 @@ export interface PortfolioParams {
   lookAheadSeconds: number;
   weights: FcWeights;
   /**
-   * Score what a look-ahead leaves unfinished as draining on the capacity the member ends with (drainSeconds),
+   * With the rebuilt look-ahead only (the replay scores as the simulator does):
+   * score what a look-ahead leaves unfinished as draining on the capacity the member ends with (drainSeconds),
    * instead of as running until the window's end. Off by default: on bench:posum it made POSUM lease too
    * much (within 5% of the best member on 1 of 20 workloads, against 10 of 20 without it).
    */
@@ -48,7 +49,7 @@ export interface PortfolioParams {
    * rebuilt look-ahead, where it put POSUM within 5% of its best member on 40 of 60 workloads against 27
    * without; off by default with the replayed one, the queue alone as in the paper (bench/POSUM.md, seeds 1-60:
    * within 5% of the best member on 86 of 120 workloads with it, 88 without; at or under the median member on
-   * 116 either way).
+   * 116 either way). Requests and portfolioParams() turn it on with `rebuild` when it is not given.
    */
   echoArrivals: boolean;
   lsBudgetMs: number;

@@ -62,7 +62,8 @@ export function portfolioFromRequest(r: PortfolioRequest, weights: FcWeights = P
     lsMember: r.lsMember === true,
     // The ls member needs the rebuilt look-ahead; asked for alone, it gets it.
     lookAheadMode: (r.lookAheadMode as LookAheadMode | undefined) ?? (r.lsMember === true ? 'rebuild' : d.lookAheadMode),
-    echoArrivals: typeof r.echoArrivals === 'boolean' ? r.echoArrivals : d.echoArrivals,
+    // Echoed arrivals: on by default with the rebuilt look-ahead (where they were measured to help), off with the replay.
+    echoArrivals: typeof r.echoArrivals === 'boolean' ? r.echoArrivals : (r.lookAheadMode ?? (r.lsMember === true ? 'rebuild' : d.lookAheadMode)) === 'rebuild',
     periodSeconds: n(r.periodSeconds) ?? d.periodSeconds,
     lookAheadSeconds: n(r.lookAheadSeconds) ?? d.lookAheadSeconds,
     weights: { alpha: n(r.alpha) ?? weights.alpha, beta: n(r.beta) ?? weights.beta, gamma: n(r.gamma) ?? weights.gamma },

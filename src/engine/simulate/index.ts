@@ -41,8 +41,10 @@ export interface SimulateOptions {
 export function portfolioParams(p: Partial<PortfolioParams> = {}): PortfolioParams {
   return {
     ...PORTFOLIO_DEFAULTS,
-    // The ls member needs the rebuilt look-ahead (parameters stored before the replay existed name no mode).
+    // The ls member needs the rebuilt look-ahead (parameters stored before the replay existed name no mode), and the
+    // rebuilt look-ahead echoes arrivals unless told otherwise.
     ...(p.lsMember && p.lookAheadMode === undefined ? { lookAheadMode: 'rebuild' as const } : {}),
+    ...((p.lookAheadMode === 'rebuild' || (p.lsMember && p.lookAheadMode === undefined)) && p.echoArrivals === undefined ? { echoArrivals: true } : {}),
     ...p,
     weights: { ...PORTFOLIO_DEFAULTS.weights, ...p.weights },
     allocation: { ...PORTFOLIO_DEFAULTS.allocation, ...p.allocation },

@@ -108,7 +108,7 @@ export class CreatePolicySimulationDto extends CreateSimulationDto {
   @Allow()
   lsMember?: boolean;
 
-  @ApiPropertyOptional({ default: false, description: 'posum: the look-ahead also expects the last look-ahead\'s arrivals to repeat (false: the queue alone, as the paper)' })
+  @ApiPropertyOptional({ description: 'posum: the look-ahead also expects the last look-ahead\'s arrivals to repeat (false: the queue alone, as the paper). Default: false with lookAheadMode replay, true with rebuild' })
   @Allow()
   echoArrivals?: boolean;
 
