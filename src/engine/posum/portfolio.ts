@@ -67,6 +67,16 @@ export interface PortfolioParams {
 export const LOOK_AHEAD_MODES = ['replay', 'rebuild'] as const;
 export type LookAheadMode = (typeof LOOK_AHEAD_MODES)[number];
 
+/**
+ * The look-ahead mode and echo setting, given or by default (one rule for requests and stored parameters): the ls
+ * member needs `rebuild` (parameters stored before the replay existed name no mode), otherwise `replay`; echoed
+ * arrivals are on with `rebuild` (where they were measured to help) and off with `replay`.
+ */
+export function lookAheadSettings(p: { lsMember?: boolean; lookAheadMode?: LookAheadMode; echoArrivals?: boolean }): { lookAheadMode: LookAheadMode; echoArrivals: boolean } {
+  const lookAheadMode = p.lookAheadMode ?? (p.lsMember ? 'rebuild' : PORTFOLIO_DEFAULTS.lookAheadMode);
+  return { lookAheadMode, echoArrivals: p.echoArrivals ?? lookAheadMode === 'rebuild' };
+}
+
 export const PORTFOLIO_DEFAULTS: PortfolioParams = {
   periodSeconds: 120,
   lookAheadSeconds: 600,
@@ -189,11 +199,16 @@ export class PortfolioPolicy implements Driver, Provisioner {
       plan = scored.plan;
       return { ...m, ...scored.score };
     });
+    this.switchTo(sim.now, scores, started, plan);
+  }
+
+  /** Switches to the member nearest the ideal point of `scores` (following the ls plan when it is chosen) and keeps the decision. */
+  private switchTo(now: number, scores: (Member & PosumScore)[], started: number, plan: PlanDoc | null = null): void {
     const best = choose(scores, this.p.weights);
     this.current = this.members[best.index];
-    if (this.current.allocation === 'ls-plan' && plan) this.planOrder.follow(plan, sim.now, this.model.slotSeconds);
+    if (this.current.allocation === 'ls-plan' && plan) this.planOrder.follow(plan, now, this.model.slotSeconds);
     this.trail.push({
-      timeSeconds: sim.now,
+      timeSeconds: now,
       scores: scores.map((s, n) => ({ ...s, distance: Math.round(best.distances[n] * 1e4) / 1e4 })),
       choice: this.current,
       elapsedMs: Date.now() - started,
@@ -214,9 +229,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
       const r = sim.run();
       return { ...m, ...replayScore(input, sim, r, end) };
     });
-    const best = choose(scores, this.p.weights);
-    this.current = this.members[best.index];
-    this.trail.push({ timeSeconds: now, scores: scores.map((s, n) => ({ ...s, distance: Math.round(best.distances[n] * 1e4) / 1e4 })), choice: this.current, elapsedMs: Date.now() - started });
+    this.switchTo(now, scores, started);
   }
 
   /** The ls member: a plan of the present on the nodes up now, replayed over the look-ahead as planned. */

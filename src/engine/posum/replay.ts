@@ -21,8 +21,8 @@ import { posumScore, PosumScore, ScoredJob } from './score';
  */
 export interface ReplayInput {
   model: Model;
-  /** The jobs of `model`, for the score: release, deadline, class and e_i of each. */
-  jobs: Omit<ScoredJob, 'endSeconds'>[];
+  /** The jobs of `model`, for the score: release, deadline and class of each (e_i and the end come from the run). */
+  jobs: Omit<ScoredJob, 'endSeconds' | 'taskSeconds'>[];
 }
 
 /** The instance a replay at `now` runs: submitted jobs, echoes, observed load then forecast. Null when nothing waits. */
@@ -45,8 +45,7 @@ export function replayInstance(model: Model, live: Simulator, lookAheadSeconds: 
     const releaseSlot = job.release + shift / S;
     const deadlineSlot = job.deadline >= 0 ? job.deadline + shift / S : null;
     jobs.push({ ...spec, releaseSlot, ...(deadlineSlot !== null ? { deadlineSlot } : {}) });
-    const total = job.stages.reduce((sum, g) => sum + model.stages[g].tasks * taskSeconds(model.stages[g], 1), 0);
-    identity.push({ deadlineJob: spec.class === 'deadline' && deadlineSlot !== null, releaseSeconds: releaseSlot * S, deadlineSeconds: deadlineSlot === null ? null : deadlineSlot * S, taskSeconds: total });
+    identity.push({ deadlineJob: spec.class === 'deadline' && deadlineSlot !== null, releaseSeconds: releaseSlot * S, deadlineSeconds: deadlineSlot === null ? null : deadlineSlot * S });
   };
   model.jobs.forEach((_, j) => submitted[j] && add(j, doc.jobs[j], 0));
   // Echoes: whole copies of the last look-ahead's arrivals, released (and due) one look-ahead later; a whole number of slots.

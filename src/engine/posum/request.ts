@@ -1,7 +1,7 @@
 import type { Issue } from '../model/types';
 import { show } from '../model/validate';
 import { PROVISIONING_NAMES } from '../policies/provisioning';
-import { LOOK_AHEAD_MODES, LookAheadMode, PORTFOLIO_DEFAULTS, PortfolioParams } from './portfolio';
+import { LOOK_AHEAD_MODES, LookAheadMode, lookAheadSettings, PORTFOLIO_DEFAULTS, PortfolioParams } from './portfolio';
 import { FcWeights, scoreParamIssues } from './score';
 
 /**
@@ -60,10 +60,7 @@ export function portfolioFromRequest(r: PortfolioRequest, weights: FcWeights = P
   return {
     ...d,
     lsMember: r.lsMember === true,
-    // The ls member needs the rebuilt look-ahead; asked for alone, it gets it.
-    lookAheadMode: (r.lookAheadMode as LookAheadMode | undefined) ?? (r.lsMember === true ? 'rebuild' : d.lookAheadMode),
-    // Echoed arrivals: on by default with the rebuilt look-ahead (where they were measured to help), off with the replay.
-    echoArrivals: typeof r.echoArrivals === 'boolean' ? r.echoArrivals : (r.lookAheadMode ?? (r.lsMember === true ? 'rebuild' : d.lookAheadMode)) === 'rebuild',
+    ...lookAheadSettings({ lsMember: r.lsMember === true, lookAheadMode: r.lookAheadMode as LookAheadMode | undefined, echoArrivals: typeof r.echoArrivals === 'boolean' ? r.echoArrivals : undefined }),
     periodSeconds: n(r.periodSeconds) ?? d.periodSeconds,
     lookAheadSeconds: n(r.lookAheadSeconds) ?? d.lookAheadSeconds,
     weights: { alpha: n(r.alpha) ?? weights.alpha, beta: n(r.beta) ?? weights.beta, gamma: n(r.gamma) ?? weights.gamma },

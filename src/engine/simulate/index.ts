@@ -11,7 +11,7 @@ import { getQos } from '../qos';
 import { SimReport } from './metrics';
 import { PlanDriver } from './plan-driver';
 import { RuntimeTruth, Simulator } from './simulator';
-import { PORTFOLIO_DEFAULTS, PortfolioParams, PortfolioPolicy } from '../posum/portfolio';
+import { lookAheadSettings, PORTFOLIO_DEFAULTS, PortfolioParams, PortfolioPolicy } from '../posum/portfolio';
 import { fc } from '../posum/score';
 import { POSUM_ALLOCATIONS, PosumAllocation, PosumAllocationPolicy } from '../policies/posum-allocation';
 import { ProvisioningName, ProvisioningPolicy } from '../policies/provisioning';
@@ -41,11 +41,8 @@ export interface SimulateOptions {
 export function portfolioParams(p: Partial<PortfolioParams> = {}): PortfolioParams {
   return {
     ...PORTFOLIO_DEFAULTS,
-    // The ls member needs the rebuilt look-ahead (parameters stored before the replay existed name no mode), and the
-    // rebuilt look-ahead echoes arrivals unless told otherwise.
-    ...(p.lsMember && p.lookAheadMode === undefined ? { lookAheadMode: 'rebuild' as const } : {}),
-    ...((p.lookAheadMode === 'rebuild' || (p.lsMember && p.lookAheadMode === undefined)) && p.echoArrivals === undefined ? { echoArrivals: true } : {}),
     ...p,
+    ...lookAheadSettings(p),
     weights: { ...PORTFOLIO_DEFAULTS.weights, ...p.weights },
     allocation: { ...PORTFOLIO_DEFAULTS.allocation, ...p.allocation },
     provisioning: { ...PORTFOLIO_DEFAULTS.provisioning, ...p.provisioning },
