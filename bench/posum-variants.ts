@@ -3,7 +3,7 @@
  * variant, so that a change to the portfolio is judged on the issue's two targets (within 5% of the best member,
  * not worse than the median member) over a seed range it was not tuned on. Prints one line per variant; writes
  * nothing. Variants are named changes of the portfolio's parameters (`rebuilt-echo`: the defaults before the
- * replayed look-ahead), and `oracle-usage`: the look-ahead sees the actual load instead of the forecast (a
+ * replayed look-ahead; `replay-600-periodic`: those of the morning of 2026-11-27), and `oracle-usage`: the look-ahead sees the actual load instead of the forecast (a
  * diagnostic: how much of the gap the forecast explains).
  *
  *   node dist/bench/posum-variants.js [--first-seed 41] [--workloads 20] [--variants as-is,oracle-usage,...]
@@ -20,11 +20,15 @@ type Variant = { params: Partial<PortfolioParams>; oracle?: boolean };
 const VARIANTS: Record<string, Variant> = {
   'as-is': { params: {} },
   'oracle-usage': { params: {}, oracle: true },
-  'echo-arrivals': { params: { echoArrivals: true } },
-  'rebuilt-echo': { params: { lookAheadMode: 'rebuild', echoArrivals: true } },
-  'rebuilt': { params: { lookAheadMode: 'rebuild' } },
-  'look-ahead-1200': { params: { lookAheadSeconds: 1200 } },
+  'periodic-only': { params: { decideOnArrival: false } },
+  'look-ahead-600': { params: { lookAheadSeconds: 600 } },
   'look-ahead-3600': { params: { lookAheadSeconds: 3600 } },
+  // The defaults of the morning of 2026-11-27: a 600-s replayed look-ahead, deciding every period only.
+  'replay-600-periodic': { params: { lookAheadSeconds: 600, decideOnArrival: false } },
+  'echo-arrivals': { params: { echoArrivals: true } },
+  // The defaults before the replay (2026-11-25): rebuilt, 600 s, echoed arrivals, every period only.
+  'rebuilt-echo': { params: { lookAheadMode: 'rebuild', echoArrivals: true, decideOnArrival: false } },
+  'rebuilt': { params: { lookAheadMode: 'rebuild' } },
   'period-60': { params: { periodSeconds: 60 } },
   'rebuilt-echo-with-ls': { params: { lookAheadMode: 'rebuild', echoArrivals: true, lsMember: true } },
 };

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadInstance } from '../src/engine/model/model';
 import { InstanceDoc, JobSpec } from '../src/engine/model/types';
-import { MEMBERS, PortfolioParams, PortfolioPolicy } from '../src/engine/posum/portfolio';
+import { MEMBERS, PortfolioParams, PortfolioPolicy, REPLAY_LOOK_AHEAD_SECONDS } from '../src/engine/posum/portfolio';
 import { portfolioParams, simulatePolicy } from '../src/engine/simulate';
 import { Simulator } from '../src/engine/simulate/simulator';
 import { ActualUsage } from '../src/engine/simulate/usage';
@@ -39,7 +39,7 @@ interface Run {
   decisionTimes?: [number, number][];
 }
 
-function runAll(w: ReturnType<typeof workload>, params: PortfolioParams): Run[] {
+function runAll(w: ReturnType<typeof workload>, params: PortfolioParams, lsParams: PortfolioParams): Run[] {
   const model = loadInstance(w.doc);
   const out: Run[] = [];
   const row = (member: string, r: ReturnType<typeof simulatePolicy>): Run => ({ workload: w.doc.name, member, ...r.score, fc: r.fc!, unfinished: r.unfinishedJobs });
@@ -51,7 +51,7 @@ function runAll(w: ReturnType<typeof workload>, params: PortfolioParams): Run[] 
   const ms = d.map((x) => x.elapsedMs).sort((a, b) => a - b);
   out.push({ ...row('posum', p), switches, decisions: d.length, decisionMs: ms[Math.floor(ms.length / 2)] ?? 0, decisionTimes: d.map((x) => [x.timeSeconds, x.elapsedMs]) });
   // Beyond the paper: ls as a seventeenth member.
-  const withLs = simulatePolicy(model, 'posum', { qos: 'salamander', seed: 1, actual: w.actual, posum: { ...params, lsMember: true, lookAheadMode: 'rebuild', echoArrivals: true } });
+  const withLs = simulatePolicy(model, 'posum', { qos: 'salamander', seed: 1, actual: w.actual, posum: lsParams });
   const dl = withLs.decisions ?? [];
   out.push({ ...row('posum+ls', withLs), decisions: dl.length, lsChosen: dl.filter((x) => x.choice.allocation === 'ls-plan').length });
   return out;
@@ -96,7 +96,8 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       workloads: { type: 'string', default: '10' },
-      'look-ahead': { type: 'string', default: '600' },
+      /** POSUM's own default when not given: until the submitted work is done (600 s for the rebuilt ls row). */
+      'look-ahead': { type: 'string' },
       period: { type: 'string', default: '120' },
       /** The first workload seed (fresh seeds check that nothing was tuned to the default ones). */
       'first-seed': { type: 'string', default: '1' },
@@ -110,12 +111,15 @@ async function main(): Promise<void> {
   const inputs = posumInputs();
   if (typeof inputs === 'string') return void (process.exitCode = nothingToRun('bench:posum', inputs));
   const { trace, traces } = inputs;
-  const params = portfolioParams({ weights: WEIGHTS, lookAheadSeconds: Number(values['look-ahead']), periodSeconds: Number(values.period) });
+  const given = { weights: WEIGHTS, periodSeconds: Number(values.period), ...(values['look-ahead'] !== undefined ? { lookAheadSeconds: Number(values['look-ahead']) } : {}) };
+  const params = portfolioParams(given);
+  const withLs = portfolioParams({ ...given, lsMember: true });
+  const command = `npm run bench:posum -- ${process.argv.slice(2).join(' ')}`.trim();
   const runs: Run[] = [];
   for (const kind of ['uniform', 'bursty'] as const)
     for (let s = firstSeed; s < firstSeed + count; s++) {
       if (only && !only.includes(`${kind}-${s}`)) continue;
-      const r = runAll(workload(trace, traces, kind, s), params);
+      const r = runAll(workload(trace, traces, kind, s), params, withLs);
       runs.push(...r);
       const p = r.find((x) => x.member === 'posum')!;
       const l = r.find((x) => x.member === 'posum+ls')!;
@@ -129,11 +133,13 @@ async function main(): Promise<void> {
     ['delta 0.8', { allocation: { ...params.allocation, delta: 0.8 } }],
     ['period 60 s', { periodSeconds: 60 }],
     ['period 300 s', { periodSeconds: 300 }],
-    ['look-ahead 300 s', { lookAheadSeconds: 300 }],
-    ['look-ahead 1800 s', { lookAheadSeconds: 1800 }],
-    ['echo arrivals (the last look-ahead\'s arrivals repeat)', { echoArrivals: true }],
-    ['rebuilt look-ahead, echo arrivals (the defaults before 2026-11-27)', { lookAheadMode: 'rebuild', echoArrivals: true }],
-    ['rebuilt look-ahead, echo arrivals, terminal drain', { lookAheadMode: 'rebuild', echoArrivals: true, terminalDrain: true }],
+    ['look-ahead 600 s', { lookAheadSeconds: 600 }],
+    ['look-ahead 3600 s', { lookAheadSeconds: 3600 }],
+    ['every period only (no decision at arrivals, as the paper)', { decideOnArrival: false }],
+    ['look-ahead 600 s, every period only (the defaults of the morning of 2026-11-27)', { lookAheadSeconds: 600, decideOnArrival: false }],
+    ['echo arrivals (the last 600 s of arrivals repeat)', { echoArrivals: true }],
+    ['rebuilt look-ahead of 600 s, echo arrivals, every period only (the defaults before 2026-11-27)', { lookAheadMode: 'rebuild', lookAheadSeconds: 600, echoArrivals: true, decideOnArrival: false }],
+    ['the same, terminal drain', { lookAheadMode: 'rebuild', lookAheadSeconds: 600, echoArrivals: true, decideOnArrival: false, terminalDrain: true }],
     ['alpha x10', { weights: { ...WEIGHTS, alpha: WEIGHTS.alpha * 10 } }],
     ['beta x10', { weights: { ...WEIGHTS, beta: WEIGHTS.beta * 10 } }],
     ['gamma x10', { weights: { ...WEIGHTS, gamma: WEIGHTS.gamma * 10 } }],
@@ -153,7 +159,7 @@ async function main(): Promise<void> {
   const latencies = [250, 500, 1000, 2000].map((tasks) => ({ tasks, nodes: 100, medianMs: latency(tasks, 100) }));
   const midRun = [1800, 3600, 7200].map((atSeconds) => ({ tasks: 1000, nodes: 100, atSeconds, medianMs: latency(1000, 100, atSeconds) }));
   console.log(latencies, midRun);
-  const result = { date: new Date().toISOString(), machine: machineInfo(), workloads: count, firstSeed, weights: WEIGHTS, params: { lookAheadSeconds: params.lookAheadSeconds, periodSeconds: params.periodSeconds }, runs, sensitivity, latencies, midRun };
+  const result = { date: new Date().toISOString(), machine: machineInfo(), command, workloads: count, firstSeed, weights: WEIGHTS, params: { lookAheadSeconds: params.lookAheadSeconds, periodSeconds: params.periodSeconds, decideOnArrival: params.decideOnArrival }, runs, sensitivity, latencies, midRun };
   const dir = path.join(repoRoot(), 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const suffix = firstSeed === 1 ? '' : `-seed${firstSeed}`;
@@ -162,7 +168,7 @@ async function main(): Promise<void> {
   console.log(`wrote bench/POSUM${suffix}.md`);
 }
 
-function report(r: { date: string; machine: ReturnType<typeof machineInfo>; workloads: number; firstSeed: number; params: { lookAheadSeconds: number; periodSeconds: number }; runs: Run[]; sensitivity: { variant: string; workload: string; vd: number; sb: number; c: number; fc: number }[]; latencies: { tasks: number; nodes: number; medianMs: number }[]; midRun: { tasks: number; nodes: number; atSeconds: number; medianMs: number }[] }): string {
+function report(r: { date: string; machine: ReturnType<typeof machineInfo>; command: string; workloads: number; firstSeed: number; params: { lookAheadSeconds: number; periodSeconds: number; decideOnArrival: boolean }; runs: Run[]; sensitivity: { variant: string; workload: string; vd: number; sb: number; c: number; fc: number }[]; latencies: { tasks: number; nodes: number; medianMs: number }[]; midRun: { tasks: number; nodes: number; atSeconds: number; medianMs: number }[] }): string {
   const names = [...new Set(r.runs.map((x) => x.workload))];
   const members = [...new Set(r.runs.map((x) => x.member))].filter((m) => !m.startsWith('posum'));
   let within5 = 0;
@@ -207,10 +213,10 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
   const lines = [
     '# POSUM',
     '',
-    `Run ${r.date.slice(0, 16)} on ${r.machine.cpu} (${r.machine.cores} cores) with \`npm run bench:posum -- --workloads ${r.workloads}${r.firstSeed !== 1 ? ` --first-seed ${r.firstSeed}` : ''} --look-ahead ${r.params.lookAheadSeconds} --period ${r.params.periodSeconds}\`.`,
+    `Run ${r.date.slice(0, 16)} on ${r.machine.cpu} (${r.machine.cores} cores) with \`${r.command}\`.`,
     'Workloads: 40 SWIM (FB-2010) jobs each, uniform (over 30 min) or bursty (3 bursts) arrivals, half deadline jobs; 8 fixed nodes under a Bitbrains VM\'s load',
     '(decisions see its first day, the run its second) and 8 leasable ones; Salamander\'s QoS. F_c = V_D/3600 + 0.1 S_B + C (lower is better).',
-    'POSUM\'s look-ahead: the default, replayed (the workload submitted so far runs again from time 0 with the load observed so far and POSUM\'s past choices; the queue alone, no echoed arrivals).',
+    `POSUM decides every ${r.params.periodSeconds} s${r.params.decideOnArrival ? ' and whenever a job is submitted' : ''}; its look-ahead is replayed (the workload submitted so far runs again from time 0 with the load observed so far and POSUM's past choices; the queue alone, no echoed arrivals) ${r.params.lookAheadSeconds >= REPLAY_LOOK_AHEAD_SECONDS ? 'until the submitted work is done (the default)' : `over ${r.params.lookAheadSeconds} s`}.`,
     '',
     `POSUM within 5% of the best member (or better): ${within5} of ${names.length} workloads; not worse than the median member: ${notWorseThanMedian} of ${names.length}.`,
     '',
@@ -229,7 +235,7 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
     '|---|---|---|---|---|---|',
     ...losses,
     '',
-    `Fallow's ls as a seventeenth member (200 ms of planning per decision, followed as a priority; it needs the rebuilt look-ahead, run with echoed arrivals): chosen in ${lsChosen} of ${lsDecisions} decisions; POSUM with it beats POSUM without it on ${lsBetter} of ${names.length} workloads.`,
+    `Fallow's ls as a seventeenth member (200 ms of planning per decision, followed as a priority; it needs the rebuilt look-ahead, run with its defaults: 600 s, echoed arrivals): chosen in ${lsChosen} of ${lsDecisions} decisions; POSUM with it beats POSUM without it on ${lsBetter} of ${names.length} workloads.`,
     '',
     'Median F_c of each member over all workloads (POSUM: ' + memberMedian('posum').toFixed(3) + '):',
     '',
@@ -243,7 +249,7 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; work
     '|---|' + [...new Set(r.sensitivity.map((x) => x.workload))].map(() => '---|').join(''),
     ...[...new Set(r.sensitivity.map((x) => x.variant))].map((v) => `| ${v} | ${r.sensitivity.filter((x) => x.variant === v).map((x) => `${x.fc.toFixed(3)} (${x.vd.toFixed(0)} / ${x.sb.toFixed(2)} / ${x.c.toFixed(2)})`).join(' | ')} |`),
     '',
-    '## Decision latency (16 look-ahead simulations of 600 s, half the nodes leasable; median of 7)',
+    '## Decision latency (16 look-ahead simulations until the queue is done, the default; half the nodes leasable; median of 7)',
     '',
     'At the start of a run (time 0: the replay has no past to run again):',
     '',

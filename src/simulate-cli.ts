@@ -11,7 +11,7 @@ import { loadInstance } from './engine/model/model';
 import { PlanDoc } from './engine/model/types';
 import { POLICY_NAMES } from './engine/policies';
 import { PROVISIONING_NAMES, ProvisioningName } from './engine/policies/provisioning';
-import { PORTFOLIO_DEFAULTS, PortfolioParams } from './engine/posum/portfolio';
+import { PORTFOLIO_DEFAULTS, PortfolioParams, REBUILD_LOOK_AHEAD_SECONDS } from './engine/posum/portfolio';
 import { portfolioFromRequest, portfolioRequestIssues, PortfolioRequest } from './engine/posum/request';
 import { QOS_NAMES } from './engine/qos';
 import { checkPlanFits, validateActualUsage, validateRuntimeTruth } from './engine/simulate';
@@ -39,7 +39,8 @@ export const SIMULATE = {
     beta: { type: 'string', value: 'B', help: `POSUM: weight of the score's bounded slowdown (default ${P.weights.beta})` },
     gamma: { type: 'string', value: 'G', help: `POSUM: weight of the score's cost (default ${P.weights.gamma})` },
     period: { type: 'string', value: 'S', help: `POSUM: seconds between decisions (default ${P.periodSeconds})` },
-    'look-ahead': { type: 'string', value: 'S', help: `POSUM: seconds each decision's simulations look ahead (default ${P.lookAheadSeconds})` },
+    'look-ahead': { type: 'string', value: 'S', help: `POSUM: seconds each decision's simulations look ahead (default ${P.lookAheadSeconds}, in practice until the submitted work is done; ${REBUILD_LOOK_AHEAD_SECONDS} with --look-ahead-mode rebuild)` },
+    'periodic-only': { type: 'boolean', help: "POSUM: decide every --period only, as the paper (default: also when a job is submitted)" },
     x: { type: 'string', value: 'N', help: `POSUM: nodes plus-x leases and minus-x releases per period (default ${P.provisioning.x})` },
     'max-slowdown': { type: 'string', value: 'F', help: `POSUM: maxbsd's ceiling on the bounded slowdown (default ${P.provisioning.maxBoundedSlowdown})` },
     'ls-member': { type: 'boolean', help: "POSUM: Fallow's ls as a 17th member" },
@@ -97,7 +98,11 @@ const POSUM_FLAGS: Record<string, string> = {
 
 /** POSUM's flags as parameters; a UsageError names the first bad one. */
 function posumOptions(v: Record<string, string | boolean | undefined>): PortfolioParams {
-  const request: PortfolioRequest = { ...(v['ls-member'] ? { lsMember: true } : {}), ...(v['echo-arrivals'] ? { echoArrivals: true } : {}) };
+  const request: PortfolioRequest = {
+    ...(v['ls-member'] ? { lsMember: true } : {}),
+    ...(v['echo-arrivals'] ? { echoArrivals: true } : {}),
+    ...(v['periodic-only'] ? { decideOnArrival: false } : {}),
+  };
   for (const [field, flag] of Object.entries(POSUM_FLAGS)) {
     const raw = v[flag];
     if (raw !== undefined) (request as Record<string, unknown>)[field] = field === 'provision' || field === 'lookAheadMode' ? raw : Number(raw);

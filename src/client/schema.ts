@@ -2448,10 +2448,7 @@ export interface components {
                      * @default 120
                      */
                     periodSeconds?: number;
-                    /**
-                     * @description posum: seconds each member is simulated over at a decision
-                     * @default 600
-                     */
+                    /** @description posum: seconds each member is simulated over at a decision. Default: 86400 with lookAheadMode replay (in practice until the submitted work is done: a replay stops when no task is left), 600 with rebuild */
                     lookAheadSeconds?: number;
                     /**
                      * @description posum: Fallow's ls joins as a seventeenth member (plans the present, followed as a priority when chosen)
@@ -2460,6 +2457,11 @@ export interface components {
                     lsMember?: boolean;
                     /** @description posum: the look-ahead also expects the last look-ahead's arrivals to repeat (false: the queue alone, as the paper). Default: false with lookAheadMode replay, true with rebuild */
                     echoArrivals?: boolean;
+                    /**
+                     * @description posum: decide also when a job is submitted (once an instant), not only every periodSeconds (false: every period only, as the paper)
+                     * @default true
+                     */
+                    decideOnArrival?: boolean;
                     /**
                      * @description posum: how each look-ahead starts from the present. replay: the workload submitted so far runs again from time 0 with the load observed so far and POSUM's past choices, reaching the live state exactly; rebuild: the present as a new instance (running tasks as load). lsMember needs rebuild (its default then)
                      * @default replay

@@ -124,7 +124,34 @@ describe('POSUM: the replayed look-ahead', () => {
     assert.equal(portfolioFromRequest({ lookAheadMode: 'rebuild', echoArrivals: false }).echoArrivals, false);
     assert.equal(portfolioParams({ lookAheadMode: 'rebuild' }).echoArrivals, true);
     assert.equal(portfolioParams({}).echoArrivals, false);
+    // The look-ahead: to the end of the submitted work with the replay, 600 s with the rebuilt present, unless given.
+    assert.deepEqual([portfolioFromRequest({}).lookAheadSeconds, portfolioFromRequest({ lsMember: true }).lookAheadSeconds, portfolioFromRequest({ lookAheadSeconds: 300 }).lookAheadSeconds], [86400, 600, 300]);
+    assert.deepEqual([portfolioParams({}).lookAheadSeconds, portfolioParams({ lookAheadMode: 'rebuild' }).lookAheadSeconds], [86400, 600]);
     const model = loadInstance(instance(1, 'at-zero'));
     assert.throws(() => new PortfolioPolicy(model, { ...portfolioParams(), lsMember: true, lookAheadMode: 'replay' }), /ls member/);
+  });
+
+  test('decisions at every arrival as well as every period (decideOnArrival, the default), or every period only', () => {
+    const doc = instance(21, 'spread');
+    const model = loadInstance(doc);
+    const period = 60;
+    const run = (decideOnArrival: boolean) => simulatePolicy(model, 'posum', { qos: 'salamander', seed: 1, posum: portfolioParams({ weights: WEIGHTS, periodSeconds: period, decideOnArrival }) });
+    const times = (r: ReturnType<typeof run>) => r.decisions!.map((d) => d.timeSeconds);
+    const periodic = times(run(false));
+    assert.ok(periodic.every((t) => t % period === 0), `every period only: ${periodic}`);
+    const onArrival = run(true);
+    const at = times(onArrival);
+    // Each submission is decided on at its instant (a job arriving has tasks waiting), once per instant.
+    const releases = [...new Set(doc.jobs.map((j) => (j.releaseSlot ?? 0) * SLOT))];
+    for (const t of releases) assert.ok(at.includes(t), `no decision at the arrival at ${t} s: ${at}`);
+    assert.ok(releases.some((t) => t % period !== 0), 'an arrival between two periods');
+    assert.equal(new Set(at).size, at.length, 'one decision an instant');
+    // The replay follows the decisions taken at arrivals too: once every job is known, each predicts what it does.
+    const last = Math.max(...releases);
+    const after = onArrival.decisions!.filter((d) => d.timeSeconds >= last);
+    const predicted = after.map((d) => fcOf(d.scores.find((s) => s.allocation === d.choice.allocation && s.provisioning === d.choice.provisioning)!));
+    assert.ok(Math.abs(predicted[predicted.length - 1] - onArrival.fc!) < 1e-3, `the last decision predicted ${predicted[predicted.length - 1]}, the run scored ${onArrival.fc}`);
+    assert.deepEqual(portfolioRequestIssues({ decideOnArrival: 'yes' }).map((i) => i.path), ['decideOnArrival']);
+    assert.deepEqual([portfolioFromRequest({}).decideOnArrival, portfolioFromRequest({ decideOnArrival: false }).decideOnArrival], [true, false]);
   });
 });

@@ -59,6 +59,11 @@ describe('fallow simulate', () => {
       assert.ok(posum.decisions.length > 0 && posum.decisions[0].scores.length === 16, 'posum decides among 16 members');
       for (const k of ['vd', 'sb', 'c']) assert.equal(typeof posum.score[k], 'number');
       assert.equal(typeof posum.fc, 'number');
+      // A second job submitted at 150 s: decided on at once by default, at the next period (300 s) with --periodic-only.
+      const later = write('two.json', { ...INSTANCE, jobs: [...INSTANCE.jobs, { ...INSTANCE.jobs[0], id: 'k', releaseSlot: 3 }] });
+      const times = (...flags: string[]) => JSON.parse(fallow('simulate', later, '--policy', 'posum', '--period', '300', '--qos', 'none', ...flags).stdout).decisions.map((d: { timeSeconds: number }) => d.timeSeconds);
+      assert.ok(times().includes(150), `${times()}`);
+      assert.ok(times('--periodic-only').every((t: number) => t % 300 === 0), `${times('--periodic-only')}`);
       const early = JSON.parse(fallow('simulate', write('i.json', INSTANCE), '--policy', 'hadoop', '--reduce-slowstart', '0.05').stdout);
       assert.equal(early.reduceSlowstart, 0.05);
     });

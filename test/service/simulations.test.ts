@@ -203,7 +203,7 @@ describe('plan simulations', () => {
     assert.equal(ran.report!.driver, 'posum');
     assert.ok(ran.report!.decisions!.length > 0 && ran.report!.decisions![0].scores.length === 16);
     assert.equal(typeof ran.report!.fc, 'number');
-    assert.deepEqual([(ran.posum as Json).allocation.delta, (ran.posum as Json).weights.gamma, (ran.posum as Json).periodSeconds], [0.7, 2, 1800]);
+    assert.deepEqual([(ran.posum as Json).allocation.delta, (ran.posum as Json).weights.gamma, (ran.posum as Json).periodSeconds, (ran.posum as Json).decideOnArrival], [0.7, 2, 1800, true]);
     assert.deepEqual([ran.qosPeriodSeconds, ran.report!.qosPeriodSeconds], [0.1, 0.1], 'the QoS controller checks every 100 ms by default');
     const member = await post({ clusterId, batchId, forecastId, policy: 'hsrtf', provision: 'dlx', qos: 'none', qosPeriodSeconds: S });
     assert.equal(member.response.status, 202, JSON.stringify(member.error));
@@ -234,9 +234,9 @@ describe('plan simulations', () => {
     assert.deepEqual((bad.error as Json).problems.map((p: Json) => p.path).sort(), ['policy', 'qos', 'qosPeriodSeconds', 'reduceSlowstart', 'runtimeSigma', 'seed']);
     const slower = await post({ clusterId, batchId, forecastId, policy: 'fair', qosPeriodSeconds: S + 1 });
     assert.deepEqual([slower.response.status, (slower.error as Json).problems.map((p: Json) => p.path)], [422, ['qosPeriodSeconds']], 'longer than a slot');
-    const badPosum = await post({ clusterId, batchId, forecastId, policy: 'posum', provision: 'lots', delta: 2, alpha: -1, periodSeconds: 0, lookAheadSeconds: 'long', lsMember: 'yes', lookAheadMode: 'exact' });
+    const badPosum = await post({ clusterId, batchId, forecastId, policy: 'posum', provision: 'lots', delta: 2, alpha: -1, periodSeconds: 0, lookAheadSeconds: 'long', lsMember: 'yes', lookAheadMode: 'exact', decideOnArrival: 'yes' });
     assert.equal(badPosum.response.status, 422);
-    assert.deepEqual((badPosum.error as Json).problems.map((p: Json) => p.path).sort(), ['alpha', 'delta', 'lookAheadMode', 'lookAheadSeconds', 'lsMember', 'periodSeconds', 'provision']);
+    assert.deepEqual((badPosum.error as Json).problems.map((p: Json) => p.path).sort(), ['alpha', 'decideOnArrival', 'delta', 'lookAheadMode', 'lookAheadSeconds', 'lsMember', 'periodSeconds', 'provision']);
     const badTruth = await post({ clusterId, batchId, forecastId, policy: 'fair', trueSeconds: { j1: { nope: 5 }, j9: { map: 1 } } });
     assert.equal(badTruth.response.status, 422);
     assert.deepEqual((badTruth.error as Json).problems.map((p: Json) => p.path).sort(), ['trueSeconds.j1.nope', 'trueSeconds.j9']);

@@ -9,8 +9,8 @@ import { posumScore, PosumScore, ScoredJob } from './score';
  * The replayed present (PortfolioParams.lookAheadMode 'replay'): instead of rebuilding the state at `now` as a
  * new instance (portfolio.ts lookAhead: running tasks become load rounded to whole slots, a reduce whose maps all
  * run may start at once), each member's look-ahead runs the workload again from time 0 with what the scheduler
- * knows at `now`: the jobs submitted so far (and, with `echoArrivals`, the last look-ahead's arrivals once more,
- * one look-ahead later), the regular load it has observed up to the current slot and the forecast after it, the
+ * knows at `now`: the jobs submitted so far (and, with `echoArrivals`, the arrivals of the last `echoSeconds` once
+ * more, one such window later), the regular load it has observed up to the current slot and the forecast after it, the
  * same simulator options, and POSUM's own past choices (the caller's script). The simulator is deterministic, so
  * the replay reaches the live state at `now` exactly; from there the member runs until `now + lookAheadSeconds`.
  * Past contributions to the score are the same for every member, so comparing the totals compares the futures;
@@ -26,7 +26,7 @@ export interface ReplayInput {
 }
 
 /** The instance a replay at `now` runs: submitted jobs, echoes, observed load then forecast. Null when nothing waits. */
-export function replayInstance(model: Model, live: Simulator, lookAheadSeconds: number, echoArrivals: boolean): ReplayInput | null {
+export function replayInstance(model: Model, live: Simulator, echoSeconds: number, echoArrivals: boolean): ReplayInput | null {
   const S = model.slotSeconds;
   const now = live.now;
   const doc = model.doc;
@@ -48,12 +48,12 @@ export function replayInstance(model: Model, live: Simulator, lookAheadSeconds: 
     identity.push({ deadlineJob: spec.class === 'deadline' && deadlineSlot !== null, releaseSeconds: releaseSlot * S, deadlineSeconds: deadlineSlot === null ? null : deadlineSlot * S });
   };
   model.jobs.forEach((_, j) => submitted[j] && add(j, doc.jobs[j], 0));
-  // Echoes: whole copies of the last look-ahead's arrivals, released (and due) one look-ahead later; a whole number of slots.
-  const shift = Math.ceil(lookAheadSeconds / S) * S;
+  // Echoes: whole copies of the last echoSeconds' arrivals, released (and due) one window later; a whole number of slots.
+  const shift = Math.ceil(echoSeconds / S) * S;
   if (echoArrivals)
     model.jobs.forEach((job, j) => {
       const release = job.release * S;
-      if (submitted[j] && release > now - lookAheadSeconds) add(j, { ...doc.jobs[j], id: `${doc.jobs[j].id}-echo` }, shift);
+      if (submitted[j] && release > now - echoSeconds) add(j, { ...doc.jobs[j], id: `${doc.jobs[j].id}-echo` }, shift);
     });
   // The regular load observed up to the current slot (its value is the load at the slot's start, now), the forecast after.
   const s0 = Math.floor(now / S + 1e-9);

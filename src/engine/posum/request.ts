@@ -18,6 +18,8 @@ export interface PortfolioRequest {
   lookAheadSeconds?: unknown;
   lsMember?: unknown;
   echoArrivals?: unknown;
+  /** Decide also at every job's arrival (true, the default), or only every period (false, as the paper). */
+  decideOnArrival?: unknown;
   /** How each look-ahead starts from the present: replay (the default) or rebuild (portfolio.ts). */
   lookAheadMode?: unknown;
   /** Nodes plus-x leases and minus-x releases per period. */
@@ -41,7 +43,7 @@ export function portfolioRequestIssues(r: PortfolioRequest): Issue[] {
   number('lookAheadSeconds', (x) => x > 0, 'a number of seconds > 0');
   number('x', (x) => Number.isInteger(x) && x >= 0, 'an integer >= 0');
   number('maxBoundedSlowdown', (x) => x > 0, 'a number > 0');
-  for (const field of ['lsMember', 'echoArrivals'] as const)
+  for (const field of ['lsMember', 'echoArrivals', 'decideOnArrival'] as const)
     if (r[field] !== undefined && typeof r[field] !== 'boolean') issues.push({ path: field, message: `must be true or false, got ${show(r[field])}` });
   if (r.lookAheadMode !== undefined && !(LOOK_AHEAD_MODES as readonly unknown[]).includes(r.lookAheadMode))
     issues.push({ path: 'lookAheadMode', message: `must be one of ${LOOK_AHEAD_MODES.join(', ')}, got ${show(r.lookAheadMode)}` });
@@ -60,9 +62,14 @@ export function portfolioFromRequest(r: PortfolioRequest, weights: FcWeights = P
   return {
     ...d,
     lsMember: r.lsMember === true,
-    ...lookAheadSettings({ lsMember: r.lsMember === true, lookAheadMode: r.lookAheadMode as LookAheadMode | undefined, echoArrivals: typeof r.echoArrivals === 'boolean' ? r.echoArrivals : undefined }),
+    ...lookAheadSettings({
+      lsMember: r.lsMember === true,
+      lookAheadMode: r.lookAheadMode as LookAheadMode | undefined,
+      echoArrivals: typeof r.echoArrivals === 'boolean' ? r.echoArrivals : undefined,
+      lookAheadSeconds: n(r.lookAheadSeconds),
+    }),
+    decideOnArrival: typeof r.decideOnArrival === 'boolean' ? r.decideOnArrival : d.decideOnArrival,
     periodSeconds: n(r.periodSeconds) ?? d.periodSeconds,
-    lookAheadSeconds: n(r.lookAheadSeconds) ?? d.lookAheadSeconds,
     weights: { alpha: n(r.alpha) ?? weights.alpha, beta: n(r.beta) ?? weights.beta, gamma: n(r.gamma) ?? weights.gamma },
     allocation: { ...d.allocation, delta: n(r.delta) ?? d.allocation.delta },
     provisioning: { ...d.provisioning, x: n(r.x) ?? d.provisioning.x, maxBoundedSlowdown: n(r.maxBoundedSlowdown) ?? d.provisioning.maxBoundedSlowdown },

@@ -100,7 +100,11 @@ export class CreatePolicySimulationDto extends CreateSimulationDto {
   @Allow()
   periodSeconds?: number;
 
-  @ApiPropertyOptional({ exclusiveMinimum: true, minimum: 0, default: 600, description: 'posum: seconds each member is simulated over at a decision' })
+  @ApiPropertyOptional({
+    exclusiveMinimum: true,
+    minimum: 0,
+    description: 'posum: seconds each member is simulated over at a decision. Default: 86400 with lookAheadMode replay (in practice until the submitted work is done: a replay stops when no task is left), 600 with rebuild',
+  })
   @Allow()
   lookAheadSeconds?: number;
 
@@ -111,6 +115,10 @@ export class CreatePolicySimulationDto extends CreateSimulationDto {
   @ApiPropertyOptional({ description: 'posum: the look-ahead also expects the last look-ahead\'s arrivals to repeat (false: the queue alone, as the paper). Default: false with lookAheadMode replay, true with rebuild' })
   @Allow()
   echoArrivals?: boolean;
+
+  @ApiPropertyOptional({ default: true, description: 'posum: decide also when a job is submitted (once an instant), not only every periodSeconds (false: every period only, as the paper)' })
+  @Allow()
+  decideOnArrival?: boolean;
 
   @ApiPropertyOptional({
     enum: ['replay', 'rebuild'],
