@@ -13,7 +13,7 @@ import type { JobOrderDispatch } from '../policies/job-order-dispatch';
 import { PlanDriver } from '../simulate/plan-driver';
 import type { PlanDoc } from '../model/types';
 import { choose, FC_DEFAULTS, FcWeights, posumScore, PosumScore, ScoredJob } from './score';
-import { ReplayInput, replayInstance, replayScore } from './replay';
+import { replayInstance, replayScore } from './replay';
 
 /**
  * POSUM (seeds/002, sections III and V): a portfolio of 4 allocation x 4 provisioning policies. Every
@@ -137,6 +137,21 @@ export interface Decision {
   elapsedMs: number;
 }
 
+/**
+ * What a replay's POSUM does instead of deciding: at a past decision's time, what was chosen then; from `from` on,
+ * `member` (the one under trial; null: no change). Data, not a closure, so that a fork of the replay copies it.
+ */
+export interface ReplayScript {
+  past: [number, Member][];
+  from: number;
+  member: Member | null;
+}
+
+function scriptedChoice(script: ReplayScript, t: number): Member | null {
+  if (t >= script.from - 1e-9) return script.member;
+  return script.past.find(([at]) => Math.abs(at - t) < 1e-9)?.[1] ?? null;
+}
+
 export const MEMBERS: Member[] = POSUM_ALLOCATIONS.flatMap((allocation) => PROVISIONING_NAMES.map((provisioning) => ({ allocation, provisioning })));
 
 /** Timer payload of a decision (the allocation policies' own timers carry job indexes). */
@@ -160,8 +175,8 @@ export class PortfolioPolicy implements Driver, Provisioner {
   constructor(
     private readonly model: Model,
     private readonly p: PortfolioParams = PORTFOLIO_DEFAULTS,
-    /** A replay's POSUM (replay.ts): at each decision time, the member chosen then (null: no change), instead of deciding. */
-    private readonly script?: (timeSeconds: number) => Member | null,
+    /** A replay's POSUM (replay.ts): it takes the choices of the script instead of deciding. */
+    private readonly script?: ReplayScript,
   ) {
     if (!(p.periodSeconds > 0)) throw new Error('periodSeconds must be > 0');
     if (p.lookAheadMode === 'replay' && p.lsMember) throw new Error('lookAheadMode replay does not take the ls member');
@@ -227,7 +242,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
   /** Simulates every member from the present over the look-ahead and switches to the best. */
   rethink(sim: Simulator): void {
     if (this.script) {
-      this.current = this.script(sim.now) ?? this.current;
+      this.current = scriptedChoice(this.script, sim.now) ?? this.current;
       return;
     }
     const started = Date.now();
@@ -258,25 +273,28 @@ export class PortfolioPolicy implements Driver, Provisioner {
     });
   }
 
-  /** rethink with the replayed present (replay.ts): every member from time 0 with the past choices, until the look-ahead's end. */
+  /**
+   * rethink with the replayed present (replay.ts): the workload known so far runs once from time 0 with the past
+   * choices up to the instant of the decision, then a fork of it per member runs on until the look-ahead's end
+   * (a fork goes on exactly as that run would: the past is simulated once, not once per member).
+   */
   private rethinkByReplay(live: Simulator, started: number): void {
     const input = replayInstance(this.model, live, this.p.echoSeconds, this.p.echoArrivals);
     if (!input) return; // nothing left to schedule
     const now = live.now;
     const end = now + this.p.lookAheadSeconds;
-    const scores = this.members.map((m) => ({ ...m, ...this.replayMember(input, live, m, end) }));
+    const script: ReplayScript = { past: this.trail.map((d) => [d.timeSeconds, d.choice]), from: now, member: null };
+    const replayed = new PortfolioPolicy(input.model, this.p, script);
+    const past = new Sim(input.model, new ActualUsage(input.model, input.model.doc.usage), replayed, { ...live.options, provisioner: replayed, stopAtSeconds: end });
+    past.begin();
+    past.advance(now);
+    const scores = this.members.map((m) => {
+      const sim = past.fork();
+      (sim.driver as PortfolioPolicy).script!.member = m;
+      const r = sim.runToEnd();
+      return { ...m, ...replayScore(input, sim, r, end) };
+    });
     this.switchTo(now, scores, started);
-  }
-
-  /** One member's replay from time 0 (past choices as taken, `m` from now on), scored at `end`. */
-  private replayMember(input: ReplayInput, live: Simulator, m: Member, end: number): PosumScore {
-    const now = live.now;
-    const past = this.trail.map((d) => [d.timeSeconds, d.choice] as const);
-    const script = (t: number): Member | null => (t >= now - 1e-9 ? m : (past.find(([at]) => Math.abs(at - t) < 1e-9)?.[1] ?? null));
-    const scripted = new PortfolioPolicy(input.model, this.p, script);
-    const sim = new Sim(input.model, new ActualUsage(input.model, input.model.doc.usage), scripted, { ...live.options, provisioner: scripted, stopAtSeconds: end });
-    const r = sim.run();
-    return replayScore(input, sim, r, end);
   }
 
   /** The ls member: a plan of the present on the nodes up now, replayed over the look-ahead as planned. */

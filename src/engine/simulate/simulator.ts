@@ -8,6 +8,7 @@ import { NodeState, throttleFactor } from './node-state';
 import { crossingTime, nextPoll } from './qos-clock';
 import { NodeLinks, pathSeconds, stagingSeconds } from './transfer';
 import { ActualUsage } from './usage';
+import { cloneState } from './fork';
 import { posumScore, PosumScore } from '../posum/score';
 import { roundScore } from '../evaluate/posum-kpi';
 
@@ -215,8 +216,10 @@ export class Simulator {
   private readonly margin: Float64Array;
   private readonly cpu: number;
   private readonly queue = new EventQueue(4096);
-  private readonly qosView: QosNodeView;
-  private qosNode = 0;
+  /** What the QoS controller sees of node qosNode (Simulator.qosViewOf); rebuilt by fork(), whose getters read the fork. */
+  private qosView: QosNodeView;
+  /** The node the QoS controller is checking (qosViewOf reads it). */
+  qosNode = 0;
   /** Seconds between the QoS controller's checks, and whether that is below a slot (checks within slots). */
   private readonly qosPeriod: number;
   private readonly withinSlot: boolean;
@@ -224,6 +227,9 @@ export class Simulator {
   private readonly controlAt: Float64Array;
   private readonly controlSeq: Int32Array;
   private launches = 0;
+  private events = 0;
+  private startedMs = 0;
+  private readonly event: SimEvent = { time: 0, kind: 0, a: 0, b: 0 };
   private remaining = 0;
   private placementBytes = 0;
   private remoteBytes = 0;
@@ -302,32 +308,18 @@ export class Simulator {
     this.controlSeq = new Int32Array(K);
     this.staging = new Float64Array(model.jobs.length);
     this.sampler = new BatchSampler(model);
-    const sim = this;
-    const regular = new Float64Array(M);
-    this.qosView = {
-      metrics: model.metrics,
-      get capacity() {
-        return model.capacity[sim.qosNode];
-      },
-      get regular() {
-        for (let m = 0; m < M; m++) regular[m] = sim.regularNow(sim.qosNode, m);
-        return regular;
-      },
-      margin: this.margin,
-      get used() {
-        return sim.nodes[sim.qosNode].used;
-      },
-      get tasks() {
-        return sim.nodes[sim.qosNode].tasks;
-      },
-      demand: (i, m) => model.stages[model.taskStage[i]].demand[m],
-      order: (i) => sim.launchSeq[i],
-    };
+    this.qosView = Simulator.qosViewOf(this);
   }
 
   /** Runs the whole simulation and returns its metrics. */
   run(): SimReport {
-    const started = Date.now();
+    this.begin();
+    return this.runToEnd();
+  }
+
+  /** Sets the run up: the driver prepares, the jobs' releases and the first tick, provisioning and sample are queued. */
+  begin(): void {
+    this.startedMs = Date.now();
     const { model } = this;
     this.driver.prepare(this);
     this.stage();
@@ -342,13 +334,19 @@ export class Simulator {
     this.queue.push(0, PRIORITY[TICK], TICK, 0);
     if (this.options.provisioner) this.queue.push(0, PRIORITY[PROVISION], PROVISION, 0);
     this.queue.push(0, PRIORITY[SAMPLE], SAMPLE, 0);
-    const horizon = Math.min(model.T * model.slotSeconds * (this.options.maxWindows ?? 10), this.options.stopAtSeconds ?? Infinity);
-    const ev: SimEvent = { time: 0, kind: 0, a: 0, b: 0 };
-    let events = 0;
-    while (this.remaining > 0 && this.queue.pop(ev)) {
+  }
+
+  /**
+   * Processes the events that come before time `before` (all of them by default), within the horizon; an event
+   * at `before` stays queued, so that a fork taken then goes on exactly as this run would.
+   */
+  advance(before = Infinity): void {
+    const horizon = Math.min(this.model.T * this.model.slotSeconds * (this.options.maxWindows ?? 10), this.options.stopAtSeconds ?? Infinity);
+    const ev = this.event;
+    while (this.remaining > 0 && this.queue.peekTime() < before && this.queue.pop(ev)) {
       if (ev.time > horizon) break;
       this.now = ev.time;
-      events++;
+      this.events++;
       switch (ev.kind) {
         case FINISH:
           if (ev.b === this.version[ev.a] && this.state[ev.a] === TaskState.Running) this.finish(ev.a);
@@ -387,7 +385,24 @@ export class Simulator {
       }
       this.driver.dispatch(this);
     }
-    return this.report(events, Date.now() - started);
+  }
+
+  /** Runs to the end (the work done, or the horizon) and returns the metrics. */
+  runToEnd(): SimReport {
+    this.advance();
+    return this.report(this.events, Date.now() - this.startedMs);
+  }
+
+  /**
+   * An independent copy of this run as it stands, driver and provisioner included (fork.ts): what it does next
+   * is what this run would do, and neither disturbs the other. The model, the regular load and the QoS
+   * controller are shared (nothing changes them). The copy's `driver` (and provisioner, when it is the driver) is
+   * the driver's copy, which the caller may steer.
+   */
+  fork(): Simulator {
+    const copy = cloneState(this, new Set<unknown>([this.model, this.usage, this.options.qos, this.options.runtimeTruth]));
+    copy.qosView = Simulator.qosViewOf(copy);
+    return copy;
   }
 
   // ---- what drivers use -------------------------------------------------------------------------
@@ -966,6 +981,32 @@ export class Simulator {
       events,
       elapsedMs,
       jobs,
+    };
+  }
+
+  /** What the QoS controller sees of node sim.qosNode, read live from `sim`. */
+  private static qosViewOf(sim: Simulator): QosNodeView {
+    const { model } = sim;
+    const M = model.M;
+    const regular = new Float64Array(M);
+    return {
+      metrics: model.metrics,
+      get capacity() {
+        return model.capacity[sim.qosNode];
+      },
+      get regular() {
+        for (let m = 0; m < M; m++) regular[m] = sim.regularNow(sim.qosNode, m);
+        return regular;
+      },
+      margin: sim.margin,
+      get used() {
+        return sim.nodes[sim.qosNode].used;
+      },
+      get tasks() {
+        return sim.nodes[sim.qosNode].tasks;
+      },
+      demand: (i, m) => model.stages[model.taskStage[i]].demand[m],
+      order: (i) => sim.launchSeq[i],
     };
   }
 }

@@ -1,0 +1,48 @@
+/**
+ * A deep copy of a running simulation's state (Simulator.fork): every object reached from `root` is copied with
+ * its prototype (so a policy stays a policy), typed arrays, arrays, maps and sets with their contents, cycles and
+ * shared references kept as they were. Objects in `shared` are not copied (the model, the regular load, the QoS
+ * controller: nothing changes them). Functions are shared, so state must not live in closures; the one closure
+ * the simulator holds (its QoS view) is rebuilt by fork().
+ */
+export function cloneState<T>(root: T, shared: ReadonlySet<unknown>): T {
+  const copies = new Map<unknown, unknown>();
+  const copy = (x: unknown): unknown => {
+    if (x === null || typeof x !== 'object' || shared.has(x)) return x;
+    const seen = copies.get(x);
+    if (seen !== undefined) return seen;
+    if (ArrayBuffer.isView(x)) {
+      if (x instanceof DataView) throw new Error('cloneState: DataView is not supported');
+      const c = (x as unknown as { slice(): unknown }).slice();
+      copies.set(x, c);
+      return c;
+    }
+    if (Array.isArray(x)) {
+      const c: unknown[] = new Array(x.length);
+      copies.set(x, c);
+      for (let i = 0; i < x.length; i++) c[i] = copy(x[i]);
+      return c;
+    }
+    if (x instanceof Map) {
+      const c = new Map();
+      copies.set(x, c);
+      for (const [k, v] of x) c.set(copy(k), copy(v));
+      return c;
+    }
+    if (x instanceof Set) {
+      const c = new Set();
+      copies.set(x, c);
+      for (const v of x) c.add(copy(v));
+      return c;
+    }
+    const c = Object.create(Object.getPrototypeOf(x)) as object;
+    copies.set(x, c);
+    for (const key of Reflect.ownKeys(x)) {
+      const d = Object.getOwnPropertyDescriptor(x, key)!;
+      if ('value' in d) d.value = copy(d.value);
+      Object.defineProperty(c, key, d);
+    }
+    return c;
+  };
+  return copy(root) as T;
+}

@@ -1,0 +1,97 @@
+/**
+ * Simulator.fork (simulate/fork.ts): a copy of a run taken between two instants goes on exactly as the run would,
+ * and leaves the run itself undisturbed. POSUM's replayed look-ahead simulates the past once and forks it per
+ * member; its exactness rests on this.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { loadInstance, Model } from '../../src/engine/model/model';
+import { InstanceDoc, JobSpec } from '../../src/engine/model/types';
+import { makePolicy } from '../../src/engine/policies';
+import { PosumAllocationPolicy } from '../../src/engine/policies/posum-allocation';
+import { ProvisioningPolicy } from '../../src/engine/policies/provisioning';
+import { getQos } from '../../src/engine/qos';
+import { Random } from '../../src/engine/random';
+import { SimReport } from '../../src/engine/simulate/metrics';
+import { SimOptions, Simulator } from '../../src/engine/simulate/simulator';
+import { ActualUsage } from '../../src/engine/simulate/usage';
+
+const SLOTS = 120;
+const SLOT = 10;
+
+/** Fixed nodes under a moving load (so the QoS controller kills), leasable ones, links, inputs to fetch, reduces. */
+function instance(seed: number): InstanceDoc {
+  const rng = new Random(seed);
+  const load = () => Array.from({ length: SLOTS }, (_, t) => Math.min(0.95, Math.max(0, 0.5 + 0.4 * Math.sin((t + seed * 5) / 6) + 0.2 * (rng.next() - 0.5))));
+  const jobs: JobSpec[] = Array.from({ length: 12 }, (_, n) => {
+    const stages: JobSpec['stages'] = [{ id: 'map', tasks: 2 + rng.int(6), demand: { cpu: 1, ram: 1 }, durationSeconds: 20 + 10 * rng.int(6), inputMB: 64 }];
+    if (rng.next() < 0.7) stages.push({ id: 'reduce', tasks: 1 + rng.int(2), demand: { cpu: 1, ram: 2 }, after: ['map'], durationSeconds: 30 + 10 * rng.int(4) });
+    const releaseSlot = rng.int(40);
+    const deadline = n % 2 === 0 ? { deadlineSlot: releaseSlot + 5 + rng.int(15) } : {};
+    return { id: `j${n}`, class: n % 2 === 0 ? 'deadline' : 'batch', releaseSlot, ...deadline, stages };
+  });
+  return {
+    format: 'fallow.instance/v1',
+    name: `fork-${seed}`,
+    horizon: { slots: SLOTS, slotSeconds: SLOT },
+    metrics: ['cpu', 'ram'],
+    nodes: [
+      ...Array.from({ length: 4 }, (_, k) => ({ id: `f${k}`, capacity: { cpu: 4, ram: 8 }, costPerHour: 1, bandwidthMbps: 200 + 100 * k })),
+      ...Array.from({ length: 2 }, (_, k) => ({ id: `l${k}`, capacity: { cpu: 4, ram: 8 }, costPerHour: 3, bandwidthMbps: 400, lease: { startupSeconds: 20, minLeaseSeconds: 60 } })),
+    ],
+    usage: Object.fromEntries(Array.from({ length: 4 }, (_, k) => [`f${k}`, { cpu: load(), ram: load() }])),
+    jobs,
+  };
+}
+
+type Make = (model: Model) => Simulator;
+const runs: [string, Make][] = [
+  ['edls-sh leasing with plus-x, Salamander checking every 0.1 s', (model) => {
+    const policy = new PosumAllocationPolicy(model, 'edls-sh');
+    return new Simulator(model, new ActualUsage(model, model.doc.usage), policy, { qos: getQos('salamander'), seed: 3, provisioner: new ProvisioningPolicy(model, 'plus-x') });
+  }],
+  ['hadoop under Cuckoo with runtime noise', (model) => {
+    const options: SimOptions = { qos: getQos('cuckoo'), seed: 5, runtimeTruth: { runtimeSigma: 0.3 } };
+    return new Simulator(model, new ActualUsage(model, model.doc.usage), makePolicy('hadoop', model), options);
+  }],
+];
+
+/** The report without the wall-clock time it took. */
+const outcome = (r: SimReport) => ({ ...r, elapsedMs: 0 });
+
+describe('Simulator.fork', () => {
+  for (const [name, make] of runs)
+    test(`a fork goes on as the run would, and the run goes on undisturbed: ${name}`, () => {
+      for (const seed of [1, 2]) {
+        const model = loadInstance(instance(seed));
+        const whole = outcome(make(model).run());
+        assert.ok(whole.tasks > 0 && whole.makespanSeconds > 200, `seed ${seed}: a run worth forking (${whole.makespanSeconds} s)`);
+        assert.ok(whole.relaunches > 0 || whole.remoteTasks > 0, `seed ${seed}: kills or remote reads to carry over`);
+        for (const at of [0, 95, 250.05, 400]) {
+          const sim = make(model);
+          sim.begin();
+          sim.advance(at);
+          const fork = sim.fork();
+          assert.deepEqual(outcome(fork.runToEnd()), whole, `seed ${seed}: the fork taken at ${at} s`);
+          assert.deepEqual(outcome(sim.runToEnd()), whole, `seed ${seed}: the run forked at ${at} s`);
+        }
+      }
+    });
+
+  test('a fork is steered apart: changing its driver changes its run only', () => {
+    const model = loadInstance(instance(4));
+    const make = () => new Simulator(model, new ActualUsage(model, model.doc.usage), new PosumAllocationPolicy(model, 'hsrtf'), { qos: getQos('none'), seed: 1 });
+    const whole = outcome(make().run());
+    const sim = make();
+    sim.begin();
+    sim.advance(100);
+    const fork = sim.fork();
+    assert.notEqual(fork.driver, sim.driver);
+    // Shared: what no run changes.
+    assert.equal(fork.model, sim.model);
+    assert.equal(fork.usage, sim.usage);
+    fork.timer(fork.now, 0); // a spurious timer: the fork's own queue only
+    fork.state.fill(0, 0, 1);
+    assert.deepEqual(outcome(sim.runToEnd()), whole);
+  });
+});
