@@ -16,7 +16,8 @@ import { posumScore, PosumScore, ScoredJob } from './score';
  * Past contributions to the score are the same for every member, so comparing the totals compares the futures;
  * V_D is then the run's mean over every deadline job so far, as the final score counts it.
  *
- * The cost grows with `now` (each member simulates from time 0), where the rebuilt present costs the same at
+ * The past is simulated once a decision and forked per member (portfolio.ts rethinkByReplay, Simulator.fork), so
+ * the cost still grows with `now`, by one simulation of the past, where the rebuilt present costs the same at
  * every decision.
  */
 export interface ReplayInput {
