@@ -29,8 +29,8 @@ describe('Postgres outage during a solve', () => {
   };
 
   before(async () => {
-    pg = privatePostgres(55400 + Math.floor(Math.random() * 500));
-    pg.start();
+    pg = privatePostgres();
+    pg.startOnFreePort();
     process.env.DATABASE_URL = pg.url; // startService creates its database on this server
     svc = await startService();
     customer = (await svc.tenant('pg-outage', ['customer'])).keys.customer;
