@@ -1816,6 +1816,11 @@ export interface components {
             /** @description each member simulated from that moment over the look-ahead */
             scores: components["schemas"]["MemberScoreDto"][];
             choice: components["schemas"]["MemberDto"];
+            /**
+             * @description what called the decision: the period's timer, or a job's submission (decideOnArrival); one decision an instant
+             * @enum {string}
+             */
+            trigger: "period" | "arrival";
             elapsedMs: number;
         };
         MinMedianMaxDto: {

@@ -137,10 +137,15 @@ describe('POSUM: the replayed look-ahead', () => {
     const period = 60;
     const run = (decideOnArrival: boolean) => simulatePolicy(model, 'posum', { qos: 'salamander', seed: 1, posum: portfolioParams({ weights: WEIGHTS, periodSeconds: period, decideOnArrival }) });
     const times = (r: ReturnType<typeof run>) => r.decisions!.map((d) => d.timeSeconds);
-    const periodic = times(run(false));
+    const periodicRun = run(false);
+    const periodic = times(periodicRun);
     assert.ok(periodic.every((t) => t % period === 0), `every period only: ${periodic}`);
+    assert.ok(periodicRun.decisions!.every((d) => d.trigger === 'period'));
     const onArrival = run(true);
     const at = times(onArrival);
+    // Between two periods only an arrival decides; the trail says so.
+    for (const d of onArrival.decisions!) if (d.timeSeconds % period !== 0) assert.equal(d.trigger, 'arrival', `at ${d.timeSeconds} s`);
+    assert.ok(onArrival.decisions!.some((d) => d.trigger === 'period'), 'the period decides too');
     // Each submission is decided on at its instant (a job arriving has tasks waiting), once per instant.
     const releases = [...new Set(doc.jobs.map((j) => (j.releaseSlot ?? 0) * SLOT))];
     for (const t of releases) assert.ok(at.includes(t), `no decision at the arrival at ${t} s: ${at}`);

@@ -134,8 +134,12 @@ export interface Decision {
    */
   scores: (Member & PosumScore & { distance: number })[];
   choice: Member;
+  /** What called the decision: the period's timer, or a job's submission (decideOnArrival). One decision an instant. */
+  trigger: DecisionTrigger;
   elapsedMs: number;
 }
+
+export type DecisionTrigger = 'period' | 'arrival';
 
 /**
  * What a replay's POSUM does instead of deciding: at a past decision's time, what was chosen then; from `from` on,
@@ -169,6 +173,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
   private readonly submitted: Uint8Array;
   private arrived = false;
   private decidedAt = -1;
+  private trigger: DecisionTrigger = 'period';
   /** The provisioner runs at the portfolio's own period (Provisioner). */
   readonly periodSeconds: number;
 
@@ -217,19 +222,20 @@ export class PortfolioPolicy implements Driver, Provisioner {
       for (const a of this.allocations.values()) a.onTimer(sim, payload);
       return;
     }
-    this.decideOnce(sim);
+    this.decideOnce(sim, 'period');
     sim.timer(sim.now + this.p.periodSeconds, DECIDE);
   }
 
   /** One decision an instant: a period's and an arrival's at the same time see the same present. */
-  private decideOnce(sim: Simulator): void {
+  private decideOnce(sim: Simulator, trigger: DecisionTrigger): void {
     if (this.decidedAt === sim.now) return;
     this.decidedAt = sim.now;
+    this.trigger = trigger;
     this.rethink(sim);
   }
 
   dispatch(sim: Simulator): void {
-    if (this.arrived && this.p.decideOnArrival) this.decideOnce(sim);
+    if (this.arrived && this.p.decideOnArrival) this.decideOnce(sim, 'arrival');
     this.arrived = false;
     this.allocations.get(this.current.allocation)!.dispatch(sim);
   }
@@ -269,6 +275,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
       timeSeconds: now,
       scores: scores.map((s, n) => ({ ...s, distance: Math.round(best.distances[n] * 1e4) / 1e4 })),
       choice: this.current,
+      trigger: this.trigger,
       elapsedMs: Date.now() - started,
     });
   }

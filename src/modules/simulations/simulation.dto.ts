@@ -201,6 +201,8 @@ export class DecisionDto {
   @ApiProperty({ description: 'seconds from slot 0' }) timeSeconds!: number;
   @ApiProperty({ type: [MemberScoreDto], description: 'each member simulated from that moment over the look-ahead' }) scores!: MemberScoreDto[];
   @ApiProperty({ type: MemberDto }) choice!: MemberDto;
+  @ApiProperty({ enum: ['period', 'arrival'], description: "what called the decision: the period's timer, or a job's submission (decideOnArrival); one decision an instant" })
+  trigger!: 'period' | 'arrival';
   @ApiProperty() elapsedMs!: number;
 }
 
