@@ -173,7 +173,6 @@ export class PortfolioPolicy implements Driver, Provisioner {
   private readonly submitted: Uint8Array;
   private arrived = false;
   private decidedAt = -1;
-  private trigger: DecisionTrigger = 'period';
   /** The provisioner runs at the portfolio's own period (Provisioner). */
   readonly periodSeconds: number;
 
@@ -230,8 +229,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
   private decideOnce(sim: Simulator, trigger: DecisionTrigger): void {
     if (this.decidedAt === sim.now) return;
     this.decidedAt = sim.now;
-    this.trigger = trigger;
-    this.rethink(sim);
+    this.rethink(sim, trigger);
   }
 
   dispatch(sim: Simulator): void {
@@ -245,14 +243,14 @@ export class PortfolioPolicy implements Driver, Provisioner {
     this.provisioners.get(this.current.provisioning)!.decide(sim);
   }
 
-  /** Simulates every member from the present over the look-ahead and switches to the best. */
-  rethink(sim: Simulator): void {
+  /** Simulates every member from the present over the look-ahead and switches to the best; `trigger` goes into the trail. */
+  rethink(sim: Simulator, trigger: DecisionTrigger = 'period'): void {
     if (this.script) {
       this.current = scriptedChoice(this.script, sim.now) ?? this.current;
       return;
     }
     const started = Date.now();
-    if (this.p.lookAheadMode === 'replay') return this.rethinkByReplay(sim, started);
+    if (this.p.lookAheadMode === 'replay') return this.rethinkByReplay(sim, started, trigger);
     const present = lookAhead(this.model, sim, this.p.lookAheadSeconds, this.p.echoArrivals);
     if (!present) return; // nothing left to schedule
     let plan: PlanDoc | null = null;
@@ -263,11 +261,11 @@ export class PortfolioPolicy implements Driver, Provisioner {
       plan = scored.plan;
       return { ...m, ...scored.score };
     });
-    this.switchTo(sim.now, scores, started, plan);
+    this.switchTo(sim.now, scores, started, trigger, plan);
   }
 
   /** Switches to the member nearest the ideal point of `scores` (following the ls plan when it is chosen) and keeps the decision. */
-  private switchTo(now: number, scores: (Member & PosumScore)[], started: number, plan: PlanDoc | null = null): void {
+  private switchTo(now: number, scores: (Member & PosumScore)[], started: number, trigger: DecisionTrigger, plan: PlanDoc | null = null): void {
     const best = choose(scores, this.p.weights);
     this.current = this.members[best.index];
     if (this.current.allocation === 'ls-plan' && plan) this.planOrder.follow(plan, now, this.model.slotSeconds);
@@ -275,7 +273,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
       timeSeconds: now,
       scores: scores.map((s, n) => ({ ...s, distance: Math.round(best.distances[n] * 1e4) / 1e4 })),
       choice: this.current,
-      trigger: this.trigger,
+      trigger,
       elapsedMs: Date.now() - started,
     });
   }
@@ -285,7 +283,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
    * choices up to the instant of the decision, then a fork of it per member runs on until the look-ahead's end
    * (a fork goes on exactly as that run would: the past is simulated once, not once per member).
    */
-  private rethinkByReplay(live: Simulator, started: number): void {
+  private rethinkByReplay(live: Simulator, started: number, trigger: DecisionTrigger): void {
     const input = replayInstance(this.model, live, this.p.echoSeconds, this.p.echoArrivals);
     if (!input) return; // nothing left to schedule
     const now = live.now;
@@ -301,7 +299,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
       const r = sim.runToEnd();
       return { ...m, ...replayScore(input, sim, r, end) };
     });
-    this.switchTo(now, scores, started);
+    this.switchTo(now, scores, started, trigger);
   }
 
   /** The ls member: a plan of the present on the nodes up now, replayed over the look-ahead as planned. */

@@ -218,8 +218,7 @@ export class Simulator {
   private readonly queue = new EventQueue(4096);
   /** What the QoS controller sees of node qosNode (Simulator.qosViewOf); rebuilt by fork(), whose getters read the fork. */
   private qosView: QosNodeView;
-  /** The node the QoS controller is checking (qosViewOf reads it). */
-  qosNode = 0;
+  private qosNode = 0;
   /** Seconds between the QoS controller's checks, and whether that is below a slot (checks within slots). */
   private readonly qosPeriod: number;
   private readonly withinSlot: boolean;
