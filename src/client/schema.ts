@@ -1952,6 +1952,23 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
+             * Format: uuid
+             * @description policy runs: the forecast the instance was assembled with (named by the request or chosen: forecastChoice); null for a plan replay
+             */
+            forecastId: string | null;
+            /**
+             * @description policy runs: how the forecast was chosen: request (named by forecastId); newest-covering-start (none named: the cluster version's newest forecast covering startsAt); newest (none named and none covering startsAt, allowStaleForecast: the version's newest, from its slot 0, with a warning); none (idle nodes over the horizon given, or a whole instance); null for a plan replay
+             * @enum {string|null}
+             */
+            forecastChoice: "request" | "newest-covering-start" | "newest" | "none" | null;
+            /**
+             * Format: date-time
+             * @description policy runs: wall-clock time of slot 0 (the forecast is used from its slot for that time); null for a plan replay
+             */
+            startsAt: string | null;
+            /** @description what the caller should know about how the simulation was set up (a stale forecast it allowed); empty: nothing */
+            warnings: string[];
+            /**
              * @description usage: posted actualUsage; forecast: actualForecastId's usage; plan: the plan's own forecast taken as actual (a perfect forecast)
              * @enum {string}
              */
@@ -2059,8 +2076,16 @@ export interface components {
             /** Format: uuid */
             clusterId?: string | null;
             clusterVersion?: number | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the forecast used, named by the request or chosen (forecastChoice)
+             */
             forecastId?: string | null;
+            /**
+             * @description how the forecast was chosen: request (named by forecastId); newest-covering-start (none named: the cluster version's newest forecast covering startsAt); newest (none named and none covering startsAt, allowStaleForecast: the version's newest, from its slot 0, with a warning); none (idle nodes over the horizon given, or a whole instance)
+             * @enum {string}
+             */
+            forecastChoice: "request" | "newest-covering-start" | "newest" | "none";
             /** Format: uuid */
             batchId?: string | null;
             progress?: components["schemas"]["SolveProgressDto"] | null;
@@ -2485,9 +2510,20 @@ export interface components {
                     batchId: string;
                     /**
                      * Format: uuid
-                     * @description a forecast of the cluster: the regular load the policy sees as the instance usage (and the window, unless horizon is given)
+                     * @description a forecast of the cluster: the regular load the policy sees as the instance usage, from the slot of startsAt (and the window, unless horizon is given). Default: the cluster version's newest forecast covering startsAt (forecastId and forecastChoice say which); none covering it is a 422 naming forecastId. With a horizon and no forecastId the nodes are idle
                      */
                     forecastId?: string;
+                    /**
+                     * Format: date-time
+                     * @description wall-clock time of slot 0 of the run (default: when the simulation is created): the forecast is used from its slot for that time
+                     * @example 2030-01-01T00:00:00Z
+                     */
+                    startsAt?: string;
+                    /**
+                     * @description run with a forecast whose window does not contain startsAt (from its slot 0; a forecast built from history ends where its history ends), with a warning in the simulation, instead of a 422; without forecastId, when none covers startsAt, the cluster version's newest forecast
+                     * @default false
+                     */
+                    allowStaleForecast?: boolean;
                     /** @description the window; required without a forecast */
                     horizon?: components["schemas"]["HorizonDto"];
                 };
@@ -2502,7 +2538,7 @@ export interface components {
                     clusterId?: string;
                     /**
                      * Format: uuid
-                     * @description utilisation forecast of the cluster; none = idle nodes
+                     * @description utilisation forecast of the cluster, used from the slot of startsAt. Default: the cluster version's newest forecast covering startsAt (the solve's forecastId and forecastChoice say which); none covering it is a 422 naming forecastId. With a horizon and no forecastId the nodes are idle
                      */
                     forecastId?: string;
                     /** Format: uuid */
@@ -2527,7 +2563,7 @@ export interface components {
                      */
                     startsAt?: string;
                     /**
-                     * @description solve with a forecast whose window does not contain startsAt (from its slot 0), with a warning in the solve, instead of a 422
+                     * @description solve with a forecast whose window does not contain startsAt (from its slot 0), with a warning in the solve, instead of a 422; without forecastId, when none covers startsAt, the cluster version's newest forecast
                      * @default false
                      */
                     allowStaleForecast?: boolean;

@@ -147,7 +147,7 @@ describe('forecast builds', () => {
     assert.ok(p.holdout.scores.filter((s) => s.model !== 'gbt').every((s) => s.n > 0 && !s.skipped));
   });
 
-  it('fails a build without history, or with too little for the GBT, with a clear error', async () => {
+  it('fails a build without history with a clear error, and refuses a GBT with too little at the request', async () => {
     const empty = await newCluster('no-history', 0);
     const r = await build(empty, { horizonSlots: 12, slotSeconds: 300 });
     assert.equal(r.response.status, 202, JSON.stringify(r.error));
@@ -156,10 +156,22 @@ describe('forecast builds', () => {
     assert.equal(done.forecastId, null);
     assert.match(done.error ?? '', /^no usage history: cluster .* has no samples.*POST \/v1\/clusters\/.*\/usage first/);
 
+    // One day of 5-minute samples is 288 slots; a GBT forecasting up to a day ahead has a lag of 288 slots and needs 289.
     const oneDay = await newCluster('one-day', 1);
-    const short = await finished((await build(oneDay, { model: 'gbt', horizonSlots: 12, slotSeconds: 300 })).data!.id);
-    assert.equal(short.status, 'failed');
-    assert.match(short.error ?? '', /^too little usage history for model gbt \(1\.0 days, .*\): .*history/);
+    const builds = async () => Number((await svc.sql<{ n: number }>('SELECT count(*)::int AS n FROM forecast_builds WHERE cluster_id = $1', [oneDay]))[0].n);
+    const short = problem(await build(oneDay, { model: 'gbt', horizonSlots: 12, slotSeconds: 300 }), 422);
+    assert.deepEqual(short.problems, [
+      {
+        path: 'model',
+        message:
+          `gbt needs more usage history than its lag of 288 slots of 300 s (1 day(s), whole days covering horizonSlots 12): at least 289 slots, and cluster ${oneDay} holds 288 ` +
+          '(1.0 days, 2024-01-01T00:00:00.000Z to 2024-01-01T23:55:00.000Z); post more usage, ask for fewer horizonSlots, or use a baseline model (last-day, slot-quantile, max)',
+      },
+    ]);
+    assert.equal(await builds(), 0, 'nothing stored');
+    // Four days are enough for a day ahead (the first test), not for more than a day ahead in the last 2 days of them (trainingDays).
+    const twoDaysAhead = problem(await build(clusterId, { horizonSlots: 289, slotSeconds: 300, trainingDays: 2 }), 422);
+    assert.match(twoDaysAhead.problems[0].message, /lag of 576 slots .* at least 577 slots, and cluster .* holds 576 in the last 2 days \(trainingDays\)/);
     // A baseline needs no more than a sample.
     const baseline = await finished((await build(oneDay, { model: 'max', horizonSlots: 12, slotSeconds: 300 })).data!.id);
     assert.equal(baseline.status, 'succeeded', baseline.error ?? '');

@@ -91,6 +91,49 @@ describe('forecast time and offered clusters', () => {
     assert.deepEqual(stored.data!.warnings, allowed.data!.warnings);
   });
 
+  it('a solve naming no forecast uses the newest covering its start and says so; none covering is a 422 naming forecastId', async () => {
+    // A newer forecast of w over the first 3 hours of the older one's 6, each slot 0.9.
+    const newer = await svc.client(farmer).POST('/v1/clusters/{clusterId}/forecasts', {
+      params: { path: { clusterId } },
+      body: { slotSeconds: HOUR, slots: 3, startsAt: T0, usage: { n1: { cpu: [0.9, 0.9, 0.9] } } },
+    });
+    assert.ok(newer.data, JSON.stringify(newer.error));
+    const byDefault = (body: Record<string, unknown>) => svc.client(customer).POST('/v1/solves', { body: { clusterId, batchId, timeBudgetMs: 200, ...body } });
+    const early = await byDefault({ startsAt: at(1) });
+    assert.equal(early.response.status, 202, JSON.stringify(early.error));
+    assert.deepEqual([early.data!.forecastId, early.data!.forecastChoice, early.data!.warnings], [newer.data.id, 'newest-covering-start', []]);
+    assert.deepEqual((await instanceOf(early.data!.id)).usage.n1.cpu, [0.9, 0.9]);
+    // After the newer one ends only the older covers the start.
+    const late = await byDefault({ startsAt: at(4) });
+    assert.equal(late.response.status, 202, JSON.stringify(late.error));
+    assert.deepEqual([late.data!.forecastId, late.data!.forecastChoice], [forecastId, 'newest-covering-start']);
+    assert.deepEqual((await instanceOf(late.data!.id)).usage.n1.cpu, [0.4, 0.5]);
+    const stored = await svc.client(customer).GET('/v1/solves/{id}', { params: { path: { id: late.data!.id } } });
+    assert.deepEqual([stored.data!.forecastId, stored.data!.forecastChoice], [forecastId, 'newest-covering-start']);
+    // Named: the request's; a horizon without a forecast: idle nodes over it, as before.
+    const named = await solve({ startsAt: at(1) });
+    assert.deepEqual([named.data!.forecastId, named.data!.forecastChoice], [forecastId, 'request']);
+    const idle = await byDefault({ startsAt: at(1), horizon: { slots: 2, slotSeconds: HOUR } });
+    assert.equal(idle.response.status, 202, JSON.stringify(idle.error));
+    assert.deepEqual([idle.data!.forecastId, idle.data!.forecastChoice], [null, 'none']);
+    assert.equal((await instanceOf(idle.data!.id)).usage, undefined);
+
+    // None covers the start: a 422 naming forecastId, nothing stored; allowStaleForecast takes the newest from its slot 0.
+    const count = async () => Number((await svc.sql<{ n: number }>('SELECT count(*)::int AS n FROM solves'))[0].n);
+    const before = await count();
+    const none = problem(await byDefault({ startsAt: '2031-01-01T00:00:00Z' }), 422);
+    assert.deepEqual(none.problems.map((p) => p.path), ['forecastId']);
+    assert.match(none.problems[0].message, new RegExp(`^no forecast of cluster ${clusterId} \\(version 1\\) covers 2031-01-01T00:00:00.000Z, the solve's startsAt: post one covering it, name one`));
+    assert.equal(await count(), before, 'nothing stored');
+    const stale = await byDefault({ startsAt: '2031-01-01T00:00:00Z', allowStaleForecast: true });
+    assert.equal(stale.response.status, 202, JSON.stringify(stale.error));
+    assert.equal(stale.data!.forecastChoice, 'newest');
+    assert.match(stale.data!.warnings[0], /^stale forecast: forecast [0-9a-f-]+ covers .* and the solve starts at 2031/);
+    // The newest of the cluster's version: the one the offered-clusters test below posts may come later, so whichever is newest now.
+    const [newest] = await svc.sql<{ id: string }>('SELECT id FROM forecasts WHERE cluster_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1', [clusterId]);
+    assert.equal(stale.data!.forecastId, newest.id);
+  });
+
   it('a customer lists the lendable clusters with what a solve needs, and the forecast covering now', async () => {
     const f = svc.client(farmer);
     const priv = await f.POST('/v1/clusters', { body: { name: 'private', metrics: ['cpu'], nodes: [{ id: 'p1', capacity: { cpu: 2 } }], lendable: false } });

@@ -205,7 +205,15 @@ describe('plan simulations', () => {
     assert.equal(typeof ran.report!.fc, 'number');
     assert.deepEqual([(ran.posum as Json).allocation.delta, (ran.posum as Json).weights.gamma, (ran.posum as Json).periodSeconds, (ran.posum as Json).decideOnArrival], [0.7, 2, 1800, true]);
     assert.deepEqual([ran.qosPeriodSeconds, ran.report!.qosPeriodSeconds], [0.1, 0.1], 'the QoS controller checks every 100 ms by default');
-    const member = await post({ clusterId, batchId, forecastId, policy: 'hsrtf', provision: 'dlx', qos: 'none', qosPeriodSeconds: S });
+    // A provisioning policy leases the cluster's lease nodes: on a cluster without any it is a 422 naming provision.
+    const noLease = await post({ clusterId, batchId, forecastId, policy: 'hsrtf', provision: 'dlx', qos: 'none' });
+    assert.deepEqual((problem(noLease, 422).problems as Json[]).map((p) => p.path), ['provision']);
+    assert.match(problem(noLease, 422).problems[0].message, /"dlx" leases the cluster's nodes that carry lease, and this cluster has none/);
+    const leasing = await svc.client(a.keys.farmer).POST('/v1/clusters', {
+      body: { ...CLUSTER, name: 'sim-leasing', nodes: [...CLUSTER.nodes, { id: 'w03', capacity: { cpu: 4, ram: 16 }, speed: 1, lease: { startupSeconds: 60, minLeaseSeconds: 600 } }] } as never,
+    });
+    assert.equal(leasing.response.status, 201, JSON.stringify(leasing.error));
+    const member = await post({ clusterId: leasing.data!.id, batchId, policy: 'hsrtf', provision: 'dlx', qos: 'none', qosPeriodSeconds: S, horizon: { slots: SLOTS, slotSeconds: S } });
     assert.equal(member.response.status, 202, JSON.stringify(member.error));
     const memberRun = await finished(member.data!.id);
     assert.deepEqual([memberRun.status, memberRun.provision, memberRun.report!.provisioning], ['succeeded', 'dlx', 'dlx']);
@@ -243,5 +251,46 @@ describe('plan simulations', () => {
     assert.equal((await post({ clusterId, batchId, forecastId, policy: 'fair' }, b.keys.customer)).response.status, 404);
     assert.equal((await post({ clusterId, batchId, forecastId, policy: 'fair' }, a.keys.farmer)).response.status, 403);
     assert.equal(await count(), before);
+  });
+
+  it('a policy simulation naming no forecast uses the newest covering its start and says so; a stale one is refused or, when allowed, used with a warning', async () => {
+    const post = (body: Json) => svc.client(a.keys.customer).POST('/v1/simulations', { body });
+    // before() posted forecastId without startsAt: it covers now, for SLOTS slots.
+    const chosen = await post({ clusterId, batchId, policy: 'fair', qos: 'none' });
+    assert.equal(chosen.response.status, 202, JSON.stringify(chosen.error));
+    assert.deepEqual([chosen.data!.forecastId, chosen.data!.forecastChoice, chosen.data!.warnings], [forecastId, 'newest-covering-start', []]);
+    const got = await customer().GET('/v1/simulations/{id}', { params: { path: { id: chosen.data!.id } } });
+    assert.deepEqual([got.data!.forecastId, got.data!.forecastChoice, got.data!.startsAt], [forecastId, 'newest-covering-start', chosen.data!.startsAt]);
+
+    // A forecast built from history starts in the past: here two days ago, over 2 hours.
+    const past = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const built = await svc.client(a.keys.farmer).POST('/v1/clusters/{clusterId}/forecasts', { params: { path: { clusterId } }, body: { slotSeconds: S, slots: SLOTS, startsAt: past, usage: FORECAST } });
+    assert.equal(built.response.status, 201, JSON.stringify(built.error));
+    const before = await count();
+    const stale = problem(await post({ clusterId, batchId, forecastId: built.data!.id, policy: 'fair' }), 422);
+    assert.deepEqual(stale.problems.map((p) => p.path), ['startsAt']);
+    assert.match(stale.problems[0].message, /the simulation starts at .*set allowStaleForecast to run the simulation with this one/);
+    assert.doesNotMatch(stale.problems[0].message, /solve/);
+    assert.equal(await count(), before, 'nothing stored');
+    const allowed = await post({ clusterId, batchId, forecastId: built.data!.id, policy: 'fair', qos: 'none', allowStaleForecast: true });
+    assert.equal(allowed.response.status, 202, JSON.stringify(allowed.error));
+    assert.deepEqual([allowed.data!.forecastId, allowed.data!.forecastChoice], [built.data!.id, 'request']);
+    assert.equal(allowed.data!.warnings.length, 1);
+    assert.match(allowed.data!.warnings[0], /^stale forecast: .*its slot 0 was used as the simulation's \(allowStaleForecast\)/);
+    const done = await finished(allowed.data!.id);
+    assert.equal(done.status, 'succeeded', done.error ?? '');
+    assert.deepEqual(done.warnings, allowed.data!.warnings);
+    // Starting inside that forecast's window is no stale use: no warning.
+    const inside = await post({ clusterId, batchId, forecastId: built.data!.id, policy: 'fair', startsAt: past });
+    assert.equal(inside.response.status, 202, JSON.stringify(inside.error));
+    assert.deepEqual([inside.data!.startsAt, inside.data!.warnings], [past, []]);
+    // A start no forecast covers, none named: a 422 naming forecastId; the plan replay route takes no startsAt.
+    const none = problem(await post({ clusterId, batchId, policy: 'fair', startsAt: '2040-01-01T00:00:00Z' }), 422);
+    assert.deepEqual(none.problems.map((p) => p.path), ['forecastId']);
+    assert.match(none.problems[0].message, new RegExp(`no forecast of cluster ${clusterId} \\(version 1\\) covers 2040-01-01T00:00:00.000Z, the simulation's startsAt`));
+    const badTypes = problem(await post({ clusterId, batchId, policy: 'fair', startsAt: 'soon', allowStaleForecast: 'yes' }), 422);
+    assert.deepEqual(badTypes.problems.map((p) => p.path).sort(), ['allowStaleForecast', 'startsAt']);
+    const replay = problem(await simulate({ startsAt: past, allowStaleForecast: true }), 422);
+    assert.deepEqual(replay.problems.map((p) => [p.path, p.message]), [['startsAt', 'startsAt should not exist'], ['allowStaleForecast', 'allowStaleForecast should not exist']], 'a plan replay runs on its plan\'s window');
   });
 });

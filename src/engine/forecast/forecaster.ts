@@ -218,6 +218,16 @@ export async function trainForecasterWith(history: UsageHistory, options: Foreca
   return step.value;
 }
 
+/**
+ * The GBT's lag: whole days covering the horizon, since a slot's features read the history that far back. A
+ * training row is a measured slot with that much history before it, so a history must span more than this
+ * many slots (on the slot grid) to train at all; the API refuses a build with less (forecast-builds).
+ */
+export function gbtLagSlots(horizonSlots: number, slotSeconds: number): number {
+  const day = slotsPerDay(slotSeconds);
+  return Math.max(1, Math.ceil(horizonSlots / day)) * day;
+}
+
 /** Feature rows, then yields the boosting jobs (once, or twice for 'refit'), receiving their models. */
 function* forecasterPlan(history: UsageHistory, options: ForecasterOptions): Generator<GbtJob[], ForecastModel, Gbt[]> {
   const o = { ...DEFAULT_GBT, ...options };
@@ -226,8 +236,7 @@ function* forecasterPlan(history: UsageHistory, options: ForecasterOptions): Gen
   const quantiles = [...(o.quantiles ?? [0.99])].sort((a, b) => a - b);
   for (const q of quantiles) if (!(q > 0 && q < 1)) throw new ForecastInputError(`quantiles must lie in (0, 1), got ${q}`);
   const day = slotsPerDay(S);
-  const horizon = o.horizonSlots ?? day;
-  const lagSlots = Math.max(1, Math.ceil(horizon / day)) * day;
+  const lagSlots = gbtLagSlots(o.horizonSlots ?? day, S);
 
   const grid = toGrid(history, S, o.until);
   const { startSlot, endSlot } = grid;

@@ -1,8 +1,8 @@
 /** The forecasting engine (issue 5): pure functions from usage histories to `usage` forecasts and scores. */
 export * from './types';
-export { resampleMax, inferPeriod, toGrid } from './resample';
+export { resampleMax, inferPeriod, toGrid, slotOf } from './resample';
 export { pinball, pinballGradient, quantile, quantileInPlace } from './quantile';
-export { trainForecaster, trainForecasterWith, runGbtJob, conformalQuantile, forecast, nodeScale, DEFAULT_GBT, DEFAULT_ROW_FRACTION, DEFAULT_FEATURES, defaultFeatures, SCALE_FLOOR } from './forecaster';
+export { trainForecaster, trainForecasterWith, runGbtJob, conformalQuantile, forecast, gbtLagSlots, nodeScale, DEFAULT_GBT, DEFAULT_ROW_FRACTION, DEFAULT_FEATURES, defaultFeatures, SCALE_FLOOR } from './forecaster';
 export { chooseBlend, slotQuantile, NO_BLEND } from './stacking';
 export type { Blend } from './stacking';
 export type { ForecastModel, ForecasterOptions, ForecastOptions, QuantileForecast, GbtJob } from './forecaster';

@@ -1,3 +1,4 @@
+import { gbtLagSlots, slotOf, slotsPerDay } from '../../engine/forecast';
 import { Issue } from '../../engine/model/types';
 import { show } from '../../engine/model/validate';
 import { BUILD_MODELS } from '../forecasts/forecast-provenance';
@@ -37,6 +38,31 @@ export function buildIssues(dto: BuildRequest): Issue[] {
     else if (h > 0 && (dto.model ?? 'gbt') !== 'gbt') issues.push({ path: 'headroom', message: `applies to model gbt only, got model ${show(dto.model)}` });
   }
   return issues;
+}
+
+/**
+ * The GBT's history rule (gbtLagSlots: a training row needs the lag's whole days of history before it), on the
+ * span the build would train on (first and last sample, Unix seconds): the slot grid from the first sample's
+ * slot to the last's must hold more than the lag. Checked at the request, as the history is known then; the
+ * builder applies the same rule. Only for a well-formed gbt request with history (none at all: the build fails with that reason).
+ */
+export function historyIssues(dto: { model?: unknown; slotSeconds: number; horizonSlots: number; trainingDays?: unknown }, clusterId: string, span: { from: number; to: number } | null): Issue[] {
+  if ((dto.model ?? 'gbt') !== 'gbt' || !span) return [];
+  const S = dto.slotSeconds;
+  const lag = gbtLagSlots(dto.horizonSlots, S);
+  const held = slotOf(span.to, S) - slotOf(span.from, S) + 1;
+  if (held > lag) return [];
+  const iso = (t: number) => new Date(t * 1000).toISOString();
+  const window = dto.trainingDays !== undefined ? ` in the last ${dto.trainingDays} days (trainingDays)` : '';
+  return [
+    {
+      path: 'model',
+      message:
+        `gbt needs more usage history than its lag of ${lag} slots of ${S} s (${lag / slotsPerDay(S)} day(s), whole days covering horizonSlots ${dto.horizonSlots}): ` +
+        `at least ${lag + 1} slots, and cluster ${clusterId} holds ${held}${window} (${((span.to - span.from) / 86_400).toFixed(1)} days, ${iso(span.from)} to ${iso(span.to)}); ` +
+        'post more usage, ask for fewer horizonSlots, or use a baseline model (last-day, slot-quantile, max)',
+    },
+  ];
 }
 
 function isInt(v: unknown): v is number {

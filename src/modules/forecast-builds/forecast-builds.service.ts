@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Principal, tenantScope } from '../auth/principal';
 import { ClustersService } from '../clusters/clusters.service';
 import { invalid, notFound } from '../common/problem';
+import { UsageService } from '../usage/usage.service';
 import { LongWorkService } from '../work/work.service';
-import { buildIssues, MAX_TRAINING_DAYS } from './build-issues';
+import { buildIssues, historyIssues, MAX_TRAINING_DAYS } from './build-issues';
 import { ForecastBuildEntity } from './forecast-build.entity';
 import { CreateForecastBuildDto, ForecastBuildDto } from './forecast-build.dto';
 import { FORECAST_BUILD_WORK } from './forecast-build.kind';
@@ -16,13 +17,18 @@ export class ForecastBuildsService {
     private readonly builds: ForecastBuildsRepository,
     private readonly work: LongWorkService,
     private readonly clusters: ClustersService,
+    private readonly usage: UsageService,
   ) {}
 
   /** Validates first (a rejected request writes nothing), then stores the build and queues it. */
   async create(p: Principal, clusterId: string, dto: CreateForecastBuildDto): Promise<ForecastBuildEntity> {
-    const { cluster } = await this.clusters.get(p, clusterId);
+    const { cluster, version } = await this.clusters.get(p, clusterId);
     const issues = buildIssues(dto);
     if (issues.length) throw invalid(issues);
+    // The history is known now: a GBT without enough of it is refused here rather than failed on a worker.
+    const span = await this.usage.trainingSpan(cluster.id, version.nodes.map((n) => n.id), version.metrics, dto.trainingDays ?? MAX_TRAINING_DAYS);
+    const short = historyIssues(dto, cluster.id, span);
+    if (short.length) throw invalid(short);
     return this.work.enqueue(FORECAST_BUILD_WORK, {
       tenantId: cluster.tenantId,
       clusterId: cluster.id,

@@ -4,6 +4,9 @@ import { EntityManager, Repository } from 'typeorm';
 import { newestFirst } from '../common/keyset-page';
 import { ForecastEntity } from './forecast.entity';
 
+/** A forecast's window [startsAt, startsAt + slots x slotSeconds) contains the time `:at`. */
+const COVERS = "f.starts_at <= :at AND f.starts_at + f.slots * f.slot_seconds * interval '1 second' > :at";
+
 /** The forecasts table. */
 @Injectable()
 export class ForecastsRepository {
@@ -27,7 +30,20 @@ export class ForecastsRepository {
     return this.forecasts.findOneBy({ id, clusterId });
   }
 
-  /** A cluster's forecasts without their series, newest first (one extra row: see newestFirst). */
+  /**
+   * The newest forecast (with its series) of a cluster version whose window contains `at`; with `at` null,
+   * the newest of that version whatever it covers.
+   */
+  newestOfVersion(clusterId: string, version: number, at: Date | null): Promise<ForecastEntity | null> {
+    const q = this.forecasts
+      .createQueryBuilder('f')
+      .where('f.cluster_id = :clusterId AND f.cluster_version = :version', { clusterId, version })
+      .orderBy('f.created_at', 'DESC')
+      .addOrderBy('f.id', 'DESC');
+    if (at) q.andWhere(COVERS, { at });
+    return q.getOne();
+  }
+
   /** Per cluster, the newest forecast of its version `versions[i]` whose window contains `at` (without the series). */
   async currentFor(clusters: { id: string; version: number }[], at: Date): Promise<ForecastEntity[]> {
     if (!clusters.length) return [];
@@ -36,12 +52,13 @@ export class ForecastsRepository {
       .distinctOn(['f.cluster_id'])
       .select(['f.id', 'f.clusterId', 'f.clusterVersion', 'f.slotSeconds', 'f.slots', 'f.quantile', 'f.startsAt', 'f.createdAt'])
       .where('(f.cluster_id, f.cluster_version) IN (SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:versions AS int[])))', { ids: clusters.map((c) => c.id), versions: clusters.map((c) => c.version) })
-      .andWhere('f.starts_at <= :at AND f.starts_at + f.slots * f.slot_seconds * interval \'1 second\' > :at', { at })
+      .andWhere(COVERS, { at })
       .orderBy('f.cluster_id')
       .addOrderBy('f.created_at', 'DESC')
       .getMany();
   }
 
+  /** A cluster's forecasts without their series, newest first (one extra row: see newestFirst). */
   listOfCluster(clusterId: string, limit: number, cursor?: string): Promise<ForecastEntity[]> {
     const q = this.forecasts
       .createQueryBuilder('f')

@@ -6,6 +6,7 @@ import { pageOf } from '../common/keyset-page';
 import { invalid, notFound } from '../common/problem';
 import { ForecastEntity } from './forecast.entity';
 import { CreateForecastDto, ForecastDto, ForecastSummaryDto } from './forecast.dto';
+import { ForecastChoice } from './forecast-choice';
 import { forecastIssues } from './forecast-issues';
 import { ForecastsRepository } from './forecasts.repository';
 
@@ -52,6 +53,18 @@ export class ForecastsService {
   /** Stores a built forecast in the caller's transaction, so the build's status commits with it. */
   insertBuilt(manager: EntityManager, fields: Partial<ForecastEntity>): Promise<ForecastEntity> {
     return this.repo.insertWith(manager, fields);
+  }
+
+  /**
+   * The forecast a run by reference uses when the request names none: the cluster version's newest forecast
+   * covering `startsAt` (what GET /v1/offered-clusters shows for now), else, when the request allows a stale
+   * forecast, the version's newest whatever it covers; null when there is none to use.
+   */
+  async chooseFor(clusterId: string, version: number, startsAt: Date, allowStale: boolean): Promise<{ forecast: ForecastEntity; choice: ForecastChoice } | null> {
+    const covering = await this.repo.newestOfVersion(clusterId, version, startsAt);
+    if (covering) return { forecast: covering, choice: 'newest-covering-start' };
+    const newest = allowStale ? await this.repo.newestOfVersion(clusterId, version, null) : null;
+    return newest && { forecast: newest, choice: 'newest' };
   }
 
   /** Per cluster (at its given version), the newest forecast covering `at`, without the series. */

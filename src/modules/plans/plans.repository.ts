@@ -24,8 +24,9 @@ export class PlansRepository {
     return this.plans.findOneBy({ id, ...scope });
   }
 
-  async exists(id: string, scope: { tenantId?: string }): Promise<boolean> {
-    return (await this.plans.findOne({ where: { id, ...scope }, select: { id: true } })) !== null;
+  /** The plan's solve, without its document (null: no such plan in the scope). */
+  async solveIdOf(id: string, scope: { tenantId?: string }): Promise<string | null> {
+    return (await this.plans.findOne({ where: { id, ...scope }, select: { id: true, solveId: true } }))?.solveId ?? null;
   }
 
   findById(id: string): Promise<PlanEntity | null> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Principal, tenantScope } from '../auth/principal';
 import { invalid, notFound } from '../common/problem';
+import { SolvesService } from '../solves/solves.service';
 import { PlanEntity } from './plan.entity';
 import { PlansRepository, PlanToStore } from './plans.repository';
 
@@ -9,7 +10,10 @@ export type { PlanToStore } from './plans.repository';
 
 @Injectable()
 export class PlansService {
-  constructor(private readonly plans: PlansRepository) {}
+  constructor(
+    private readonly plans: PlansRepository,
+    private readonly solves: SolvesService,
+  ) {}
 
   async get(p: Principal, id: string): Promise<PlanEntity> {
     const plan = await this.plans.findScoped(id, tenantScope(p));
@@ -26,13 +30,19 @@ export class PlansService {
 
   /** Assignments in plan order, filtered by node and/or job; the cursor is the last row's position. */
   async pageAssignments(p: Principal, id: string, f: { node?: string; job?: string; cursor?: string; limit: number }) {
-    if (!(await this.plans.exists(id, tenantScope(p)))) throw notFound('plan', id);
+    const solveId = await this.plans.solveIdOf(id, tenantScope(p));
+    if (!solveId) throw notFound('plan', id);
     let after = -1;
     if (f.cursor !== undefined) {
       after = Number(f.cursor);
       if (!Number.isInteger(after) || after < 0) throw invalid([{ path: 'query:cursor', message: 'not a cursor this API returned' }]);
     }
     const rows = await this.plans.page(id, after, f);
+    // An empty page for a node or job the plan does not have is a typo, not an idle node: say so.
+    if (!rows.length && (f.node !== undefined || f.job !== undefined)) {
+      const issues = await this.solves.unknownNames(solveId, f);
+      if (issues.length) throw invalid(issues);
+    }
     const items = rows.slice(0, f.limit);
     return { items, nextCursor: rows.length > f.limit ? String(items[items.length - 1].seq) : null };
   }

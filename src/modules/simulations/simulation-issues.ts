@@ -1,4 +1,5 @@
-import { Issue } from '../../engine/model/types';
+import { isISO8601 } from 'class-validator';
+import { InstanceDoc, Issue } from '../../engine/model/types';
 import { show } from '../../engine/model/validate';
 import { QOS_NAMES } from '../../engine/qos';
 import { MIN_QOS_PERIOD_SECONDS } from '../../engine/simulate/simulator';
@@ -37,4 +38,20 @@ export function simulationIssues(dto: SimulationRequest): Issue[] {
   const sigma = dto.runtimeSigma;
   if (sigma !== undefined && !(typeof sigma === 'number' && sigma >= 0 && sigma <= 3)) issues.push({ path: 'runtimeSigma', message: `must be a number in [0, 3], got ${show(sigma)}` });
   return issues;
+}
+
+/** A policy run's start and stale-forecast switch, checked as a solve's (CreateSolveDto's startsAt and allowStaleForecast). */
+export function policyStartIssues(dto: { startsAt?: unknown; allowStaleForecast?: unknown }): Issue[] {
+  const issues: Issue[] = [];
+  if (dto.startsAt !== undefined && !(typeof dto.startsAt === 'string' && isISO8601(dto.startsAt, { strict: true })))
+    issues.push({ path: 'startsAt', message: `must be an ISO 8601 date-time with a zone, e.g. 2030-01-01T00:00:00Z, got ${show(dto.startsAt)}` });
+  if (dto.allowStaleForecast !== undefined && typeof dto.allowStaleForecast !== 'boolean')
+    issues.push({ path: 'allowStaleForecast', message: `must be a boolean, got ${show(dto.allowStaleForecast)}` });
+  return issues;
+}
+
+/** A provisioning policy leases the cluster's `lease` nodes: on a cluster without any it would run the allocation policy alone, unlike what was asked. */
+export function provisionIssues(provision: unknown, instance: InstanceDoc): Issue[] {
+  if (provision === undefined || instance.nodes.some((n) => n.lease)) return [];
+  return [{ path: 'provision', message: `${show(provision)} leases the cluster's nodes that carry lease, and this cluster has none (${instance.nodes.length} nodes, all always up): leave provision out, or give nodes a lease` }];
 }

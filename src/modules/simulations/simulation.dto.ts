@@ -4,6 +4,7 @@ import { POLICY_NAMES } from '../../engine/policies';
 import { PROVISIONING_NAMES } from '../../engine/policies/provisioning';
 import { QOS_NAMES } from '../../engine/qos';
 import { HorizonDto } from '../common/format.dto';
+import { FORECAST_CHOICE_DESCRIPTION, FORECAST_CHOICES, ForecastChoice } from '../forecasts/forecast-choice';
 import { ACTUAL_SOURCES, ActualSource, SIMULATION_STATUSES, SimulationStatus } from './simulation.entity';
 
 const USAGE_SCHEMA = {
@@ -136,9 +137,26 @@ export class CreatePolicySimulationDto extends CreateSimulationDto {
   @Allow()
   batchId!: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'a forecast of the cluster: the regular load the policy sees as the instance usage (and the window, unless horizon is given)' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      "a forecast of the cluster: the regular load the policy sees as the instance usage, from the slot of startsAt (and the window, unless horizon is given). " +
+      "Default: the cluster version's newest forecast covering startsAt (forecastId and forecastChoice say which); none covering it is a 422 naming forecastId. With a horizon and no forecastId the nodes are idle",
+  })
   @Allow()
   forecastId?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', example: '2030-01-01T00:00:00Z', description: 'wall-clock time of slot 0 of the run (default: when the simulation is created): the forecast is used from its slot for that time' })
+  @Allow()
+  startsAt?: string;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      "run with a forecast whose window does not contain startsAt (from its slot 0; a forecast built from history ends where its history ends), with a warning in the simulation, instead of a 422; without forecastId, when none covers startsAt, the cluster version's newest forecast",
+  })
+  @Allow()
+  allowStaleForecast?: boolean;
 
   @ApiPropertyOptional({ type: HorizonDto, description: 'the window; required without a forecast' })
   @Allow()
@@ -256,6 +274,10 @@ export class SimulationDto {
   @ApiProperty({ description: 'lognormal spread of task runtimes (0: none)' }) runtimeSigma!: number;
   @ApiProperty({ type: String, nullable: true, description: 'policy runs: the provisioning policy leasing nodes' }) provision!: string | null;
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: 'policy runs: POSUM\'s parameters (periods, look-ahead, weights, delta, provisioning)' }) posum!: Record<string, unknown> | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'policy runs: the forecast the instance was assembled with (named by the request or chosen: forecastChoice); null for a plan replay' }) forecastId!: string | null;
+  @ApiProperty({ type: String, enum: FORECAST_CHOICES, nullable: true, description: `policy runs: ${FORECAST_CHOICE_DESCRIPTION}; null for a plan replay` }) forecastChoice!: ForecastChoice | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'policy runs: wall-clock time of slot 0 (the forecast is used from its slot for that time); null for a plan replay' }) startsAt!: string | null;
+  @ApiProperty({ type: [String], description: 'what the caller should know about how the simulation was set up (a stale forecast it allowed); empty: nothing' }) warnings!: string[];
   @ApiProperty({ enum: ACTUAL_SOURCES, description: 'usage: posted actualUsage; forecast: actualForecastId\'s usage; plan: the plan\'s own forecast taken as actual (a perfect forecast)' })
   actualSource!: ActualSource;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) actualForecastId!: string | null;

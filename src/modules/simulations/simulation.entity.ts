@@ -2,6 +2,7 @@ import type { PortfolioParams } from '../../engine/posum/portfolio';
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { InstanceDoc } from '../../engine/model/types';
 import type { SimReport, UsageDoc } from '../../engine/simulate';
+import type { ForecastChoice } from '../forecasts/forecast-choice';
 
 export const SIMULATION_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export type SimulationStatus = (typeof SIMULATION_STATUSES)[number];
@@ -39,6 +40,11 @@ export class SimulationEntity {
   /** A policy run: the provisioning policy leasing nodes meanwhile (null: none), and POSUM's parameters. */
   @Column({ type: 'text', nullable: true }) provision!: string | null;
   @Column({ type: 'jsonb', nullable: true }) posum!: PortfolioParams | null;
+  /** A policy run: the forecast its instance was assembled with, how it was chosen, the wall-clock time of slot 0, and what the caller should know (a stale forecast it allowed). Null for a plan replay (the plan's own). */
+  @Column({ type: 'uuid', name: 'forecast_id', nullable: true }) forecastId!: string | null;
+  @Column({ type: 'text', name: 'forecast_choice', nullable: true }) forecastChoice!: ForecastChoice | null;
+  @Column({ type: 'timestamptz', name: 'starts_at', nullable: true }) startsAt!: Date | null;
+  @Column({ type: 'jsonb', nullable: true }) warnings!: string[] | null;
   @Column({ type: 'text', name: 'actual_source' }) actualSource!: ActualSource;
   @Column({ type: 'uuid', name: 'actual_forecast_id', nullable: true }) actualForecastId!: string | null;
   /**

@@ -16,7 +16,7 @@ import { LongWorkService } from '../work/work.service';
 import { actualUsageIssues, trimToWindow } from './actual-usage';
 import { CreatePolicySimulationDto, CreateSimulationDto, SimulationDto } from './simulation.dto';
 import { ActualSource, SimulationEntity } from './simulation.entity';
-import { simulationIssues } from './simulation-issues';
+import { policyStartIssues, provisionIssues, simulationIssues } from './simulation-issues';
 import { portfolioFromRequest, portfolioRequestIssues } from '../../engine/posum/request';
 import { weightsIssues } from '../../engine/posum/score';
 import { TenantsService } from '../auth/tenants.service';
@@ -65,7 +65,7 @@ export class SimulationsService {
    * against the actual utilisation given (else the forecast as actual). Validates everything first.
    */
   async createForPolicy(p: Principal, dto: CreatePolicySimulationDto): Promise<SimulationEntity> {
-    const issues = [...simulationIssues(dto), ...portfolioRequestIssues(dto)];
+    const issues = [...simulationIssues(dto), ...portfolioRequestIssues(dto), ...policyStartIssues(dto)];
     const policies = [...POLICY_NAMES, 'posum'];
     if (!policies.includes(dto.policy)) issues.push({ path: 'policy', message: `must be one of ${policies.join(', ')}, got ${JSON.stringify(dto.policy ?? null)}` });
     if (issues.length) throw invalid(issues);
@@ -73,14 +73,24 @@ export class SimulationsService {
     // All-zero weights leave POSUM no choice; for other policies they only weigh the report's fc.
     const weightIssues = dto.policy === 'posum' ? weightsIssues(posum.weights) : [];
     if (weightIssues.length) throw invalid(weightIssues);
-    const { instance, clusterId } = await this.solves.instanceOf(p, dto);
+    // One clock for both: a run without startsAt starts exactly when it is created.
+    const now = new Date();
+    const startsAt = dto.startsAt ? new Date(dto.startsAt) : now;
+    const { instance, clusterId, forecastId, forecastChoice, warning } = await this.solves.instanceOf(p, dto, { startsAt, allowStaleForecast: dto.allowStaleForecast === true, noun: 'simulation' });
+    const leaseIssues = provisionIssues(dto.provision, instance);
+    if (leaseIssues.length) throw invalid(leaseIssues);
     checkQosPeriod(instance, dto);
     const actual = await this.actual({ instance, clusterId }, dto);
     const truth = runtimeTruth(instance, dto);
     return this.work.enqueue(SIMULATION_WORK, {
       tenantId: p.tenantId,
+      createdAt: now,
       planId: null,
       policy: dto.policy,
+      forecastId,
+      forecastChoice,
+      startsAt,
+      warnings: warning ? [warning] : null,
       instance,
       provision: (dto.provision as string | undefined) ?? null,
       posum,
@@ -157,6 +167,10 @@ export function toSimulationDto(s: SimulationEntity): SimulationDto {
     runtimeSigma: s.runtimeSigma,
     provision: s.provision,
     posum: s.posum as unknown as Record<string, unknown> | null,
+    forecastId: s.forecastId,
+    forecastChoice: s.forecastChoice,
+    startsAt: s.startsAt?.toISOString() ?? null,
+    warnings: s.warnings ?? [],
     actualSource: s.actualSource,
     actualForecastId: s.actualForecastId,
     actualDescription: DESCRIPTIONS[s.actualSource],

@@ -6,6 +6,7 @@ import { HorizonDto, InstanceDto, StagePredictionDto } from '../common/format.dt
 import { ScoreWeightsDto } from '../common/score-weights.dto';
 import { PREDICTOR_CHOICES, PredictorChoice } from '../../engine/predict';
 import { SOLVE_STATUSES, SolveStatus } from './solve.entity';
+import { FORECAST_CHOICE_DESCRIPTION, FORECAST_CHOICES, ForecastChoice } from '../forecasts/forecast-choice';
 
 export const MAX_TIME_BUDGET_MS = 600_000;
 
@@ -20,7 +21,15 @@ export class CreateSolveDto {
   instance?: InstanceDto;
 
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() clusterId?: string;
-  @ApiPropertyOptional({ format: 'uuid', description: 'utilisation forecast of the cluster; none = idle nodes' }) @IsOptional() @IsUUID() forecastId?: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      "utilisation forecast of the cluster, used from the slot of startsAt. Default: the cluster version's newest forecast covering startsAt " +
+      "(the solve's forecastId and forecastChoice say which); none covering it is a 422 naming forecastId. With a horizon and no forecastId the nodes are idle",
+  })
+  @IsOptional()
+  @IsUUID()
+  forecastId?: string;
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() batchId?: string;
 
   @ApiPropertyOptional({ type: HorizonDto, description: 'scheduling window; required with references when no forecast gives it' })
@@ -51,7 +60,11 @@ export class CreateSolveDto {
   @IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 date-time with a zone, e.g. 2030-01-01T00:00:00Z' })
   startsAt?: string;
 
-  @ApiPropertyOptional({ default: false, description: 'solve with a forecast whose window does not contain startsAt (from its slot 0), with a warning in the solve, instead of a 422' })
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      "solve with a forecast whose window does not contain startsAt (from its slot 0), with a warning in the solve, instead of a 422; without forecastId, when none covers startsAt, the cluster version's newest forecast",
+  })
   @IsOptional()
   @IsBoolean()
   allowStaleForecast?: boolean;
@@ -149,7 +162,8 @@ export class SolveDto {
   @ApiProperty({ description: 'name of the instance solved' }) instance!: string;
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) clusterId!: string | null;
   @ApiPropertyOptional({ type: Number, nullable: true }) clusterVersion!: number | null;
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) forecastId!: string | null;
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'the forecast used, named by the request or chosen (forecastChoice)' }) forecastId!: string | null;
+  @ApiProperty({ enum: FORECAST_CHOICES, description: FORECAST_CHOICE_DESCRIPTION }) forecastChoice!: ForecastChoice;
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) batchId!: string | null;
   @ApiPropertyOptional({ type: SolveProgressDto, nullable: true }) progress!: SolveProgressDto | null;
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'set once a plan is stored (succeeded, or cancelled with a plan)' }) planId!: string | null;

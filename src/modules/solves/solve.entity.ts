@@ -2,6 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 import type { FcWeights } from '../../engine/posum/score';
 import type { StagePrediction } from '../../engine/predict';
 import { InstanceDoc } from '../../engine/model/types';
+import type { ForecastChoice } from '../forecasts/forecast-choice';
 import { Objective } from '../../engine/strategies/strategy';
 
 export const SOLVE_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -46,6 +47,8 @@ export class SolveEntity {
   @Index('ix_solves_cluster') @Column({ type: 'uuid', name: 'cluster_id', nullable: true }) clusterId!: string | null;
   @Column({ type: 'int', name: 'cluster_version', nullable: true }) clusterVersion!: number | null;
   @Column({ type: 'uuid', name: 'forecast_id', nullable: true }) forecastId!: string | null;
+  /** How the forecast came to be used: named by the request, or chosen as the newest covering startsAt (ForecastChoice). */
+  @Column({ type: 'text', name: 'forecast_choice' }) forecastChoice!: ForecastChoice;
   @Column({ type: 'uuid', name: 'batch_id', nullable: true }) batchId!: string | null;
   /** The whole problem as solved, so a plan can always be checked against exactly what produced it. */
   /** Not loaded by default: it can be megabytes, and listings only need the name. */

@@ -21,6 +21,21 @@ export class SolvesRepository {
     return newestFirst(q, 's', limit, cursor).getMany();
   }
 
+  /**
+   * Whether the solve's instance has a node and a job of these ids (undefined: not asked), and its first few
+   * node and job ids for a message, read inside Postgres rather than loading the instance.
+   */
+  async instanceNames(id: string, node?: string, job?: string): Promise<{ hasNode: boolean; hasJob: boolean; nodes: string[]; jobs: string[] }> {
+    const [row] = await this.solves.query(
+      `SELECT ($2::text IS NULL OR jsonb_path_exists(instance, '$.nodes[*] ? (@.id == $v)', jsonb_build_object('v', $2::text))) AS "hasNode",
+              ($3::text IS NULL OR jsonb_path_exists(instance, '$.jobs[*] ? (@.id == $v)', jsonb_build_object('v', $3::text))) AS "hasJob",
+              jsonb_path_query_array(instance, '$.nodes[0 to 9].id') AS nodes, jsonb_path_query_array(instance, '$.jobs[0 to 9].id') AS jobs
+       FROM solves WHERE id = $1`,
+      [id, node ?? null, job ?? null],
+    );
+    return row;
+  }
+
   /** The solve with its instance (not loaded by default: it can be megabytes). */
   withInstance(id: string): Promise<SolveEntity> {
     return this.solves.createQueryBuilder('s').addSelect('s.instance').where('s.id = :id', { id }).getOneOrFail();

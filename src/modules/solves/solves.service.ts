@@ -11,7 +11,8 @@ import { HORIZON_FIELDS, INSTANCE_FIELDS, JOB_FIELDS, NODE_FIELDS, STAGE_FIELDS,
 import { pageOf } from '../common/keyset-page';
 import { invalid, notFound, prefixIssues } from '../common/problem';
 import type { ForecastEntity } from '../forecasts/forecast.entity';
-import { forecastWindow } from './forecast-window';
+import { forecastWindow, RunNoun } from './forecast-window';
+import type { ForecastChoice } from '../forecasts/forecast-choice';
 import { ForecastsService } from '../forecasts/forecasts.service';
 import { LongWorkService } from '../work/work.service';
 import { assembleInstance, normaliseSafetyMargin, sourcePath } from './assemble-instance';
@@ -28,7 +29,25 @@ interface References {
   clusterId: string | null;
   clusterVersion: number | null;
   forecastId: string | null;
+  forecastChoice: ForecastChoice;
   batchId: string | null;
+}
+
+/** What a run by reference asks for besides the references: when it starts, whether a stale forecast will do, and what it is (for messages). */
+export interface RunStart {
+  startsAt: Date;
+  allowStaleForecast: boolean;
+  noun: RunNoun;
+}
+
+/** The instance a run by reference runs on, and how it got there (what a policy simulation stores). */
+export interface ReferencedInstance {
+  instance: InstanceDoc;
+  clusterId: string;
+  forecastId: string | null;
+  forecastChoice: ForecastChoice;
+  /** Why the forecast was used although it does not cover the start (allowStaleForecast); null: nothing to say. */
+  warning: string | null;
 }
 
 @Injectable()
@@ -50,7 +69,7 @@ export class SolvesService {
     const now = new Date();
     const scoreWeights = await this.scoreWeights(p, dto);
     const startsAt = dto.startsAt ? new Date(dto.startsAt) : now;
-    const built = dto.instance ? this.inline(dto) : await this.fromReferences(p, dto, startsAt);
+    const built = dto.instance ? this.inline(dto) : await this.fromReferences(p, dto, { startsAt, allowStaleForecast: dto.allowStaleForecast === true, noun: 'solve' });
     const { refs } = built;
     const { instance, predictions } = await this.predicted(built.historyOf ?? p.tenantId, built.instance, dto.predictor ?? 'auto', !!dto.instance);
     this.check(instance, !!dto.instance);
@@ -89,14 +108,15 @@ export class SolvesService {
   }
 
   /**
-   * The instance a solve of these references would solve (cluster, batch, optional forecast and window),
-   * checked as a solve's is: what a policy simulation runs on. Problems are 422s naming the request's fields.
+   * The instance a solve of these references starting at `run.startsAt` would solve (cluster, batch, the
+   * forecast named or chosen, and its window), checked as a solve's is: what a policy simulation runs on.
+   * Problems are 422s naming the request's fields and the resource `run.noun`.
    */
-  async instanceOf(p: Principal, refs: Pick<CreateSolveDto, 'clusterId' | 'batchId' | 'forecastId' | 'horizon' | 'safetyMargin'>): Promise<{ instance: InstanceDoc; clusterId: string }> {
-    const built = await this.fromReferences(p, refs as CreateSolveDto, new Date());
-    const { instance } = await this.predicted(built.historyOf!, built.instance, 'auto', false);
+  async instanceOf(p: Principal, refs: Pick<CreateSolveDto, 'clusterId' | 'batchId' | 'forecastId' | 'horizon' | 'safetyMargin'>, run: RunStart): Promise<ReferencedInstance> {
+    const built = await this.fromReferences(p, refs as CreateSolveDto, run);
+    const { instance } = await this.predicted(built.historyOf, built.instance, 'auto', false);
     this.check(instance, false);
-    return { instance, clusterId: built.refs.clusterId! };
+    return { instance, clusterId: built.refs.clusterId!, forecastId: built.refs.forecastId, forecastChoice: built.refs.forecastChoice, warning: built.warning };
   }
 
   /**
@@ -138,11 +158,12 @@ export class SolvesService {
     issues.push(...sm.issues);
     if (issues.length) throw invalid(issues);
     if (sm.margin) instance.safetyMargin = sm.margin;
-    return { instance, refs: { clusterId: null, clusterVersion: null, forecastId: null, batchId: null } };
+    return { instance, refs: { clusterId: null, clusterVersion: null, forecastId: null, forecastChoice: 'none', batchId: null } };
   }
 
   /** The instance from the references; `historyOf`: the batch's tenant, whose execution history predicts its missing durations. */
-  private async fromReferences(p: Principal, dto: CreateSolveDto, startsAt: Date): Promise<{ instance: InstanceDoc; refs: References; historyOf: string; warning: string | null }> {
+  private async fromReferences(p: Principal, dto: CreateSolveDto, run: RunStart): Promise<{ instance: InstanceDoc; refs: References; historyOf: string; warning: string | null }> {
+    const { startsAt, noun } = run;
     const issues: Issue[] = [];
     if (!dto.clusterId) issues.push({ path: 'clusterId', message: 'required unless a whole instance is given' });
     if (!dto.batchId) issues.push({ path: 'batchId', message: 'required unless a whole instance is given' });
@@ -154,17 +175,13 @@ export class SolvesService {
     if (!batch) throw notFound('batch', dto.batchId!);
     const version = await this.clusters.findVersion(cluster.id, cluster.version);
     if (!version) throw new Error(`cluster ${cluster.id} has no version ${cluster.version}`);
-    let forecast: ForecastEntity | null = null;
-    if (dto.forecastId) {
-      forecast = await this.forecasts.findOfCluster(dto.forecastId, cluster.id);
-      if (!forecast) throw notFound(`forecast of cluster ${cluster.id}`, dto.forecastId);
-    }
-    const window = forecast ? forecastWindow(forecast, startsAt, dto.allowStaleForecast === true) : null;
+    const { forecast, forecastChoice } = await this.forecastFor(cluster.id, version.version, dto, run);
+    const window = forecast ? forecastWindow(forecast, startsAt, run.allowStaleForecast, noun) : null;
     if (window && 'path' in window) throw invalid([window]);
     const horizon = dto.horizon ?? (forecast && window ? { slots: window.slots, slotSeconds: forecast.slotSeconds } : undefined);
-    if (!horizon) throw invalid([{ path: 'horizon', message: 'required when no forecast is given (the forecast sets the window otherwise)' }]);
+    if (!horizon) throw new Error('a run by reference has a forecast or a horizon'); // forecastFor refuses the rest
     if (forecast && window && dto.horizon && (dto.horizon.slots > window.slots || dto.horizon.slotSeconds !== forecast.slotSeconds))
-      throw invalid([{ path: 'horizon', message: `must fit the forecast from the solve's start: at most ${window.slots} slots of ${forecast.slotSeconds} s` }]);
+      throw invalid([{ path: 'horizon', message: `must fit the forecast from the ${noun}'s start: at most ${window.slots} slots of ${forecast.slotSeconds} s` }]);
     const sm = normaliseSafetyMargin(dto.safetyMargin, version.metrics);
     if (sm.issues.length) throw invalid(sm.issues);
     const usage = forecast && window ? sliceUsage(forecast.usage, window.offset, horizon.slots) : undefined;
@@ -179,7 +196,31 @@ export class SolvesService {
       safetyMargin: sm.margin,
       customer: batch.tenantId,
     });
-    return { instance, refs: { clusterId: cluster.id, clusterVersion: version.version, forecastId: forecast?.id ?? null, batchId: batch.id }, historyOf: batch.tenantId, warning: window?.warning ?? null };
+    return { instance, refs: { clusterId: cluster.id, clusterVersion: version.version, forecastId: forecast?.id ?? null, forecastChoice, batchId: batch.id }, historyOf: batch.tenantId, warning: window?.warning ?? null };
+  }
+
+  /**
+   * The forecast a run by reference uses: the one the request names; else, with a horizon, none (the nodes
+   * idle over that window, as before forecasts were chosen); else the cluster version's newest covering the
+   * start (ForecastsService.chooseFor). None to use is a 422 naming forecastId and what would do.
+   */
+  private async forecastFor(clusterId: string, version: number, dto: CreateSolveDto, run: RunStart): Promise<{ forecast: ForecastEntity | null; forecastChoice: ForecastChoice }> {
+    if (dto.forecastId) {
+      const forecast = await this.forecasts.findOfCluster(dto.forecastId, clusterId);
+      if (!forecast) throw notFound(`forecast of cluster ${clusterId}`, dto.forecastId);
+      return { forecast, forecastChoice: 'request' };
+    }
+    if (dto.horizon) return { forecast: null, forecastChoice: 'none' };
+    const chosen = await this.forecasts.chooseFor(clusterId, version, run.startsAt, run.allowStaleForecast);
+    if (chosen) return { forecast: chosen.forecast, forecastChoice: chosen.choice };
+    throw invalid([
+      {
+        path: 'forecastId',
+        message:
+          `no forecast of cluster ${clusterId} (version ${version}) covers ${run.startsAt.toISOString()}, the ${run.noun}'s startsAt: post one covering it, ` +
+          'name one (with allowStaleForecast to use it from its slot 0), or give a horizon to plan on idle nodes',
+      },
+    ]);
   }
 
   async get(p: Principal, id: string): Promise<SolveEntity> {
@@ -201,6 +242,19 @@ export class SolvesService {
   async cancel(p: Principal, id: string): Promise<SolveEntity> {
     await this.work.cancel(SOLVE_WORK, await this.get(p, id));
     return this.get(p, id);
+  }
+
+  /**
+   * The filters of a plan's assignments that name no node or job of the instance the solve solved: 422 issues
+   * (`query:node`, `query:job`) listing some that exist, so a typo is not answered with an empty page.
+   */
+  async unknownNames(solveId: string, f: { node?: string; job?: string }): Promise<Issue[]> {
+    const names = await this.solves.instanceNames(solveId, f.node, f.job);
+    const some = (ids: string[]) => ids.map((x) => JSON.stringify(x)).join(', ') + (ids.length === 10 ? ', ...' : '');
+    const issues: Issue[] = [];
+    if (!names.hasNode) issues.push({ path: 'query:node', message: `the plan has no node ${JSON.stringify(f.node)}; its nodes: ${some(names.nodes)}` });
+    if (!names.hasJob) issues.push({ path: 'query:job', message: `the plan has no job ${JSON.stringify(f.job)}; its jobs: ${some(names.jobs)}` });
+    return issues;
   }
 
   /** The solve and the instance it solved, whoever owns it (simulations replay its plan on that instance). */
@@ -250,6 +304,7 @@ export function toSolveDto(s: SolveEntity): SolveDto {
     clusterId: s.clusterId,
     clusterVersion: s.clusterVersion,
     forecastId: s.forecastId,
+    forecastChoice: s.forecastChoice,
     batchId: s.batchId,
     progress: s.progress,
     planId: s.planId,

@@ -118,6 +118,21 @@ export class UsageRepository {
     return { history, from, to, samples };
   }
 
+  /**
+   * The time span `history` would load (first and last sample over the given nodes and metrics, within the
+   * `days` days ending with the last), without loading it: what a build request is checked against. Null: no samples.
+   */
+  async trainingSpan(clusterId: string, nodes: string[], metrics: string[], days: number): Promise<{ from: number; to: number } | null> {
+    const [row]: { from: number | null; to: number | null }[] = await this.db.query(
+      `WITH s AS (SELECT id FROM usage_series WHERE cluster_id = $1 AND node = ANY($2) AND metric = ANY($3)),
+            last AS (SELECT max((SELECT max(u.ts) FROM usage_samples u WHERE u.series_id = s.id)) AS ts FROM s)
+       SELECT extract(epoch FROM (SELECT ts FROM last))::float8 AS "to",
+              extract(epoch FROM (SELECT min((SELECT min(u.ts) FROM usage_samples u WHERE u.series_id = s.id AND u.ts > (SELECT ts FROM last) - make_interval(days => $4))) FROM s))::float8 AS "from"`,
+      [clusterId, nodes, metrics, days],
+    );
+    return row.to === null || row.from === null ? null : { from: row.from, to: row.to };
+  }
+
   /** Series ids of (node, metric) pairs of a cluster, created when new; in the order given. */
   private async seriesIds(client: PoolClient, clusterId: string, series: { node: string; metric: string }[]): Promise<number[]> {
     const nodes = series.map((s) => s.node);

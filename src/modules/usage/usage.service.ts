@@ -73,6 +73,11 @@ export class UsageService {
     };
   }
 
+  /** First and last sample (Unix seconds) of what `history` would load, without loading it; null when there is none. */
+  trainingSpan(clusterId: string, nodes: string[], metrics: string[], days: number): Promise<{ from: number; to: number } | null> {
+    return this.repo.trainingSpan(clusterId, nodes, metrics, days);
+  }
+
   /** The usage a forecast build trains on (see UsageRepository.history); null when there is none. */
   history(clusterId: string, nodes: string[], metrics: string[], days: number): Promise<TrainingHistory | null> {
     return this.repo.history(clusterId, nodes, metrics, days);
