@@ -12,7 +12,7 @@ import { ephemeralInstance } from '../harness/ephemeral-instance';
 import { usageCsv, usageSamples } from '../harness/usage-fixtures';
 import { syntheticHistory } from '../harness/usage-traces';
 
-/** 4 nodes, 4 MapReduce jobs, a day of 5-minute slots: solves in a second, simulates in less. */
+/** 4 nodes, 4 MapReduce jobs, 8 hours of 5-minute slots (96): solves in a second, simulates in less. */
 export function smallInstance(): InstanceDoc {
   return { ...ephemeralInstance({ nodes: 4, jobs: 4, slots: 96, seed: 1 }), name: 'example-small' };
 }

@@ -8,7 +8,7 @@
 import { Model, stageKey } from '../engine/model/model';
 import type { PlanDoc } from '../engine/model/types';
 import { MAX_CHART_HEIGHT, nodeRows } from './node-rows';
-import { planBars } from './plan-data';
+import { Bar, lastSlot, planBars } from './plan-data';
 import { bucketSlots, chart, ChartSpec, PLOT_WIDTH, round } from './spec';
 
 /** Up to this many nodes, small multiples; above, heatmaps. */
@@ -16,10 +16,18 @@ export const MAX_SMALL_MULTIPLE_NODES = 12;
 /** Most time buckets: each point or cell then stands for at least ceil(slots / 150) slots. */
 export const MAX_BUCKETS = 150;
 
+/**
+ * The slots the chart spans: up to the plan's last busy slot, as the Gantt (so the two line up on the plan's
+ * page, and a 15-slot plan on a 288-slot forecast is not 15 slivers); the whole horizon when the plan runs
+ * nothing, where the capacity left over the window is what explains why.
+ */
+export function utilisationSpan(model: Model, bars: readonly Bar[]): number {
+  return bars.length === 0 ? model.T : Math.min(model.T, lastSlot(bars));
+}
+
 /** used[k][m * T + t]: the demand of the plan's tasks running on node k at slot t. */
-export function planUse(model: Model, plan: PlanDoc): Float64Array[] {
+export function planUse(model: Model, plan: PlanDoc, bars = planBars(model, plan).bars): Float64Array[] {
   const { T, M } = model;
-  const { bars } = planBars(model, plan);
   const diff = Array.from({ length: model.K }, () => new Float64Array(M * (T + 1)));
   for (const b of bars) {
     const demand = model.stages[model.stageIndex.get(stageKey(b.job, b.stage))!].demand;
@@ -40,23 +48,27 @@ export function planUse(model: Model, plan: PlanDoc): Float64Array[] {
 }
 
 export function utilisationSpec(model: Model, plan: PlanDoc): ChartSpec {
-  const used = planUse(model, plan);
+  const { bars } = planBars(model, plan);
+  const used = planUse(model, plan, bars);
   const { T, M } = model;
-  const L = bucketSlots(T, MAX_BUCKETS);
+  const S = utilisationSpan(model, bars);
+  const L = bucketSlots(S, MAX_BUCKETS);
   const totals = model.metrics.map((metric, m) => {
     let u = 0;
     let a = 0;
     for (let k = 0; k < model.K; k++)
-      for (let t = 0; t < T; t++) (u += used[k][m * T + t], (a += model.avail[k][m * T + t]));
+      for (let t = 0; t < S; t++) (u += used[k][m * T + t], (a += model.avail[k][m * T + t]));
     return `${metric}: the plan uses ${a > 0 ? Math.round((100 * u) / a) : 0}% of what the forecast leaves`;
   });
   const title = {
     text: `Capacity the forecast leaves vs what the plan uses: ${plan.strategy} plan of ${model.name}`,
-    subtitle: [`${model.K} nodes, ${T} slots of ${model.slotSeconds} s${L > 1 ? `, ${L} slots per point (means)` : ''}; over the window ${totals.join('; ')}`],
+    subtitle: [
+      `${model.K} nodes, slots 0-${S} of the ${T}-slot horizon (${model.slotSeconds} s each)${L > 1 ? `, ${L} slots per point (means)` : ''}; over those slots ${totals.join('; ')}`,
+    ],
   };
   /** Mean over the bucket starting at slot t0 of series s (available or used) of node k, metric m. */
   const mean = (s: Float64Array, m: number, t0: number) => {
-    const t1 = Math.min(T, t0 + L);
+    const t1 = Math.min(S, t0 + L);
     let sum = 0;
     for (let t = t0; t < t1; t++) sum += s[m * T + t];
     return sum / (t1 - t0);
@@ -65,13 +77,13 @@ export function utilisationSpec(model: Model, plan: PlanDoc): ChartSpec {
     const values: { node: string; metric: string; t: number; available: number; used: number }[] = [];
     model.nodeIds.forEach((node, k) =>
       model.metrics.forEach((metric, m) => {
-        for (let t0 = 0; t0 < T; t0 += L) values.push({ node, metric, t: t0, available: round(mean(model.avail[k], m, t0)), used: round(mean(used[k], m, t0)) });
+        for (let t0 = 0; t0 < S; t0 += L) values.push({ node, metric, t: t0, available: round(mean(model.avail[k], m, t0)), used: round(mean(used[k], m, t0)) });
         const last = values[values.length - 1]; // step-after areas need the window's end as a last point
-        values.push({ ...last, t: T });
+        values.push({ ...last, t: S });
       }),
     );
     title.subtitle.push('grey: capacity the forecast leaves (after the safety margin); colour: what the plan\'s tasks use');
-    const x = { field: 't', type: 'quantitative', title: `slot (${model.slotSeconds} s each)`, scale: { domain: [0, T], nice: false } };
+    const x = { field: 't', type: 'quantitative', title: `slot (${model.slotSeconds} s each)`, scale: { domain: [0, S], nice: false } };
     return chart({
       title,
       data: { values },
@@ -99,12 +111,12 @@ export function utilisationSpec(model: Model, plan: PlanDoc): ChartSpec {
   const values: { metric: string; row: string; x0: number; x1: number; share: number }[] = [];
   model.metrics.forEach((metric, m) => {
     for (let r = 0; r < R; r++)
-      for (let t0 = 0; t0 < T; t0 += L) {
+      for (let t0 = 0; t0 < S; t0 += L) {
         let u = 0;
         let a = 0;
         for (let k = r * rows.perRow; k < Math.min(model.K, (r + 1) * rows.perRow); k++) (u += mean(used[k], m, t0), (a += mean(model.avail[k], m, t0)));
         // Cells the plan leaves unused stay white: fewer marks to render, and white reads as "nothing used".
-        if (u > 0) values.push({ metric, row: rows.labels[r], x0: t0, x1: Math.min(T, t0 + L), share: a > 0 ? round(Math.min(1, u / a), 3) : 1 });
+        if (u > 0) values.push({ metric, row: rows.labels[r], x0: t0, x1: Math.min(S, t0 + L), share: a > 0 ? round(Math.min(1, u / a), 3) : 1 });
       }
   });
   title.subtitle.push(
@@ -120,7 +132,7 @@ export function utilisationSpec(model: Model, plan: PlanDoc): ChartSpec {
       height: R * rowPx,
       mark: { type: 'rect' },
       encoding: {
-        x: { field: 'x0', type: 'quantitative', title: `slot (${model.slotSeconds} s each)`, scale: { domain: [0, T], nice: false } },
+        x: { field: 'x0', type: 'quantitative', title: `slot (${model.slotSeconds} s each)`, scale: { domain: [0, S], nice: false } },
         x2: { field: 'x1' },
         y: { field: 'row', type: 'nominal', sort: rows.labels, scale: { domain: rows.labels }, title: rows.perRow > 1 ? 'nodes' : 'node', axis: R > 60 ? { labelOverlap: 'greedy', labelFontSize: 8 } : {} },
         color: { field: 'share', type: 'quantitative', scale: { scheme: 'oranges', domain: [0, 1] }, legend: { title: 'share used', format: '.0%' } },

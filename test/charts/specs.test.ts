@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { chartFiles, parseChartFile, PLAN_CHARTS } from '../../src/charts/charts';
 import { ganttSpec, MAX_BUCKETS, MAX_DETAIL_BARS } from '../../src/charts/gantt';
 import { nodeRows } from '../../src/charts/node-rows';
-import { ChartInputError, planBars } from '../../src/charts/plan-data';
+import { ChartInputError, lastSlot, planBars } from '../../src/charts/plan-data';
 import { renderSvg } from '../../src/charts/render';
 import { minorDigits, revenueSpec } from '../../src/charts/revenue';
 import { MAX_JOB_ROWS, plannedEnds, ReportForChart, simulationSpec } from '../../src/charts/simulation';
@@ -130,8 +130,34 @@ describe('utilisation', () => {
     assert.deepEqual([a0.available, a0.used], [3, 2], 'a has 4 cpu, the forecast takes a quarter');
     const bRam = spec.data.values.find((v: Json) => v.node === 'b' && v.metric === 'ram' && v.t === 1);
     assert.deepEqual([bRam.available, bRam.used], [16, 2]);
-    assert.equal(spec.data.values.length, 2 * 2 * (10 + 1), 'a point per slot and the window\'s end, per node and metric');
+    assert.equal(spec.data.values.length, 2 * 2 * (3 + 1), 'a point per slot up to the plan\'s last busy slot (3) and one at its end, per node and metric');
     assert.deepEqual(spec.facet.row.sort, ['a', 'b']);
+  });
+
+  test("the time axis spans the plan's slots, not the forecast's: a 15-slot plan on a 288-slot horizon fills the width", () => {
+    const day: InstanceDoc = { ...SMALL, horizon: { slots: 288, slotSeconds: 50 }, usage: { a: { cpu: flat(0.25, 288), ram: flat(0.5, 288) } } };
+    const dayModel = loadInstance(day);
+    const plan = planOf(day, [at('j1/map/0@a:0'), at('j1/map/1@b:6'), at('j1/map/2@b:12'), at('j1/reduce/0@b:14')], ['j2']);
+    assert.equal(lastSlot(planBars(dayModel, plan).bars), 15, 'the plan ends at slot 15');
+    const spec: Json = utilisationSpec(dayModel, plan);
+    assert.deepEqual(spec.spec.layer[0].encoding.x.scale.domain, [0, 15]);
+    assert.deepEqual(spec.spec.layer[1].encoding.x.scale.domain, [0, 15]);
+    const ts = spec.data.values.filter((v: Json) => v.node === 'a' && v.metric === 'cpu').map((v: Json) => v.t);
+    assert.deepEqual(ts, [...Array(16).keys()], 'a point per slot 0-14 and the end, none beyond');
+    assert.match(spec.title.subtitle[0], /slots 0-15 of the 288-slot horizon/);
+    // the heatmap of many nodes spans the same slots
+    const { model: big, plan: bigPlan } = largePlan();
+    const cut = { ...bigPlan, assignments: bigPlan.assignments.filter((a) => a.start < 100) };
+    const heat: Json = utilisationSpec(big, cut);
+    const bigEnd = lastSlot(planBars(big, cut).bars);
+    assert.ok(bigEnd < big.T / 2, `${bigEnd} of ${big.T}`);
+    for (const h of heat.hconcat) assert.deepEqual(h.encoding.x.scale.domain, [0, bigEnd]);
+    assert.ok(heat.data.values.every((v: Json) => v.x1 <= bigEnd));
+  });
+
+  test('a plan that runs nothing spans the whole horizon (the capacity left is what the chart has to show)', () => {
+    const spec: Json = utilisationSpec(model, planOf(SMALL, [], ['j1', 'j2']));
+    assert.deepEqual(spec.spec.layer[0].encoding.x.scale.domain, [0, 10]);
   });
 
   test('100 nodes: one heatmap per metric, each cell the share of what is left that the plan uses', () => {
