@@ -4,6 +4,8 @@ import { AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from './engine/model/admiss
 /** Everything the processes read from the environment, in one place (see the README's table). */
 export interface Config {
   port: number;
+  /** Where clients reach the API (the OpenAPI document's server): FALLOW_PUBLIC_URL, else http://localhost:PORT. */
+  publicUrl: string;
   databaseUrl: string;
   redisUrl: string;
   /** Operator key ensured on start; when unset and no operator exists, one is generated and printed once. */
@@ -47,6 +49,7 @@ export interface Config {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: int(env, 'PORT', 3000),
+    publicUrl: publicUrl(env.FALLOW_PUBLIC_URL, int(env, 'PORT', 3000)),
     databaseUrl: env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/fallow',
     redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
     bootstrapKey: env.FALLOW_BOOTSTRAP_KEY || undefined,
@@ -83,6 +86,19 @@ function keySecret(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
   if (raw.length < 32) throw new Error(`FALLOW_KEY_SECRET: at least 32 characters (e.g. openssl rand -hex 32), got ${raw.length}`);
   return raw;
+}
+
+function publicUrl(raw: string | undefined, port: number): string {
+  if (raw === undefined || raw === '') return `http://localhost:${port}`;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash)
+    throw new Error(`FALLOW_PUBLIC_URL: expected an http(s) URL such as https://fallow.example.com (no query or fragment), got "${raw}"`);
+  return raw.replace(/\/+$/, '');
 }
 
 function currency(raw: string | undefined): string {

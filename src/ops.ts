@@ -28,8 +28,9 @@ export async function migrate(databaseUrl: string): Promise<string[]> {
 
 /** The OpenAPI document without connecting anywhere: preview mode builds routes but no providers. */
 export async function openApiDocument(): Promise<object> {
-  const app = await NestFactory.create(AppModule.forRoot(loadConfig({})), { preview: true, logger: false, abortOnError: false });
-  const doc = buildOpenApiDocument(app);
+  const config = loadConfig({});
+  const app = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false, abortOnError: false });
+  const doc = buildOpenApiDocument(app, config);
   await app.close();
   return doc;
 }

@@ -53,7 +53,7 @@ export async function createApi(config: Config): Promise<NestExpressApplication>
   app.useGlobalPipes(validationPipe());
   app.enableShutdownHooks();
 
-  const document = buildOpenApiDocument(app);
+  const document = buildOpenApiDocument(app, config);
   const http = app.getHttpAdapter().getInstance() as express.Express;
   http.get('/openapi.json', (_req, res) => res.json(document));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Fallow API' }));

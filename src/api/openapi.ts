@@ -1,12 +1,21 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ReferenceObject, RequestBodyObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { Config } from '../config';
 import { ProblemDto } from '../modules/common/format.dto';
 
-const API_VERSION = '1.0.0';
+/** The package's name, version and licence: the document's version is the code's (dist/src/api -> the checkout's package.json). */
+const PACKAGE = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string; license: string };
 
-/** The OpenAPI document, generated from the controllers' decorators (committed as openapi/openapi.json). */
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+/**
+ * The OpenAPI document, generated from the controllers' decorators (committed as openapi/openapi.json, built
+ * with the default configuration). Its one server is `publicUrl` (FALLOW_PUBLIC_URL, else
+ * http://localhost:PORT), so a client generated from it has a base URL; the API serves its own document with
+ * the URL it was configured with.
+ */
+export function buildOpenApiDocument(app: INestApplication, { publicUrl }: Pick<Config, 'publicUrl'>): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Fallow')
     .setDescription(
@@ -14,11 +23,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'customers post job batches and solves; plans are fallow.plan/v1 documents. Every request needs ' +
         '`Authorization: Bearer <API key>`. Errors are application/problem+json with every problem\'s JSON path.',
     )
-    .setVersion(API_VERSION)
+    .setVersion(PACKAGE.version)
+    .addServer(publicUrl, 'this Fallow API (FALLOW_PUBLIC_URL; the committed document: a local one on the default PORT)')
+    .addSecurityRequirements('bearer')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'an opaque API key from POST /v1/tenants/{id}/keys, or the operator key' })
     .build();
   const doc = SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto], operationIdFactory: (_c, method) => method });
   for (const scheme of Object.values(doc.components?.securitySchemes ?? {})) if ('bearerFormat' in scheme) delete scheme.bearerFormat; // Nest adds "JWT"
+  doc.info.license = { name: PACKAGE.license }; // private: no licence is granted (DocumentBuilder.setLicense would add an empty url)
   defaultedBodiesAsRequestBodies(doc);
   return doc;
 }

@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Database and Redis reachable (503 otherwise) */
+        /**
+         * Database and Redis reachable (503 otherwise)
+         * @description For load balancers and orchestrators: needs no API key and is not rate limited. 200 when Postgres and Redis both answer; 503 naming the one that does not.
+         */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -28,8 +31,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Tenants, newest first
+         * @description A page of tenants with their revenue share and POSUM weights, as every other listing pages: `{items, nextCursor}`, the next page from `?cursor=nextCursor`.
+         */
         get: operations["listTenants"];
         put?: never;
+        /**
+         * Create a tenant: a farmer or customer organisation that holds keys and data
+         * @description A tenant starts with no keys (createKey issues them), a revenue share of 0 and the default POSUM weights. Its data is visible to its own keys and to operators only.
+         */
         post: operations["createTenant"];
         delete?: never;
         options?: never;
@@ -44,6 +55,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * One tenant
+         * @description Its name, revenue share, POSUM weights and creation time.
+         */
         get: operations["getTenant"];
         put?: never;
         post?: never;
@@ -61,7 +76,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a farmer tenant's revenue share (basis points); accounting applies the current value */
+        /**
+         * Set a farmer tenant's revenue share (basis points); accounting applies the current value
+         * @description The share is not historised: farmer and operator accounting for any period use the value set last.
+         */
         put: operations["setRevenueShare"];
         post?: never;
         delete?: never;
@@ -97,6 +115,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * A tenant's API keys, revoked ones included
+         * @description Each key with its role, label, prefix (what is kept of it in clear) and revocation time; never the key itself.
+         */
         get: operations["listKeys"];
         put?: never;
         /**
@@ -120,6 +142,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Revoke an API key: it is refused from then on
+         * @description Revoking a key already revoked is fine (204); a key the tenant does not have is a 404. The key stays listed with its revokedAt.
+         */
         delete: operations["revokeKey"];
         options?: never;
         head?: never;
@@ -133,10 +159,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Clusters, newest first, with their current version summarised */
+        /**
+         * Clusters, newest first, with their current version summarised
+         * @description Your clusters (an operator: everyone's), each with its current version's metrics and node count.
+         */
         get: operations["listClusters"];
         put?: never;
-        /** Create a cluster (version 1); Location names it */
+        /**
+         * Create a cluster (version 1); Location names it
+         * @description The cluster's nodes (capacity per metric, speed, rack, links) and metrics are checked whole; a 422 lists every problem with its path. Forecasts and usage refer to it by id.
+         */
         post: operations["createCluster"];
         delete?: never;
         options?: never;
@@ -151,9 +183,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The cluster with its current version: metrics, nodes and version number */
+        /**
+         * The cluster with its current version: metrics, nodes and version number
+         * @description The current version in full; solves and forecasts record the version they used (getClusterVersion).
+         */
         get: operations["getCluster"];
-        /** Write a new version (metrics and nodes replaced whole); earlier versions stay readable */
+        /**
+         * Write a new version (metrics and nodes replaced whole); earlier versions stay readable
+         * @description The new version replaces metrics and nodes whole; solves and forecasts already made keep the version they were made for.
+         */
         put: operations["updateCluster"];
         post?: never;
         delete?: never;
@@ -169,7 +207,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One version of a cluster, as a solve or forecast of that version saw it */
+        /**
+         * One version of a cluster, as a solve or forecast of that version saw it
+         * @description Versions are never overwritten: this is the cluster as it was at that version.
+         */
         get: operations["getClusterVersion"];
         put?: never;
         post?: never;
@@ -206,7 +247,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Per node and metric: how many samples are stored and their time range */
+        /**
+         * Per node and metric: how many samples are stored and their time range
+         * @description What forecast builds can learn from: per node and metric, the sample count and the first and last sample times.
+         */
         get: operations["getUsageSummary"];
         put?: never;
         post?: never;
@@ -223,10 +267,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A cluster's forecasts, newest first (without their series) */
+        /**
+         * A cluster's forecasts, newest first (without their series)
+         * @description Each forecast's window (startsAt, slotSeconds, slots), quantile and provenance, without the series.
+         */
         get: operations["listForecasts"];
         put?: never;
-        /** Post a utilisation forecast, checked against the cluster's current version */
+        /**
+         * Post a utilisation forecast, checked against the cluster's current version
+         * @description The forecast's usage (node -> metric -> one fraction per slot) must name the cluster's current nodes and metrics; a 422 lists every problem with its path. Solves and simulations refer to it by id.
+         */
         post: operations["createForecast"];
         delete?: never;
         options?: never;
@@ -241,7 +291,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A forecast with its series */
+        /**
+         * A forecast with its series
+         * @description The forecast's window, quantile, provenance and usage series (node -> metric -> one fraction per slot).
+         */
         get: operations["getForecast"];
         put?: never;
         post?: never;
@@ -258,7 +311,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lendable clusters a customer may solve on, newest first: metrics, nodes and the forecast covering now */
+        /**
+         * Lendable clusters a customer may solve on, newest first: metrics, nodes and the forecast covering now
+         * @description Every farmer's lendable clusters at their current version. `forecast` is the newest forecast whose window contains the present (null: none does, and a solve on the cluster needs a horizon); its id goes into a solve's forecastId.
+         */
         get: operations["listOfferedClusters"];
         put?: never;
         post?: never;
@@ -295,7 +351,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Status of a forecast build: queued, running, succeeded (with forecastId) or failed (with error) */
+        /**
+         * Status of a forecast build: queued, running, succeeded (with forecastId) or failed (with error)
+         * @description Poll it until it ends: a succeeded build names the forecast it stored.
+         */
         get: operations["getForecastBuild"];
         put?: never;
         post?: never;
@@ -316,10 +375,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Batches, newest first (without their jobs) */
+        /**
+         * Batches, newest first (without their jobs)
+         * @description Your batches (an operator: everyone's) with their job counts.
+         */
         get: operations["listBatches"];
         put?: never;
-        /** Submit a batch of jobs; Location names it */
+        /**
+         * Submit a batch of jobs; Location names it
+         * @description The jobs (stages, tasks, demands, durations or work, deadlines, revenue) are checked whole; a 422 lists every problem with its path. Solves and policy simulations refer to the batch by id.
+         */
         post: operations["createBatch"];
         delete?: never;
         options?: never;
@@ -334,7 +399,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The durations a solve would predict for the batch's stages without work or durationSeconds, from your execution history, without solving */
+        /**
+         * The durations a solve would predict for the batch's stages without work or durationSeconds, from your execution history, without solving
+         * @description Stages that give work or durationSeconds need no prediction and are not listed.
+         */
         get: operations["predictBatch"];
         put?: never;
         post?: never;
@@ -351,7 +419,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A batch with its jobs */
+        /**
+         * A batch with its jobs
+         * @description The batch as submitted, with every job.
+         */
         get: operations["getBatch"];
         put?: never;
         post?: never;
@@ -388,7 +459,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Per job of a solve: tasks started, finished and killed, actual end and whether it was on time */
+        /**
+         * Per job of a solve: tasks started, finished and killed, actual end and whether it was on time
+         * @description Built from the execution events posted for the solve's plan (postExecutionEvents); accounting's actual basis reads the same.
+         */
         get: operations["getSolveExecutions"];
         put?: never;
         post?: never;
@@ -405,7 +479,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A customer's SLA status and bill: per job, per batch and per period */
+        /**
+         * A customer's SLA status and bill: per job, per batch and per period
+         * @description Each job's verdict (on time, late, rejected), what it earns or is paid back, summed per batch and per period of [from, to); JSON, or CSV with format=csv.
+         */
         get: operations["customerAccounting"];
         put?: never;
         post?: never;
@@ -422,7 +499,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A farmer's capacity lent, jobs run, revenue share and interference incidents, per cluster and period */
+        /**
+         * A farmer's capacity lent, jobs run, revenue share and interference incidents, per cluster and period
+         * @description For each of the farmer's clusters and each period of [from, to): capacity lent, jobs run, the farmer's share of their revenue and interference incidents; JSON, or CSV with format=csv.
+         */
         get: operations["farmerAccounting"];
         put?: never;
         post?: never;
@@ -439,7 +519,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Platform revenue, penalties, farmer payouts, margin, PRU and JCR per period, per farmer and per customer */
+        /**
+         * Platform revenue, penalties, farmer payouts, margin, PRU and JCR per period, per farmer and per customer
+         * @description Platform-wide figures per period of [from, to): revenue, penalties, payouts to farmers, margin, PRU and JCR, broken down per farmer and per customer; JSON, or CSV with format=csv.
+         */
         get: operations["operatorAccounting"];
         put?: never;
         post?: never;
@@ -456,7 +539,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The customer's bill per period as a chart: amounts due, penalties paid back, net */
+        /**
+         * The customer's bill per period as a chart: amounts due, penalties paid back, net
+         * @description The same figures as customerAccounting, drawn per period: SVG (file .svg) or its Vega-Lite spec (file .json).
+         */
         get: operations["customerRevenueChart"];
         put?: never;
         post?: never;
@@ -473,7 +559,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The farmer's share earned per period and cluster as a chart */
+        /**
+         * The farmer's share earned per period and cluster as a chart
+         * @description The same figures as farmerAccounting, drawn per period and cluster: SVG (file .svg) or its Vega-Lite spec (file .json).
+         */
         get: operations["farmerRevenueChart"];
         put?: never;
         post?: never;
@@ -490,7 +579,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Platform revenue per period as a chart: revenue, penalties and payouts, the margin as net */
+        /**
+         * Platform revenue per period as a chart: revenue, penalties and payouts, the margin as net
+         * @description The same figures as operatorAccounting, drawn per period: SVG (file .svg) or its Vega-Lite spec (file .json).
+         */
         get: operations["operatorRevenueChart"];
         put?: never;
         post?: never;
@@ -507,7 +599,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A plan's simulations, newest first */
+        /**
+         * A plan's simulations, newest first
+         * @description Every replay of the plan, whoever asked for it among those who see the plan, with its status and, once succeeded, its report.
+         */
         get: operations["listPlanSimulations"];
         put?: never;
         /**
@@ -532,7 +627,7 @@ export interface paths {
         put?: never;
         /**
          * Run an online policy on a cluster, batch and forecast on a worker; Location names the simulation
-         * @description The worker composes the instance a solve of the same clusterId, batchId, forecastId and horizon would solve and runs the online policy on it in the discrete-event simulator (what `fallow simulate --policy` does): hadoop, cuckoo, fair (the Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs or aco-bp, against actualUsage, the usage of forecast actualForecastId, or the forecast itself, with the QoS controller `qos` (default cuckoo). The report is the same as a plan replay's, with the utilisation series, RU per node, Jain's fairness index and the locality of maps whose blocks the batch gives.
+         * @description The worker composes the instance a solve of the same clusterId, batchId, forecastId and horizon would solve and runs the online policy on it in the discrete-event simulator (what `fallow simulate --policy` does): hadoop, cuckoo, fair (the Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs or aco-bp; one of POSUM's allocation policies edls-sh, edls-pr, hsrtf or locf (with `provision`, one member of its portfolio: plus-x, minus-x, dlx or maxbsd); or posum, which chooses among its members every periodSeconds (and at arrivals) by simulating each over the look-ahead, its decisions in the report. It runs against actualUsage, the usage of forecast actualForecastId, or the forecast itself, with the QoS controller `qos` (default cuckoo, where a plan replay's is salamander). The report is the same as a plan replay's, with the utilisation series, RU per node, Jain's fairness index and the locality of maps whose blocks the batch gives.
          */
         post: operations["simulatePolicy"];
         delete?: never;
@@ -548,7 +643,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A simulation: queued, running, succeeded (with its report) or failed (with error) */
+        /**
+         * A simulation: queued, running, succeeded (with its report) or failed (with error)
+         * @description A plan replay or a policy run, with the settings it was queued with (defaults applied) and, once succeeded, the simulator's report.
+         */
         get: operations["getSimulation"];
         put?: never;
         post?: never;
@@ -569,10 +667,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Solves, newest first */
+        /**
+         * Solves, newest first
+         * @description Your solves (an operator: everyone's), optionally only those in one status.
+         */
         get: operations["listSolves"];
         put?: never;
-        /** Queue a solve of a whole instance, or of a cluster + forecast + batch */
+        /**
+         * Queue a solve of a whole instance, or of a cluster + forecast + batch
+         * @description Everything is checked before anything is stored (a 422 lists every problem with its path). A worker runs the strategy within timeBudgetMs and stores the best plan it found; poll getSolve or follow followSolve. Fields left out take the defaults the schema gives; the solve returned says what was applied.
+         */
         post: operations["createSolve"];
         delete?: never;
         options?: never;
@@ -587,11 +691,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Status, progress (best objective so far) and, when done, the plan id */
+        /**
+         * Status, progress (best objective so far) and, when done, the plan id
+         * @description queued, running (progress rewritten at least once a second), succeeded (planId set), failed (error says why) or cancelled (planId set when a plan had been found).
+         */
         get: operations["getSolve"];
         put?: never;
         post?: never;
-        /** Stop a solve; a running one keeps the best plan found so far */
+        /**
+         * Stop a solve; a running one keeps the best plan found so far
+         * @description A queued solve ends cancelled at once; a running one stops its search within a moment and stores the best plan found (poll it). One that had already ended is returned unchanged.
+         */
         delete: operations["cancelSolve"];
         options?: never;
         head?: never;
@@ -605,7 +715,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The solve as a text/event-stream: a `solve` event (the solve) at each change and at least once a second until it ends, then `end` */
+        /**
+         * The solve as a text/event-stream: a `solve` event (the solve) at each change and at least once a second until it ends, then `end`
+         * @description The same solve getSolve returns, pushed instead of polled; the stream closes after `end`. A solve that has already ended gets one `solve` event and `end`.
+         */
         get: operations["followSolve"];
         put?: never;
         post?: never;
@@ -622,7 +735,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The fallow.plan/v1 document with KPIs, bound, gap and why each rejected job was left out */
+        /**
+         * The fallow.plan/v1 document with KPIs, bound, gap and why each rejected job was left out
+         * @description The whole plan as the solve stored it (docs/FORMAT.md), with its id, solve and creation time. Large plans are easier read a page of assignments at a time (listPlanAssignments).
+         */
         get: operations["getPlan"];
         put?: never;
         post?: never;
@@ -639,7 +755,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Page through a plan's assignments, optionally of one node or one job */
+        /**
+         * Page through a plan's assignments, optionally of one node or one job
+         * @description Assignments in the order the plan lists them, each with its end slot; node and job narrow the page to one node's or one job's tasks (both: the job's tasks on that node).
+         */
         get: operations["listPlanAssignments"];
         put?: never;
         post?: never;
@@ -676,7 +795,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A chart of a succeeded simulation: each job's planned against realised end, its kills (each relaunched) and remote reads marked */
+        /**
+         * A chart of a succeeded simulation: each job's planned against realised end, its kills (each relaunched) and remote reads marked
+         * @description Drawn from the simulation's report: SVG (file .svg) or its Vega-Lite spec (file .json).
+         */
         get: operations["getSimulationChart"];
         put?: never;
         post?: never;
@@ -745,12 +867,19 @@ export interface components {
         TenantDto: {
             /** Format: uuid */
             id: string;
+            /** @description unique among tenants */
             name: string;
             /** @description a farmer's share of the positive revenue of jobs on its clusters, in basis points */
             revenueShareBps: number;
             /** @description POSUM's alpha, beta, gamma (Eq. 5) for this tenant's portfolio solves and posum simulations that give none (1/1/1 until an operator sets them) */
             scoreWeights: components["schemas"]["ScoreWeightsDto"];
+            /** Format: date-time */
             createdAt: string;
+        };
+        TenantPageDto: {
+            items: components["schemas"]["TenantDto"][];
+            /** @description pass as ?cursor= for the next page; null on the last page */
+            nextCursor: string | null;
         };
         RevenueShareDto: {
             /**
@@ -760,9 +889,15 @@ export interface components {
             shareBps: number;
         };
         CreateKeyDto: {
-            /** @enum {string} */
+            /**
+             * @description what the key may do: operator (everything), farmer (clusters, usage, forecasts, their accounting) or customer (batches, solves, simulations, their bill)
+             * @enum {string}
+             */
             role: "operator" | "farmer" | "customer";
-            /** @example ci pipeline */
+            /**
+             * @description a note to tell keys apart (default empty)
+             * @example ci pipeline
+             */
             label?: string;
         };
         CreatedKeyDto: {
@@ -1796,8 +1931,11 @@ export interface components {
             c: number;
         };
         MemberScoreDto: {
-            /** @enum {string} */
-            allocation: "edls-sh" | "edls-pr" | "hsrtf" | "locf";
+            /**
+             * @description a POSUM allocation policy, or ls-plan: the ls member (lsMember)
+             * @enum {string}
+             */
+            allocation: "edls-sh" | "edls-pr" | "hsrtf" | "locf" | "ls-plan";
             /** @enum {string} */
             provisioning: "plus-x" | "minus-x" | "dlx" | "maxbsd";
             vd: number;
@@ -1927,7 +2065,7 @@ export interface components {
              * @description the online policy run; null for a plan replay
              * @enum {string|null}
              */
-            policy: "hadoop" | "cuckoo" | "fair" | "fair-nodelay" | "rws" | "hmjs" | "aco-bp" | "edls-sh" | "edls-pr" | "hsrtf" | "locf" | null;
+            policy: "hadoop" | "cuckoo" | "fair" | "fair-nodelay" | "rws" | "hmjs" | "aco-bp" | "edls-sh" | "edls-pr" | "hsrtf" | "locf" | "posum" | null;
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             /** @enum {string} */
@@ -2337,12 +2475,12 @@ export interface components {
                      */
                     qos?: "salamander" | "cuckoo" | "cuckoo-salamander-reading" | "none";
                     /**
-                     * @description how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot); between slots the actual load moves linearly from one slot's value to the next
+                     * @description how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot; the default is the slot length when that is shorter); between slots the actual load moves linearly from one slot's value to the next
                      * @default 0.1
                      */
                     qosPeriodSeconds?: number;
                     /**
-                     * @description random seed of the simulation
+                     * @description random seed of the simulation (kills, runtime spread)
                      * @default 1
                      */
                     seed?: number;
@@ -2406,17 +2544,17 @@ export interface components {
                     actualForecastId?: string;
                     /**
                      * @description the QoS controller: salamander throttles CPU and kills for RAM (Salamander Alg. 3), cuckoo as Cuckoo III-D states it (throttles CPU, kills the largest memory users until the whole safety margin is free, kills every task when only the margin is left), cuckoo-salamander-reading as Salamander describes the Cuckoo controller (kills for any metric, CPU included: its RQ3 baseline), none never kills
-                     * @default salamander
+                     * @default cuckoo
                      * @enum {string}
                      */
                     qos?: "salamander" | "cuckoo" | "cuckoo-salamander-reading" | "none";
                     /**
-                     * @description how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot); between slots the actual load moves linearly from one slot's value to the next
+                     * @description how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot; the default is the slot length when that is shorter); between slots the actual load moves linearly from one slot's value to the next
                      * @default 0.1
                      */
                     qosPeriodSeconds?: number;
                     /**
-                     * @description random seed of the simulation
+                     * @description random seed of the simulation (kills, runtime spread)
                      * @default 1
                      */
                     seed?: number;
@@ -2449,7 +2587,7 @@ export interface components {
                      */
                     policy: "hadoop" | "cuckoo" | "fair" | "fair-nodelay" | "rws" | "hmjs" | "aco-bp" | "edls-sh" | "edls-pr" | "hsrtf" | "locf" | "posum";
                     /**
-                     * @description a provisioning policy leasing the cluster's `lease` nodes while the policy runs
+                     * @description a provisioning policy leasing the cluster's `lease` nodes while the policy runs: plus-x, minus-x, dlx or maxbsd (POSUM's); none: no nodes are leased
                      * @enum {string}
                      */
                     provision?: "plus-x" | "minus-x" | "dlx" | "maxbsd";
@@ -2458,20 +2596,11 @@ export interface components {
                      * @default 0.5
                      */
                     delta?: number;
-                    /**
-                     * @description F_c weight of V_D (Eq. 5)
-                     * @default 1
-                     */
+                    /** @description F_c weight of V_D (Eq. 5); default: the tenant's (PUT /v1/tenants/{id}/score-weights), else 1 */
                     alpha?: number;
-                    /**
-                     * @description F_c weight of S_B
-                     * @default 1
-                     */
+                    /** @description F_c weight of S_B; default: the tenant's, else 1 */
                     beta?: number;
-                    /**
-                     * @description F_c weight of C
-                     * @default 1
-                     */
+                    /** @description F_c weight of C; default: the tenant's, else 1 */
                     gamma?: number;
                     /**
                      * @description posum: seconds between two decisions
@@ -2534,18 +2663,25 @@ export interface components {
                 "application/json": {
                     /** @description a whole fallow.instance/v1 problem (instead of clusterId/batchId) */
                     instance?: components["schemas"]["InstanceDto"];
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description the cluster to solve on: your own or a lendable one (listOfferedClusters); with batchId, instead of instance
+                     */
                     clusterId?: string;
                     /**
                      * Format: uuid
                      * @description utilisation forecast of the cluster, used from the slot of startsAt. Default: the cluster version's newest forecast covering startsAt (the solve's forecastId and forecastChoice say which); none covering it is a 422 naming forecastId. With a horizon and no forecastId the nodes are idle
                      */
                     forecastId?: string;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description your batch of jobs to schedule on the cluster
+                     */
                     batchId?: string;
                     /** @description scheduling window; required with references when no forecast gives it */
                     horizon?: components["schemas"]["HorizonDto"];
                     /**
+                     * @description rffd: Random First Fit Decreasing (Salamander Alg. 1), restarted while the budget lasts; ls: Tabu Search + Late Acceptance local search (Salamander III-B2), incremental scores; with the revenue objective, late acceptance over job orders seeded by tps/edf/fifo; exact: Time-indexed MILP (aggregated step formulation) solved by HiGHS below a heuristic schedule, after destructive bounds from propagation and, on RCPSP-shaped models, a SAT search (Z3); ga: NSGA-II genetic algorithm (Salamander III-B2): rffd-seeded, OX2 crossover, Alg. 2 and list mutations, forward-backward improvement; tps: Two-phase revenue scheduling (two-stage paper Alg. 1 SMR + Alg. 2 SAS), built on the real capacity; fifo: FIFO baseline (two-stage paper section 5): jobs by release, list-scheduled whole, deadlines ignored; edf: EDF baseline (two-stage paper section 5): jobs by deadline, list-scheduled whole; cuckoo: Cuckoo: forecast host weights (Alg. 1), WRR chunk placement with replicas and admission (Alg. 2), Hadoop locality-first list schedule; aco-bp: ACO-BP: ant-colony 2D bin packing of map and reduce tasks with locality, fairness and preferred racks, decided every 20 s of schedule time; portfolio: POSUM's 16 members simulated against the forecast; the best one's job order, list-scheduled (issue 24); auto: races exact and ls below 1500 tasks, two ls streams (one on a worker thread) above
                      * @default auto
                      * @enum {string}
                      */
@@ -2576,7 +2712,10 @@ export interface components {
                     safetyMargin?: number | {
                         [key: string]: number;
                     };
-                    /** @description random seed (default 1) */
+                    /**
+                     * @description random seed: a strategy stopped by an iteration limit rather than the clock finds the same plan for the same seed
+                     * @default 1
+                     */
                     seed?: number;
                     /**
                      * @description after the search, place each reduce (a stage reading other stages' outputMB) where its share of their output arrives first over the nodes' links (bandwidthMbps, the network's rack rates), the other tasks staying as planned: plans made without the links put the reduces where the forecast has room, often on a few nodes whose downlinks then carry the whole shuffle. The plan says how many moved in stats.shuffleAware.movedReduces; its makespan in slots may grow, as the plan model counts compute only
@@ -2621,6 +2760,24 @@ export interface operations {
                     "application/json": components["schemas"]["HealthDto"];
                 };
             };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description error */
             503: {
                 headers: {
@@ -2634,7 +2791,12 @@ export interface operations {
     };
     listTenants: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the previous page's `nextCursor`, for the tenants after it; omitted: the first page */
+                cursor?: string;
+                /** @description how many tenants a page holds at most */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2646,7 +2808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TenantDto"][];
+                    "application/json": components["schemas"]["TenantPageDto"];
                 };
             };
             /** @description missing, unknown or revoked API key */
@@ -2667,12 +2829,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     createTenant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a retry with the same key returns the first response */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2733,6 +2907,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the tenant */
                 id: string;
             };
             cookie?: never;
@@ -2781,6 +2956,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the farmer tenant */
                 id: string;
             };
             cookie?: never;
@@ -2842,6 +3018,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the tenant */
                 id: string;
             };
             cookie?: never;
@@ -2903,6 +3080,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the tenant */
                 id: string;
             };
             cookie?: never;
@@ -2949,8 +3127,12 @@ export interface operations {
     createKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a retry with the same key answers 409 naming the key the first request issued (the key itself is never stored) */
+                "Idempotency-Key"?: string;
+            };
             path: {
+                /** @description the tenant the key belongs to */
                 id: string;
             };
             cookie?: never;
@@ -3021,7 +3203,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the tenant */
                 id: string;
+                /** @description the key (its id in listKeys) */
                 keyId: string;
             };
             cookie?: never;
@@ -3067,7 +3251,9 @@ export interface operations {
     listClusters: {
         parameters: {
             query?: {
+                /** @description the previous page's `nextCursor`, for the clusters after it; omitted: the first page */
                 cursor?: string;
+                /** @description how many clusters a page holds at most */
                 limit?: number;
             };
             header?: never;
@@ -3203,6 +3389,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the cluster */
                 id: string;
             };
             cookie?: never;
@@ -3269,6 +3456,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the cluster */
                 id: string;
             };
             cookie?: never;
@@ -3358,7 +3546,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the cluster */
                 id: string;
+                /** @description the version number: 1 at creation, one more at each update */
                 version: number;
             };
             cookie?: never;
@@ -3425,6 +3615,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the cluster the samples are of */
                 clusterId: string;
             };
             cookie?: never;
@@ -3524,6 +3715,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the cluster */
                 clusterId: string;
             };
             cookie?: never;
@@ -3588,11 +3780,14 @@ export interface operations {
     listForecasts: {
         parameters: {
             query?: {
+                /** @description the previous page's `nextCursor`, for the forecasts after it; omitted: the first page */
                 cursor?: string;
+                /** @description how many forecasts a page holds at most */
                 limit?: number;
             };
             header?: never;
             path: {
+                /** @description the cluster */
                 clusterId: string;
             };
             cookie?: never;
@@ -3671,6 +3866,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the cluster the forecast is of */
                 clusterId: string;
             };
             cookie?: never;
@@ -3756,6 +3952,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the forecast */
                 id: string;
             };
             cookie?: never;
@@ -3820,7 +4017,9 @@ export interface operations {
     listOfferedClusters: {
         parameters: {
             query?: {
+                /** @description the previous page's `nextCursor`, for the clusters after it; omitted: the first page */
                 cursor?: string;
+                /** @description how many clusters a page holds at most */
                 limit?: number;
             };
             header?: never;
@@ -3883,6 +4082,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the cluster whose usage history is learned from */
                 clusterId: string;
             };
             cookie?: never;
@@ -3959,6 +4159,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the forecast build (the Location of buildForecast) */
                 id: string;
             };
             cookie?: never;
@@ -4025,6 +4226,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the forecast build */
                 id: string;
             };
             cookie?: never;
@@ -4089,7 +4291,9 @@ export interface operations {
     listBatches: {
         parameters: {
             query?: {
+                /** @description the previous page's `nextCursor`, for the batches after it; omitted: the first page */
                 cursor?: string;
+                /** @description how many batches a page holds at most */
                 limit?: number;
             };
             header?: never;
@@ -4232,6 +4436,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description the batch */
                 id: string;
             };
             cookie?: never;
@@ -4307,6 +4512,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the batch */
                 id: string;
             };
             cookie?: never;
@@ -4441,6 +4647,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the solve */
                 id: string;
             };
             cookie?: never;
@@ -4894,11 +5101,14 @@ export interface operations {
     listPlanSimulations: {
         parameters: {
             query?: {
+                /** @description the previous page's `nextCursor`, for the simulations after it; omitted: the first page */
                 cursor?: string;
+                /** @description how many simulations a page holds at most */
                 limit?: number;
             };
             header?: never;
             path: {
+                /** @description the plan */
                 planId: string;
             };
             cookie?: never;
@@ -4968,6 +5178,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the plan to replay (a solve's planId) */
                 planId: string;
             };
             cookie?: never;
@@ -5130,6 +5341,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the simulation (the Location of simulatePlan or simulatePolicy) */
                 id: string;
             };
             cookie?: never;
@@ -5187,6 +5399,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the simulation */
                 id: string;
             };
             cookie?: never;
@@ -5242,8 +5455,11 @@ export interface operations {
     listSolves: {
         parameters: {
             query?: {
+                /** @description only the solves in this status; omitted: every status */
                 status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                /** @description the previous page's `nextCursor`, for the solves after it; omitted: the first page */
                 cursor?: string;
+                /** @description how many solves a page holds at most */
                 limit?: number;
             };
             header?: never;
@@ -5371,6 +5587,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the solve (the Location of createSolve) */
                 id: string;
             };
             cookie?: never;
@@ -5410,6 +5627,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the solve */
                 id: string;
             };
             cookie?: never;
@@ -5458,6 +5676,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the solve */
                 id: string;
             };
             cookie?: never;
@@ -5498,6 +5717,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the plan (a solve's planId) */
                 id: string;
             };
             cookie?: never;
@@ -5535,13 +5755,18 @@ export interface operations {
     listPlanAssignments: {
         parameters: {
             query?: {
+                /** @description only the assignments on this node id (as the instance names it) */
                 node?: string;
+                /** @description only the assignments of this job id (as the batch or instance names it) */
                 job?: string;
+                /** @description the previous page's `nextCursor`, for the assignments after it; omitted: the first page */
                 cursor?: string;
+                /** @description how many assignments a page holds at most */
                 limit?: number;
             };
             header?: never;
             path: {
+                /** @description the plan */
                 id: string;
             };
             cookie?: never;
@@ -5590,6 +5815,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the plan */
                 id: string;
                 /** @description <chart>.svg: the chart rendered (image/svg+xml); <chart>.json: its Vega-Lite spec */
                 file: "gantt.svg" | "gantt.json" | "utilisation.svg" | "utilisation.json";
@@ -5644,6 +5870,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the simulation */
                 id: string;
                 /** @description <chart>.svg: the chart rendered (image/svg+xml); <chart>.json: its Vega-Lite spec */
                 file: "planned-vs-realised.svg" | "planned-vs-realised.json";
@@ -5707,6 +5934,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the plan */
                 id: string;
             };
             cookie?: never;

@@ -111,9 +111,29 @@ describe('access', () => {
       problem(await svc.client(a.keys.customer).POST('/v1/tenants', { body: { name: 'sneaky' } }), 403);
       const r = await svc.client(svc.operatorKey).GET('/v1/tenants');
       assert.equal(r.response.status, 200);
-      const names = r.data!.map((t) => t.name);
+      const names = r.data!.items.map((t) => t.name);
       assert.ok(names.includes('tenant-a') && names.includes('tenant-b'), names.join(', '));
       assert.ok(!names.includes('sneaky'));
+      assert.equal(r.data!.nextCursor, null, 'every tenant fits the default page');
+    });
+
+    it('tenants page like every other listing: newest first, {items, nextCursor}, limit and cursor', async () => {
+      const op = svc.client(svc.operatorKey);
+      const all = (await op.GET('/v1/tenants')).data!.items;
+      const created = all.map((t) => t.createdAt);
+      assert.deepEqual(created, [...created].sort().reverse(), 'newest first');
+      const paged: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await op.GET('/v1/tenants', { params: { query: { limit: 1, cursor } } });
+        assert.equal(page.response.status, 200, JSON.stringify(page.error));
+        assert.ok(page.data!.items.length <= 1);
+        paged.push(...page.data!.items.map((t) => t.id));
+        cursor = page.data!.nextCursor ?? undefined;
+      } while (cursor);
+      assert.deepEqual(paged, all.map((t) => t.id));
+      problem(await op.GET('/v1/tenants', { params: { query: { limit: 0 } } }), 422);
+      problem(await op.GET('/v1/tenants', { params: { query: { cursor: 'nonsense' } } }), 422);
     });
 
     it('an operator can do what farmers and customers do', async () => {

@@ -16,6 +16,7 @@ import { fc } from '../posum/score';
 import { POSUM_ALLOCATIONS, PosumAllocation, PosumAllocationPolicy } from '../policies/posum-allocation';
 import { ProvisioningName, ProvisioningPolicy } from '../policies/provisioning';
 import { ActualUsage, UsageDoc } from './usage';
+import { PLAN_REPLAY_QOS, POLICY_RUN_QOS } from './defaults';
 
 export interface SimulateOptions {
   /** The actual utilisation (shape of `usage`); default the instance's own usage (a perfect forecast). */
@@ -64,7 +65,7 @@ export function simulatePlan(model: Model, plan: PlanDoc, options: SimulateOptio
   checkPlanFits(model, plan);
   const driver = new PlanDriver(model, plan);
   return new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), driver, {
-    qos: getQos(options.qos ?? 'salamander'),
+    qos: getQos(options.qos ?? PLAN_REPLAY_QOS),
     qosPeriodSeconds: options.qosPeriodSeconds,
     seed: options.seed,
     maxWindows: options.maxWindows,
@@ -84,7 +85,7 @@ export function simulatePolicy(model: Model, policy: string, options: SimulateOp
   const driver = portfolio ?? (POSUM_ALLOCATIONS.includes(policy as never) ? new PosumAllocationPolicy(model, policy as PosumAllocation, params.allocation) : makePolicy(policy, model));
   const provisioner = portfolio ?? (options.provision ? new ProvisioningPolicy(model, options.provision, params.provisioning) : undefined);
   const report = new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), driver, {
-    qos: getQos(options.qos ?? 'cuckoo'),
+    qos: getQos(options.qos ?? POLICY_RUN_QOS),
     qosPeriodSeconds: options.qosPeriodSeconds,
     seed: options.seed,
     maxWindows: options.maxWindows,

@@ -58,7 +58,7 @@ export class AccountingController {
 
   @Get('customer')
   @Roles('customer')
-  @ApiOperation({ operationId: 'customerAccounting', summary: 'A customer\'s SLA status and bill: per job, per batch and per period' })
+  @ApiOperation({ operationId: 'customerAccounting', summary: 'A customer\'s SLA status and bill: per job, per batch and per period', description: 'Each job\'s verdict (on time, late, rejected), what it earns or is paid back, summed per batch and per period of [from, to); JSON, or CSV with format=csv.' })
   @ApiQuery({ name: 'customerId', required: false, description: 'operators: the customer tenant; customers see only themselves' })
   @Report(CustomerReportDto, 'the jobs')
   @ApiProblems(401, 403, 404, 422)
@@ -70,7 +70,7 @@ export class AccountingController {
 
   @Get('farmer')
   @Roles('farmer')
-  @ApiOperation({ operationId: 'farmerAccounting', summary: 'A farmer\'s capacity lent, jobs run, revenue share and interference incidents, per cluster and period' })
+  @ApiOperation({ operationId: 'farmerAccounting', summary: 'A farmer\'s capacity lent, jobs run, revenue share and interference incidents, per cluster and period', description: 'For each of the farmer\'s clusters and each period of [from, to): capacity lent, jobs run, the farmer\'s share of their revenue and interference incidents; JSON, or CSV with format=csv.' })
   @ApiQuery({ name: 'farmerId', required: false, description: 'operators: the farmer tenant; farmers see only themselves' })
   @Report(FarmerReportDto, 'the cluster x period rows')
   @ApiProblems(401, 403, 404, 422)
@@ -82,7 +82,7 @@ export class AccountingController {
 
   @Get('operator')
   @Roles('operator')
-  @ApiOperation({ operationId: 'operatorAccounting', summary: 'Platform revenue, penalties, farmer payouts, margin, PRU and JCR per period, per farmer and per customer' })
+  @ApiOperation({ operationId: 'operatorAccounting', summary: 'Platform revenue, penalties, farmer payouts, margin, PRU and JCR per period, per farmer and per customer', description: 'Platform-wide figures per period of [from, to): revenue, penalties, payouts to farmers, margin, PRU and JCR, broken down per farmer and per customer; JSON, or CSV with format=csv.' })
   @Report(OperatorReportDto, 'the periods')
   @ApiProblems(401, 403, 422)
   async operator(@Query() q: RangeQuery, @Res({ passthrough: true }) res: Response) {
@@ -92,7 +92,7 @@ export class AccountingController {
 
   @Get('customer/charts/:file')
   @Roles('customer')
-  @ApiOperation({ operationId: 'customerRevenueChart', summary: 'The customer\'s bill per period as a chart: amounts due, penalties paid back, net' })
+  @ApiOperation({ operationId: 'customerRevenueChart', summary: 'The customer\'s bill per period as a chart: amounts due, penalties paid back, net', description: 'The same figures as customerAccounting, drawn per period: SVG (file .svg) or its Vega-Lite spec (file .json).' })
   @ApiQuery({ name: 'customerId', required: false, description: 'operators: the customer tenant; customers see only themselves' })
   @RangeQueries()
   @ApiChart(ACCOUNTING_CHARTS)
@@ -106,7 +106,7 @@ export class AccountingController {
 
   @Get('farmer/charts/:file')
   @Roles('farmer')
-  @ApiOperation({ operationId: 'farmerRevenueChart', summary: 'The farmer\'s share earned per period and cluster as a chart' })
+  @ApiOperation({ operationId: 'farmerRevenueChart', summary: 'The farmer\'s share earned per period and cluster as a chart', description: 'The same figures as farmerAccounting, drawn per period and cluster: SVG (file .svg) or its Vega-Lite spec (file .json).' })
   @ApiQuery({ name: 'farmerId', required: false, description: 'operators: the farmer tenant; farmers see only themselves' })
   @RangeQueries()
   @ApiChart(ACCOUNTING_CHARTS)
@@ -120,7 +120,7 @@ export class AccountingController {
 
   @Get('operator/charts/:file')
   @Roles('operator')
-  @ApiOperation({ operationId: 'operatorRevenueChart', summary: 'Platform revenue per period as a chart: revenue, penalties and payouts, the margin as net' })
+  @ApiOperation({ operationId: 'operatorRevenueChart', summary: 'Platform revenue per period as a chart: revenue, penalties and payouts, the margin as net', description: 'The same figures as operatorAccounting, drawn per period: SVG (file .svg) or its Vega-Lite spec (file .json).' })
   @RangeQueries()
   @ApiChart(ACCOUNTING_CHARTS)
   @ApiProblems(401, 403, 404, 422)

@@ -13,14 +13,19 @@ export class CreateTenantDto {
 
 export class TenantDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() name!: string;
+  @ApiProperty({ description: 'unique among tenants' }) name!: string;
   @ApiProperty({ minimum: 0, maximum: 10000, description: 'a farmer\'s share of the positive revenue of jobs on its clusters, in basis points' }) revenueShareBps!: number;
   @ApiProperty({
     type: ScoreWeightsDto,
     description: "POSUM's alpha, beta, gamma (Eq. 5) for this tenant's portfolio solves and posum simulations that give none (1/1/1 until an operator sets them)",
   })
   scoreWeights!: ScoreWeightsDto;
-  @ApiProperty() createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+}
+
+export class TenantPageDto {
+  @ApiProperty({ type: [TenantDto] }) items!: TenantDto[];
+  @ApiProperty({ type: String, nullable: true, description: 'pass as ?cursor= for the next page; null on the last page' }) nextCursor!: string | null;
 }
 
 export class RevenueShareDto {
@@ -37,8 +42,8 @@ export class RevenueShareDto {
 }
 
 export class CreateKeyDto {
-  @ApiProperty({ enum: ROLES }) @IsIn(ROLES as unknown as string[]) role!: Role;
-  @ApiPropertyOptional({ example: 'ci pipeline' }) @IsOptional() @IsString() @Length(0, 200) label?: string;
+  @ApiProperty({ enum: ROLES, description: 'what the key may do: operator (everything), farmer (clusters, usage, forecasts, their accounting) or customer (batches, solves, simulations, their bill)' }) @IsIn(ROLES as unknown as string[]) role!: Role;
+  @ApiPropertyOptional({ example: 'ci pipeline', description: 'a note to tell keys apart (default empty)' }) @IsOptional() @IsString() @Length(0, 200) label?: string;
 }
 
 export class KeyDto {

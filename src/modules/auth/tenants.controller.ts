@@ -1,13 +1,15 @@
-import { UuidParam } from '../common/uuid-param';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiUuidPath, UuidParam } from '../common/uuid-param';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiPage } from '../common/api-page';
+import { pageLimit } from '../common/cursor';
 import { ApiProblems } from '../common/api-problems';
 import { IdempotencyInterceptor, SecretInResponse } from '../common/idempotency.interceptor';
 import { FC_DEFAULTS } from '../../engine/posum/score';
 import { ApiKeyEntity } from './api-key.entity';
 import { Roles } from './principal';
 import { ScoreWeightsDto } from '../common/score-weights.dto';
-import { CreatedKeyDto, CreateKeyDto, CreateTenantDto, KeyDto, RevenueShareDto, TenantDto } from './tenant.dto';
+import { CreatedKeyDto, CreateKeyDto, CreateTenantDto, KeyDto, RevenueShareDto, TenantDto, TenantPageDto } from './tenant.dto';
 import { TenantEntity } from './tenant.entity';
 import { TenantsService } from './tenants.service';
 
@@ -25,7 +27,12 @@ export class TenantsController {
   @Post()
   @HttpCode(201)
   @UseInterceptors(IdempotencyInterceptor)
-  @ApiOperation({ operationId: 'createTenant' })
+  @ApiOperation({
+    operationId: 'createTenant',
+    summary: 'Create a tenant: a farmer or customer organisation that holds keys and data',
+    description: 'A tenant starts with no keys (createKey issues them), a revenue share of 0 and the default POSUM weights. Its data is visible to its own keys and to operators only.',
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'a retry with the same key returns the first response' })
   @ApiCreatedResponse({ type: TenantDto })
   @ApiProblems(401, 403, 409, 422)
   async create(@Body() dto: CreateTenantDto): Promise<TenantDto> {
@@ -33,15 +40,22 @@ export class TenantsController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listTenants' })
-  @ApiOkResponse({ type: [TenantDto] })
-  @ApiProblems(401, 403)
-  async list(): Promise<TenantDto[]> {
-    return (await this.tenants.list()).map(toTenant);
+  @ApiOperation({
+    operationId: 'listTenants',
+    summary: 'Tenants, newest first',
+    description: 'A page of tenants with their revenue share and POSUM weights, as every other listing pages: `{items, nextCursor}`, the next page from `?cursor=nextCursor`.',
+  })
+  @ApiPage('tenants')
+  @ApiOkResponse({ type: TenantPageDto })
+  @ApiProblems(401, 403, 422)
+  async list(@Query('cursor') cursor?: string, @Query('limit') limit?: string): Promise<TenantPageDto> {
+    const page = await this.tenants.list(pageLimit(limit), cursor);
+    return { items: page.items.map(toTenant), nextCursor: page.nextCursor };
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getTenant' })
+  @ApiOperation({ operationId: 'getTenant', summary: 'One tenant', description: 'Its name, revenue share, POSUM weights and creation time.' })
+  @ApiUuidPath('id', 'the tenant')
   @ApiOkResponse({ type: TenantDto })
   @ApiProblems(401, 403, 404)
   async get(@Param('id', UuidParam) id: string): Promise<TenantDto> {
@@ -49,7 +63,12 @@ export class TenantsController {
   }
 
   @Put(':id/revenue-share')
-  @ApiOperation({ operationId: 'setRevenueShare', summary: 'Set a farmer tenant\'s revenue share (basis points); accounting applies the current value' })
+  @ApiOperation({
+    operationId: 'setRevenueShare',
+    summary: 'Set a farmer tenant\'s revenue share (basis points); accounting applies the current value',
+    description: 'The share is not historised: farmer and operator accounting for any period use the value set last.',
+  })
+  @ApiUuidPath('id', 'the farmer tenant')
   @ApiOkResponse({ type: TenantDto })
   @ApiProblems(401, 403, 404, 422)
   async setRevenueShare(@Param('id', UuidParam) id: string, @Body() dto: RevenueShareDto): Promise<TenantDto> {
@@ -62,6 +81,7 @@ export class TenantsController {
     summary: "Set a tenant's default POSUM weights (alpha, beta, gamma of Eq. 5)",
     description: "Used by the tenant's `portfolio` solves and `posum` simulations that give no alpha, beta or gamma of their own; a request's own values override them one by one.",
   })
+  @ApiUuidPath('id', 'the tenant')
   @ApiOkResponse({ type: TenantDto })
   @ApiProblems(401, 403, 404, 422)
   async setScoreWeights(@Param('id', UuidParam) id: string, @Body() dto: ScoreWeightsDto): Promise<TenantDto> {
@@ -77,6 +97,8 @@ export class TenantsController {
     summary: 'Issue an API key with one role; the key is in this response only',
     description: 'The key is never stored. A retry with the same Idempotency-Key is therefore not replayed: it answers 409 naming the id of the key the first request issued (revoke it and issue a new one if the response was lost).',
   })
+  @ApiUuidPath('id', 'the tenant the key belongs to')
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'a retry with the same key answers 409 naming the key the first request issued (the key itself is never stored)' })
   @ApiCreatedResponse({ type: CreatedKeyDto })
   @ApiProblems(401, 403, 404, 409, 422)
   async createKey(@Param('id', UuidParam) id: string, @Body() dto: CreateKeyDto): Promise<CreatedKeyDto> {
@@ -85,7 +107,12 @@ export class TenantsController {
   }
 
   @Get(':id/keys')
-  @ApiOperation({ operationId: 'listKeys' })
+  @ApiOperation({
+    operationId: 'listKeys',
+    summary: "A tenant's API keys, revoked ones included",
+    description: 'Each key with its role, label, prefix (what is kept of it in clear) and revocation time; never the key itself.',
+  })
+  @ApiUuidPath('id', 'the tenant')
   @ApiOkResponse({ type: [KeyDto] })
   @ApiProblems(401, 403, 404)
   async listKeys(@Param('id', UuidParam) id: string): Promise<KeyDto[]> {
@@ -94,7 +121,13 @@ export class TenantsController {
 
   @Delete(':id/keys/:keyId')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'revokeKey' })
+  @ApiOperation({
+    operationId: 'revokeKey',
+    summary: 'Revoke an API key: it is refused from then on',
+    description: 'Revoking a key already revoked is fine (204); a key the tenant does not have is a 404. The key stays listed with its revokedAt.',
+  })
+  @ApiUuidPath('id', 'the tenant')
+  @ApiUuidPath('keyId', 'the key (its id in listKeys)')
   @ApiNoContentResponse({ description: 'revoked' })
   @ApiProblems(401, 403, 404)
   async revokeKey(@Param('id', UuidParam) id: string, @Param('keyId', UuidParam) keyId: string): Promise<void> {

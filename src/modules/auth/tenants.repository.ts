@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { newestFirst } from '../common/keyset-page';
 import { TenantEntity } from './tenant.entity';
 
 /** The tenants table. */
@@ -26,9 +27,9 @@ export class TenantsRepository {
     return this.tenants.findOneBy({ id });
   }
 
-  /** Oldest first. */
-  list(): Promise<TenantEntity[]> {
-    return this.tenants.find({ order: { createdAt: 'ASC' } });
+  /** Newest first, one more than `limit` (see keyset-page.ts). */
+  page(limit: number, cursor?: string): Promise<TenantEntity[]> {
+    return newestFirst(this.tenants.createQueryBuilder('t'), 't', limit, cursor).getMany();
   }
 
   save(tenant: TenantEntity): Promise<TenantEntity> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { FC_DEFAULTS, FcWeights, weightsIssues } from '../../engine/posum/score';
+import { pageOf } from '../common/keyset-page';
 import { conflict, invalid, notFound } from '../common/problem';
 import { ApiKeyEntity, Role } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -21,8 +22,9 @@ export class TenantsService {
     return this.tenants.insert(name);
   }
 
-  list(): Promise<TenantEntity[]> {
-    return this.tenants.list();
+  /** A page of tenants, newest first, like every other listing. */
+  async list(limit: number, cursor?: string): Promise<{ items: TenantEntity[]; nextCursor: string | null }> {
+    return pageOf(await this.tenants.page(limit, cursor), limit, (t) => t);
   }
 
   /** The tenant, else 404. */

@@ -1,10 +1,11 @@
-import { UuidParam } from '../common/uuid-param';
+import { ApiUuidPath, UuidParam } from '../common/uuid-param';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
 import { ApiProblems } from '../common/api-problems';
 import { pageLimit } from '../common/cursor';
+import { ApiPage } from '../common/api-page';
 import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
 import { BatchDto, BatchPageDto, BatchPredictionsDto, CreateBatchDto } from './batch.dto';
 import { PREDICTOR_CHOICES, PredictorChoice } from '../../engine/predict';
@@ -22,7 +23,7 @@ export class BatchesController {
   @Post()
   @HttpCode(201)
   @UseInterceptors(IdempotencyInterceptor)
-  @ApiOperation({ operationId: 'createBatch', summary: 'Submit a batch of jobs; Location names it' })
+  @ApiOperation({ operationId: 'createBatch', summary: 'Submit a batch of jobs; Location names it', description: 'The jobs (stages, tasks, demands, durations or work, deadlines, revenue) are checked whole; a 422 lists every problem with its path. Solves and policy simulations refer to the batch by id.' })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'a retry with the same key returns the first response' })
   @ApiCreatedResponse({ type: BatchDto })
   @ApiProblems(400, 401, 403, 413, 422, 429)
@@ -33,9 +34,8 @@ export class BatchesController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listBatches', summary: 'Batches, newest first (without their jobs)' })
-  @ApiQuery({ name: 'cursor', required: false })
-  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiOperation({ operationId: 'listBatches', summary: 'Batches, newest first (without their jobs)', description: 'Your batches (an operator: everyone\'s) with their job counts.' })
+  @ApiPage('batches')
   @ApiOkResponse({ type: BatchPageDto })
   @ApiProblems(401, 403, 422, 429)
   async list(@CurrentPrincipal() p: Principal, @Query('cursor') cursor?: string, @Query('limit') limit?: string): Promise<BatchPageDto> {
@@ -46,7 +46,9 @@ export class BatchesController {
   @ApiOperation({
     operationId: 'predictBatch',
     summary: 'The durations a solve would predict for the batch\'s stages without work or durationSeconds, from your execution history, without solving',
+    description: 'Stages that give work or durationSeconds need no prediction and are not listed.',
   })
+  @ApiUuidPath('id', 'the batch')
   @ApiQuery({ name: 'predictor', required: false, enum: PREDICTOR_CHOICES, description: 'default auto' })
   @ApiOkResponse({ type: BatchPredictionsDto })
   @ApiProblems(400, 401, 403, 404, 422, 429)
@@ -58,7 +60,8 @@ export class BatchesController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getBatch', summary: 'A batch with its jobs' })
+  @ApiOperation({ operationId: 'getBatch', summary: 'A batch with its jobs', description: 'The batch as submitted, with every job.' })
+  @ApiUuidPath('id', 'the batch')
   @ApiOkResponse({ type: BatchDto })
   @ApiProblems(400, 401, 403, 404, 429)
   async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<BatchDto> {

@@ -1,4 +1,4 @@
-import { UuidParam } from '../common/uuid-param';
+import { ApiUuidPath, UuidParam } from '../common/uuid-param';
 import { Controller, Get, Header, Param, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -22,6 +22,7 @@ export class ChartsController {
     summary: 'A chart of a plan: the Gantt per node (tasks by job, rejected jobs listed) or, per node and metric, the capacity the forecast leaves against what the plan uses',
     description: 'Large plans are aggregated (per node and time bucket) where one mark per task would be thinner than a pixel.',
   })
+  @ApiUuidPath('id', 'the plan')
   @ApiChart(PLAN_CHARTS)
   @ApiProblems(401, 404, 429)
   async planChart(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string, @Param('file') file: string, @Res({ passthrough: true }) res: Response) {
@@ -33,7 +34,9 @@ export class ChartsController {
   @ApiOperation({
     operationId: 'getSimulationChart',
     summary: 'A chart of a succeeded simulation: each job\'s planned against realised end, its kills (each relaunched) and remote reads marked',
+    description: 'Drawn from the simulation\'s report: SVG (file .svg) or its Vega-Lite spec (file .json).',
   })
+  @ApiUuidPath('id', 'the simulation')
   @ApiChart(SIMULATION_CHARTS)
   @ApiProblems(401, 404, 409, 429)
   async simulationChart(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string, @Param('file') file: string, @Res({ passthrough: true }) res: Response) {
@@ -45,11 +48,13 @@ export class ChartsController {
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
     operationId: 'getPlanPage',
+    security: [],
     summary: 'A read-only HTML page of a plan for a browser: key facts and charts',
     description:
       'The page holds no plan data, so it needs no key to load; its script asks for the API key once, keeps it in the tab\'s ' +
       'sessionStorage and reads the plan and its charts with `Authorization: Bearer` under those routes\' rules.',
   })
+  @ApiUuidPath('id', 'the plan')
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'the page', content: { 'text/html': { schema: { type: 'string' } } } })
   @ApiProblems(400)

@@ -18,7 +18,17 @@ export function decodeCursor(cursor: string | undefined): CursorPosition | undef
   return { createdAt, id };
 }
 
-export function pageLimit(raw: string | undefined, fallback = 50, max = 500): number {
+/** A listing's page size when `limit` is not given (`fallback`) and the most it allows (`max`). */
+export interface PageLimits {
+  fallback: number;
+  max: number;
+}
+
+/** Every newest-first listing's page sizes (a plan's assignments have their own: PlansController). */
+export const LIST_PAGE: PageLimits = { fallback: 50, max: 500 };
+
+/** The `limit` query parameter as a page size: its value, else `fallback`; a 422 naming it when outside [1, max]. */
+export function pageLimit(raw: string | undefined, { fallback, max }: PageLimits = LIST_PAGE): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > max) throw invalid([{ path: 'query:limit', message: `must be an integer in [1, ${max}]` }]);

@@ -1,4 +1,5 @@
 import { ArgumentMetadata, HttpStatus, Injectable, PipeTransform } from '@nestjs/common';
+import { ApiParam } from '@nestjs/swagger';
 import { ProblemException } from './problem';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -17,4 +18,9 @@ export class UuidParam implements PipeTransform<unknown, string> {
       { path: name, message: `must be a UUID, got ${JSON.stringify(value)}` },
     ]);
   }
+}
+
+/** Documents a UUID path parameter (checked by UuidParam): what it names. */
+export function ApiUuidPath(name: string, description: string) {
+  return ApiParam({ name, description, schema: { type: 'string', format: 'uuid' } });
 }

@@ -1,4 +1,4 @@
-import { UuidParam } from '../common/uuid-param';
+import { ApiUuidPath, UuidParam } from '../common/uuid-param';
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
@@ -31,7 +31,8 @@ export class ExecutionsController {
   }
 
   @Get('solves/:id/executions')
-  @ApiOperation({ operationId: 'getSolveExecutions', summary: 'Per job of a solve: tasks started, finished and killed, actual end and whether it was on time' })
+  @ApiOperation({ operationId: 'getSolveExecutions', summary: 'Per job of a solve: tasks started, finished and killed, actual end and whether it was on time', description: 'Built from the execution events posted for the solve\'s plan (postExecutionEvents); accounting\'s actual basis reads the same.' })
+  @ApiUuidPath('id', 'the solve')
   @ApiOkResponse({ type: SolveExecutionsDto })
   @ApiProblems(401, 404)
   async ofSolve(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<SolveExecutionsDto> {

@@ -1,4 +1,4 @@
-import { UuidParam } from '../common/uuid-param';
+import { ApiUuidPath, UuidParam } from '../common/uuid-param';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res, UseInterceptors } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -29,6 +29,7 @@ export class ForecastBuildsController {
       'training window and scores (in-sample; and, with 2 days of history or more, the last day held out against every baseline). ' +
       'A cluster without history, or with too little for the model, gives a failed build whose `error` says so.',
   })
+  @ApiUuidPath('clusterId', 'the cluster whose usage history is learned from')
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'a retry with the same key returns the first response' })
   @ApiAcceptedResponse({ type: ForecastBuildDto, description: 'queued; Location names the build' })
   @ApiProblems(400, 401, 403, 404, 422, 429)
@@ -44,7 +45,8 @@ export class ForecastBuildsController {
   }
 
   @Get('forecast-builds/:id')
-  @ApiOperation({ operationId: 'getForecastBuild', summary: 'Status of a forecast build: queued, running, succeeded (with forecastId) or failed (with error)' })
+  @ApiOperation({ operationId: 'getForecastBuild', summary: 'Status of a forecast build: queued, running, succeeded (with forecastId) or failed (with error)', description: 'Poll it until it ends: a succeeded build names the forecast it stored.' })
+  @ApiUuidPath('id', 'the forecast build (the Location of buildForecast)')
   @ApiOkResponse({ type: ForecastBuildDto })
   @ApiProblems(400, 401, 403, 404, 429)
   async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<ForecastBuildDto> {
@@ -58,6 +60,7 @@ export class ForecastBuildsController {
     summary: 'Stop a forecast build: it ends cancelled and stores no forecast',
     description: 'A queued build is cancelled at once; a running one is terminated on its worker within a moment (poll it). A build that had already ended is returned unchanged.',
   })
+  @ApiUuidPath('id', 'the forecast build')
   @ApiAcceptedResponse({ type: ForecastBuildDto })
   @ApiProblems(400, 401, 403, 404, 429)
   async cancel(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<ForecastBuildDto> {

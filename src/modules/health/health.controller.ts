@@ -13,9 +13,14 @@ export class HealthController {
 
   @Get()
   @Public()
-  @ApiOperation({ operationId: 'health', summary: 'Database and Redis reachable (503 otherwise)' })
+  @ApiOperation({
+    operationId: 'health',
+    summary: 'Database and Redis reachable (503 otherwise)',
+    description: 'For load balancers and orchestrators: needs no API key and is not rate limited. 200 when Postgres and Redis both answer; 503 naming the one that does not.',
+    security: [],
+  })
   @ApiOkResponse({ type: HealthDto })
-  @ApiProblems(503)
+  @ApiProblems(400, 413, 503)
   async health(): Promise<HealthDto> {
     const { database, redis } = await this.checks.probe();
     if (!database || !redis)

@@ -1,8 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../auth/principal';
 import { ApiProblems } from '../common/api-problems';
 import { pageLimit } from '../common/cursor';
+import { ApiPage } from '../common/api-page';
 import { ClustersService } from '../clusters/clusters.service';
 import { forecastEndsAt, ForecastsService } from '../forecasts/forecasts.service';
 import { OfferedClusterPageDto } from './offer.dto';
@@ -19,9 +20,12 @@ export class OffersController {
   ) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listOfferedClusters', summary: 'Lendable clusters a customer may solve on, newest first: metrics, nodes and the forecast covering now' })
-  @ApiQuery({ name: 'cursor', required: false })
-  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiOperation({
+    operationId: 'listOfferedClusters',
+    summary: 'Lendable clusters a customer may solve on, newest first: metrics, nodes and the forecast covering now',
+    description: 'Every farmer\'s lendable clusters at their current version. `forecast` is the newest forecast whose window contains the present (null: none does, and a solve on the cluster needs a horizon); its id goes into a solve\'s forecastId.',
+  })
+  @ApiPage('clusters')
   @ApiOkResponse({ type: OfferedClusterPageDto })
   @ApiProblems(401, 403, 422, 429)
   async list(@Query('cursor') cursor?: string, @Query('limit') limit?: string): Promise<OfferedClusterPageDto> {

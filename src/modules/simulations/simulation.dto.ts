@@ -1,11 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { POLICY_NAMES } from '../../engine/policies';
+import { POSUM_ALLOCATIONS, POSUM_ALLOCATION_DEFAULTS } from '../../engine/policies/posum-allocation';
+import { LOOK_AHEAD_MODES, LS_MEMBER, PORTFOLIO_DEFAULTS, REBUILD_LOOK_AHEAD_SECONDS, REPLAY_LOOK_AHEAD_SECONDS } from '../../engine/posum/portfolio';
 import { PROVISIONING_NAMES } from '../../engine/policies/provisioning';
 import { QOS_NAMES } from '../../engine/qos';
+import { MIN_QOS_PERIOD_SECONDS } from '../../engine/simulate/simulator';
 import { HorizonDto } from '../common/format.dto';
 import { FORECAST_CHOICE_DESCRIPTION, FORECAST_CHOICES, ForecastChoice } from '../forecasts/forecast-choice';
 import { ACTUAL_SOURCES, ActualSource, SIMULATION_STATUSES, SimulationStatus } from './simulation.entity';
+import { PLAN_SIMULATION_DEFAULTS, POLICY_SIMULATION_DEFAULTS } from './simulation-defaults';
+import { SIMULATED_POLICIES } from './policy-choices';
+
+const QOS_DESCRIPTION =
+  'the QoS controller: salamander throttles CPU and kills for RAM (Salamander Alg. 3), cuckoo as Cuckoo III-D states it (throttles CPU, kills the largest memory users until the whole safety margin is free, kills every task when only the margin is left), cuckoo-salamander-reading as Salamander describes the Cuckoo controller (kills for any metric, CPU included: its RQ3 baseline), none never kills';
 
 const USAGE_SCHEMA = {
   type: 'object',
@@ -28,20 +35,20 @@ export class CreateSimulationDto {
   @Allow()
   actualForecastId?: string;
 
-  @ApiPropertyOptional({ enum: QOS_NAMES, default: 'salamander', description: 'the QoS controller: salamander throttles CPU and kills for RAM (Salamander Alg. 3), cuckoo as Cuckoo III-D states it (throttles CPU, kills the largest memory users until the whole safety margin is free, kills every task when only the margin is left), cuckoo-salamander-reading as Salamander describes the Cuckoo controller (kills for any metric, CPU included: its RQ3 baseline), none never kills' })
+  @ApiPropertyOptional({ enum: QOS_NAMES, default: PLAN_SIMULATION_DEFAULTS.qos, description: QOS_DESCRIPTION })
   @Allow()
   qos?: string;
 
   @ApiPropertyOptional({
     type: 'number',
-    minimum: 0.001,
-    default: 0.1,
-    description: 'how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot); between slots the actual load moves linearly from one slot\'s value to the next',
+    minimum: MIN_QOS_PERIOD_SECONDS,
+    default: PLAN_SIMULATION_DEFAULTS.qosPeriodSeconds,
+    description: 'how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot; the default is the slot length when that is shorter); between slots the actual load moves linearly from one slot\'s value to the next',
   })
   @Allow()
   qosPeriodSeconds?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 1, description: 'random seed of the simulation' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 2 ** 31 - 1, default: PLAN_SIMULATION_DEFAULTS.seed, description: 'random seed of the simulation (kills, runtime spread)' })
   @Allow()
   seed?: number;
 
@@ -50,7 +57,7 @@ export class CreateSimulationDto {
     minimum: 0,
     exclusiveMinimum: true,
     maximum: 1,
-    default: 1,
+    default: PLAN_SIMULATION_DEFAULTS.reduceSlowstart,
     description:
       'Hadoop\'s reduce slow start: a stage after others may launch once this share of each earlier stage\'s tasks has ended, and fetches ' +
       'their output as they end (the shuffle overlaps the maps; its containers are held meanwhile). 1 keeps the strict barrier.',
@@ -69,7 +76,7 @@ export class CreateSimulationDto {
   @Allow()
   trueSeconds?: Record<string, Record<string, number>>;
 
-  @ApiPropertyOptional({ type: 'number', minimum: 0, maximum: 3, default: 0, description: 'each task\'s runtime is multiplied by a lognormal factor of mean 1 and this log-scale spread, drawn from the seed' })
+  @ApiPropertyOptional({ type: 'number', minimum: 0, maximum: 3, default: PLAN_SIMULATION_DEFAULTS.runtimeSigma, description: 'each task\'s runtime is multiplied by a lognormal factor of mean 1 and this log-scale spread, drawn from the seed' })
   @Allow()
   runtimeSigma?: number;
 }
@@ -77,7 +84,7 @@ export class CreateSimulationDto {
 /** An online policy run on a cluster, batch and forecast (the ACO-BP comparison's baselines and ACO-BP itself). */
 export class CreatePolicySimulationDto extends CreateSimulationDto {
   @ApiProperty({
-    enum: [...POLICY_NAMES, 'posum'],
+    enum: SIMULATED_POLICIES,
     description:
       'hadoop (FIFO, fixed slots), cuckoo, fair (Fair Scheduler with delay scheduling), fair-nodelay, rws, hmjs, aco-bp; one of POSUM\'s ' +
       'allocation policies edls-sh, edls-pr, hsrtf, locf (with `provision`: one portfolio member); or posum, the portfolio of all 16',
@@ -85,31 +92,36 @@ export class CreatePolicySimulationDto extends CreateSimulationDto {
   @Allow()
   policy!: string;
 
-  @ApiPropertyOptional({ enum: PROVISIONING_NAMES, description: 'a provisioning policy leasing the cluster\'s `lease` nodes while the policy runs' })
+  // The same field as a plan replay's, documented again for its different default.
+  @ApiPropertyOptional({ enum: QOS_NAMES, default: POLICY_SIMULATION_DEFAULTS.qos, description: QOS_DESCRIPTION })
+  @Allow()
+  declare qos?: string;
+
+  @ApiPropertyOptional({ enum: PROVISIONING_NAMES, description: 'a provisioning policy leasing the cluster\'s `lease` nodes while the policy runs: plus-x, minus-x, dlx or maxbsd (POSUM\'s); none: no nodes are leased' })
   @Allow()
   provision?: string;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 1, default: 0.5, description: 'POSUM\'s delta: the importance of deadline jobs (EDLS-Sh share, EDLS-Pr probability)' })
+  @ApiPropertyOptional({ minimum: 0, maximum: 1, default: POSUM_ALLOCATION_DEFAULTS.delta, description: 'POSUM\'s delta: the importance of deadline jobs (EDLS-Sh share, EDLS-Pr probability)' })
   @Allow()
   delta?: number;
 
-  @ApiPropertyOptional({ minimum: 0, default: 1, description: 'F_c weight of V_D (Eq. 5)' }) @Allow() alpha?: number;
-  @ApiPropertyOptional({ minimum: 0, default: 1, description: 'F_c weight of S_B' }) @Allow() beta?: number;
-  @ApiPropertyOptional({ minimum: 0, default: 1, description: 'F_c weight of C' }) @Allow() gamma?: number;
+  @ApiPropertyOptional({ minimum: 0, description: "F_c weight of V_D (Eq. 5); default: the tenant's (PUT /v1/tenants/{id}/score-weights), else 1" }) @Allow() alpha?: number;
+  @ApiPropertyOptional({ minimum: 0, description: "F_c weight of S_B; default: the tenant's, else 1" }) @Allow() beta?: number;
+  @ApiPropertyOptional({ minimum: 0, description: "F_c weight of C; default: the tenant's, else 1" }) @Allow() gamma?: number;
 
-  @ApiPropertyOptional({ exclusiveMinimum: true, minimum: 0, default: 120, description: 'posum: seconds between two decisions' })
+  @ApiPropertyOptional({ exclusiveMinimum: true, minimum: 0, default: PORTFOLIO_DEFAULTS.periodSeconds, description: 'posum: seconds between two decisions' })
   @Allow()
   periodSeconds?: number;
 
   @ApiPropertyOptional({
     exclusiveMinimum: true,
     minimum: 0,
-    description: 'posum: seconds each member is simulated over at a decision. Default: 86400 with lookAheadMode replay (in practice until the submitted work is done: a replay stops when no task is left), 600 with rebuild',
+    description: `posum: seconds each member is simulated over at a decision. Default: ${REPLAY_LOOK_AHEAD_SECONDS} with lookAheadMode replay (in practice until the submitted work is done: a replay stops when no task is left), ${REBUILD_LOOK_AHEAD_SECONDS} with rebuild`,
   })
   @Allow()
   lookAheadSeconds?: number;
 
-  @ApiPropertyOptional({ default: false, description: 'posum: Fallow\'s ls joins as a seventeenth member (plans the present, followed as a priority when chosen)' })
+  @ApiPropertyOptional({ default: PORTFOLIO_DEFAULTS.lsMember, description: 'posum: Fallow\'s ls joins as a seventeenth member (plans the present, followed as a priority when chosen)' })
   @Allow()
   lsMember?: boolean;
 
@@ -117,13 +129,13 @@ export class CreatePolicySimulationDto extends CreateSimulationDto {
   @Allow()
   echoArrivals?: boolean;
 
-  @ApiPropertyOptional({ default: true, description: 'posum: decide also when a job is submitted (once an instant), not only every periodSeconds (false: every period only, as the paper)' })
+  @ApiPropertyOptional({ default: PORTFOLIO_DEFAULTS.decideOnArrival, description: 'posum: decide also when a job is submitted (once an instant), not only every periodSeconds (false: every period only, as the paper)' })
   @Allow()
   decideOnArrival?: boolean;
 
   @ApiPropertyOptional({
-    enum: ['replay', 'rebuild'],
-    default: 'replay',
+    enum: LOOK_AHEAD_MODES,
+    default: PORTFOLIO_DEFAULTS.lookAheadMode,
     description: 'posum: how each look-ahead starts from the present. replay: the workload submitted so far runs again from time 0 with the load observed so far and POSUM\'s past choices, reaching the live state exactly; rebuild: the present as a new instance (running tasks as load). lsMember needs rebuild (its default then)',
   })
   @Allow()
@@ -202,7 +214,7 @@ export class PosumScoreDto {
 }
 
 export class MemberScoreDto {
-  @ApiProperty({ enum: ['edls-sh', 'edls-pr', 'hsrtf', 'locf'] }) allocation!: string;
+  @ApiProperty({ enum: [...POSUM_ALLOCATIONS, LS_MEMBER.allocation], description: 'a POSUM allocation policy, or ls-plan: the ls member (lsMember)' }) allocation!: string;
   @ApiProperty({ enum: PROVISIONING_NAMES }) provisioning!: string;
   @ApiProperty() vd!: number;
   @ApiProperty() sb!: number;
@@ -263,7 +275,7 @@ export class SimReportDto {
 export class SimulationDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'the plan replayed; null for a policy simulation' }) planId!: string | null;
-  @ApiProperty({ type: String, enum: POLICY_NAMES, nullable: true, description: 'the online policy run; null for a plan replay' }) policy!: string | null;
+  @ApiProperty({ type: String, enum: SIMULATED_POLICIES, nullable: true, description: 'the online policy run; null for a plan replay' }) policy!: string | null;
   @ApiProperty({ enum: SIMULATION_STATUSES }) status!: SimulationStatus;
   @ApiProperty({ enum: QOS_NAMES }) qos!: string;
   @ApiProperty({ type: 'integer' }) seed!: number;

@@ -4,7 +4,7 @@ import { ValidationError } from '../../engine/model/errors';
 import { loadInstance } from '../../engine/model/model';
 import { validateRuntimeTruth } from '../../engine/simulate';
 import { defaultQosPeriod } from '../../engine/simulate/simulator';
-import { POLICY_NAMES } from '../../engine/policies';
+import { SIMULATED_POLICIES } from './policy-choices';
 import { Principal, tenantScope } from '../auth/principal';
 import { pageOf } from '../common/keyset-page';
 import { invalid, notFound } from '../common/problem';
@@ -21,6 +21,7 @@ import { portfolioFromRequest, portfolioRequestIssues } from '../../engine/posum
 import { weightsIssues } from '../../engine/posum/score';
 import { TenantsService } from '../auth/tenants.service';
 import { SIMULATION_WORK } from './simulation.kind';
+import { PLAN_SIMULATION_DEFAULTS, POLICY_SIMULATION_DEFAULTS } from './simulation-defaults';
 import { SimulationsRepository } from './simulations.repository';
 
 /** The actual utilisation replayed, as the simulation's columns. */
@@ -47,13 +48,14 @@ export class SimulationsService {
     checkQosPeriod(solve.instance, dto);
     const actual = await this.actual(solve, dto);
     const truth = runtimeTruth(solve.instance, dto);
+    const d = PLAN_SIMULATION_DEFAULTS;
     return this.work.enqueue(SIMULATION_WORK, {
       tenantId: plan.tenantId,
       planId: plan.id,
-      qos: dto.qos ?? 'salamander',
-      seed: dto.seed ?? 1,
+      qos: dto.qos ?? d.qos,
+      seed: dto.seed ?? d.seed,
       qosPeriodSeconds: dto.qosPeriodSeconds ?? defaultQosPeriod(solve.instance.horizon.slotSeconds),
-      reduceSlowstart: dto.reduceSlowstart ?? 1,
+      reduceSlowstart: dto.reduceSlowstart ?? d.reduceSlowstart,
       ...truth,
       ...actual,
       report: null,
@@ -66,8 +68,8 @@ export class SimulationsService {
    */
   async createForPolicy(p: Principal, dto: CreatePolicySimulationDto): Promise<SimulationEntity> {
     const issues = [...simulationIssues(dto), ...portfolioRequestIssues(dto), ...policyStartIssues(dto)];
-    const policies = [...POLICY_NAMES, 'posum'];
-    if (!policies.includes(dto.policy)) issues.push({ path: 'policy', message: `must be one of ${policies.join(', ')}, got ${JSON.stringify(dto.policy ?? null)}` });
+    if (!SIMULATED_POLICIES.includes(dto.policy))
+      issues.push({ path: 'policy', message: `must be one of ${SIMULATED_POLICIES.join(', ')}, got ${JSON.stringify(dto.policy ?? null)}` });
     if (issues.length) throw invalid(issues);
     const posum = portfolioFromRequest(dto, await this.tenants.scoreWeightsOf(p.tenantId));
     // All-zero weights leave POSUM no choice; for other policies they only weigh the report's fc.
@@ -82,6 +84,7 @@ export class SimulationsService {
     checkQosPeriod(instance, dto);
     const actual = await this.actual({ instance, clusterId }, dto);
     const truth = runtimeTruth(instance, dto);
+    const d = POLICY_SIMULATION_DEFAULTS;
     return this.work.enqueue(SIMULATION_WORK, {
       tenantId: p.tenantId,
       createdAt: now,
@@ -94,10 +97,10 @@ export class SimulationsService {
       instance,
       provision: (dto.provision as string | undefined) ?? null,
       posum,
-      qos: dto.qos ?? 'cuckoo',
-      seed: dto.seed ?? 1,
+      qos: dto.qos ?? d.qos,
+      seed: dto.seed ?? d.seed,
       qosPeriodSeconds: dto.qosPeriodSeconds ?? defaultQosPeriod(instance.horizon.slotSeconds),
-      reduceSlowstart: dto.reduceSlowstart ?? 1,
+      reduceSlowstart: dto.reduceSlowstart ?? d.reduceSlowstart,
       ...truth,
       ...actual,
       report: null,
@@ -184,10 +187,11 @@ export function toSimulationDto(s: SimulationEntity): SimulationDto {
 
 /** The request's true seconds and runtime spread, checked against the instance (422 naming each path). */
 function runtimeTruth(instance: InstanceDoc, dto: CreateSimulationDto): { trueSeconds: Record<string, Record<string, number>> | null; runtimeSigma: number } {
-  if (dto.trueSeconds === undefined && dto.runtimeSigma === undefined) return { trueSeconds: null, runtimeSigma: 0 };
+  const none = PLAN_SIMULATION_DEFAULTS.runtimeSigma;
+  if (dto.trueSeconds === undefined && dto.runtimeSigma === undefined) return { trueSeconds: null, runtimeSigma: none };
   try {
     const t = validateRuntimeTruth(loadInstance(instance), dto.trueSeconds, dto.runtimeSigma);
-    return { trueSeconds: t.trueSeconds ?? null, runtimeSigma: t.runtimeSigma ?? 0 };
+    return { trueSeconds: t.trueSeconds ?? null, runtimeSigma: t.runtimeSigma ?? none };
   } catch (e) {
     if (e instanceof ValidationError) throw invalid(e.issues);
     throw e;

@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsISO8601, IsNumber, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
-import { strategyNames } from '../../engine/strategies';
+import { getStrategy, strategyNames } from '../../engine/strategies';
 import { Objective, OBJECTIVES } from '../../engine/strategies/strategy';
 import { HorizonDto, InstanceDto, StagePredictionDto } from '../common/format.dto';
 import { ScoreWeightsDto } from '../common/score-weights.dto';
 import { PREDICTOR_CHOICES, PredictorChoice } from '../../engine/predict';
 import { SOLVE_STATUSES, SolveStatus } from './solve.entity';
 import { FORECAST_CHOICE_DESCRIPTION, FORECAST_CHOICES, ForecastChoice } from '../forecasts/forecast-choice';
+import { SOLVE_DEFAULTS } from './solve-defaults';
 
 export const MAX_TIME_BUDGET_MS = 600_000;
 
@@ -20,7 +21,7 @@ export class CreateSolveDto {
   @IsObject()
   instance?: InstanceDto;
 
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() clusterId?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'the cluster to solve on: your own or a lendable one (listOfferedClusters); with batchId, instead of instance' }) @IsOptional() @IsUUID() clusterId?: string;
   @ApiPropertyOptional({
     format: 'uuid',
     description:
@@ -30,21 +31,27 @@ export class CreateSolveDto {
   @IsOptional()
   @IsUUID()
   forecastId?: string;
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() batchId?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'your batch of jobs to schedule on the cluster' }) @IsOptional() @IsUUID() batchId?: string;
 
   @ApiPropertyOptional({ type: HorizonDto, description: 'scheduling window; required with references when no forecast gives it' })
   @IsOptional()
   @IsObject()
   horizon?: HorizonDto;
 
-  @ApiPropertyOptional({ enum: strategyNames(), default: 'auto' })
+  @ApiPropertyOptional({
+    enum: strategyNames(),
+    default: SOLVE_DEFAULTS.strategy,
+    description: strategyNames()
+      .map((name) => `${name}: ${getStrategy(name).description}`)
+      .join('; '),
+  })
   @IsOptional()
   @IsIn(strategyNames())
   strategy?: string;
 
   @ApiPropertyOptional({
     enum: OBJECTIVES,
-    default: 'tasks-then-makespan',
+    default: SOLVE_DEFAULTS.objective,
     description: 'tasks-then-makespan: most scheduled tasks, then the smallest makespan; revenue: the largest total revenue of the jobs (strategies without a revenue mode ignore it)',
   })
   @IsOptional()
@@ -69,7 +76,7 @@ export class CreateSolveDto {
   @IsBoolean()
   allowStaleForecast?: boolean;
 
-  @ApiPropertyOptional({ minimum: 100, maximum: MAX_TIME_BUDGET_MS, default: 5000, description: 'wall-clock budget of the search' })
+  @ApiPropertyOptional({ minimum: 100, maximum: MAX_TIME_BUDGET_MS, default: SOLVE_DEFAULTS.timeBudgetMs, description: 'wall-clock budget of the search' })
   @IsOptional()
   @IsInt()
   @Min(100)
@@ -83,7 +90,7 @@ export class CreateSolveDto {
   @IsOptional()
   safetyMargin?: number | Record<string, number>;
 
-  @ApiPropertyOptional({ minimum: 0, description: 'random seed (default 1)' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 2 ** 31 - 1, default: SOLVE_DEFAULTS.seed, description: 'random seed: a strategy stopped by an iteration limit rather than the clock finds the same plan for the same seed' })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -91,7 +98,7 @@ export class CreateSolveDto {
   seed?: number;
 
   @ApiPropertyOptional({
-    default: false,
+    default: SOLVE_DEFAULTS.shuffleAware,
     description:
       "after the search, place each reduce (a stage reading other stages' outputMB) where its share of their output arrives first over " +
       "the nodes' links (bandwidthMbps, the network's rack rates), the other tasks staying as planned: plans made without the links put " +
@@ -104,7 +111,7 @@ export class CreateSolveDto {
 
   @ApiPropertyOptional({
     enum: PREDICTOR_CHOICES,
-    default: 'auto',
+    default: SOLVE_DEFAULTS.predictor,
     description:
       'how stages that give neither work nor durationSeconds get their durations, from your execution history (POSUM): basic (mean runtime of ' +
       'your recent jobs\' tasks of the same kind), standard (seconds per input byte, keyed by the job\'s mapClass / reduceClass), detailed ' +

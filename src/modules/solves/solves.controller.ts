@@ -1,15 +1,18 @@
-import { UuidParam } from '../common/uuid-param';
+import { ApiUuidPath, UuidParam } from '../common/uuid-param';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
 import { pageLimit } from '../common/cursor';
+import { ApiPage } from '../common/api-page';
 import { ApiProblems } from '../common/api-problems';
 import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
 import { CreateSolveDto, SolveDto, SolvePageDto } from './solve.dto';
 import { SolvesService, toSolveDto } from './solves.service';
+import { SOLVE_STATUSES } from './solve.entity';
 import { streamSolve } from './solve-events';
 
+/** Solves: long work a worker runs within its time budget, stored with the plan it found. */
 @ApiTags('solves')
 @ApiBearerAuth()
 @Controller('v1/solves')
@@ -20,7 +23,14 @@ export class SolvesController {
   @HttpCode(202)
   @Roles('customer')
   @UseInterceptors(IdempotencyInterceptor)
-  @ApiOperation({ operationId: 'createSolve', summary: 'Queue a solve of a whole instance, or of a cluster + forecast + batch' })
+  @ApiOperation({
+    operationId: 'createSolve',
+    summary: 'Queue a solve of a whole instance, or of a cluster + forecast + batch',
+    description:
+      'Everything is checked before anything is stored (a 422 lists every problem with its path). A worker runs the strategy within ' +
+      'timeBudgetMs and stores the best plan it found; poll getSolve or follow followSolve. Fields left out take the defaults the schema ' +
+      'gives; the solve returned says what was applied.',
+  })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'a retry with the same key returns the first response' })
   @ApiAcceptedResponse({ type: SolveDto, description: 'queued; Location names the solve' })
   @ApiProblems(400, 401, 403, 404, 413, 422, 429)
@@ -31,10 +41,9 @@ export class SolvesController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listSolves', summary: 'Solves, newest first' })
-  @ApiQuery({ name: 'status', required: false, enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] })
-  @ApiQuery({ name: 'cursor', required: false })
-  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiOperation({ operationId: 'listSolves', summary: 'Solves, newest first', description: 'Your solves (an operator: everyone\'s), optionally only those in one status.' })
+  @ApiQuery({ name: 'status', required: false, enum: SOLVE_STATUSES, description: 'only the solves in this status; omitted: every status' })
+  @ApiPage('solves')
   @ApiOkResponse({ type: SolvePageDto })
   @ApiProblems(401, 422)
   async list(@CurrentPrincipal() p: Principal, @Query('status') status?: string, @Query('cursor') cursor?: string, @Query('limit') limit?: string): Promise<SolvePageDto> {
@@ -43,7 +52,12 @@ export class SolvesController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getSolve', summary: 'Status, progress (best objective so far) and, when done, the plan id' })
+  @ApiOperation({
+    operationId: 'getSolve',
+    summary: 'Status, progress (best objective so far) and, when done, the plan id',
+    description: 'queued, running (progress rewritten at least once a second), succeeded (planId set), failed (error says why) or cancelled (planId set when a plan had been found).',
+  })
+  @ApiUuidPath('id', 'the solve (the Location of createSolve)')
   @ApiOkResponse({ type: SolveDto })
   @ApiProblems(401, 404)
   async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<SolveDto> {
@@ -54,7 +68,9 @@ export class SolvesController {
   @ApiOperation({
     operationId: 'followSolve',
     summary: 'The solve as a text/event-stream: a `solve` event (the solve) at each change and at least once a second until it ends, then `end`',
+    description: 'The same solve getSolve returns, pushed instead of polled; the stream closes after `end`. A solve that has already ended gets one `solve` event and `end`.',
   })
+  @ApiUuidPath('id', 'the solve')
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ description: 'event: solve / data: the solve as GET /v1/solves/{id} returns it; event: end once it has ended', content: { 'text/event-stream': { schema: { type: 'string' } } } })
   @ApiProblems(401, 404)
@@ -66,7 +82,12 @@ export class SolvesController {
   @Delete(':id')
   @HttpCode(202)
   @Roles('customer')
-  @ApiOperation({ operationId: 'cancelSolve', summary: 'Stop a solve; a running one keeps the best plan found so far' })
+  @ApiOperation({
+    operationId: 'cancelSolve',
+    summary: 'Stop a solve; a running one keeps the best plan found so far',
+    description: 'A queued solve ends cancelled at once; a running one stops its search within a moment and stores the best plan found (poll it). One that had already ended is returned unchanged.',
+  })
+  @ApiUuidPath('id', 'the solve')
   @ApiAcceptedResponse({ type: SolveDto })
   @ApiProblems(401, 403, 404)
   async cancel(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<SolveDto> {

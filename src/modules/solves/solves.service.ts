@@ -19,6 +19,7 @@ import { assembleInstance, normaliseSafetyMargin, sourcePath } from './assemble-
 import { CreateSolveDto, SolveDto } from './solve.dto';
 import { SOLVE_STATUSES, SolveEntity, SolveStatus } from './solve.entity';
 import { SOLVE_WORK } from './solve.kind';
+import { SOLVE_DEFAULTS } from './solve-defaults';
 import { SolvesRepository } from './solves.repository';
 import { historyKeys, needsPrediction, predictDurations, PredictorChoice, StagePrediction } from '../../engine/predict';
 import { RuntimeHistoryService } from '../executions/runtime-history.service';
@@ -71,20 +72,22 @@ export class SolvesService {
     const startsAt = dto.startsAt ? new Date(dto.startsAt) : now;
     const built = dto.instance ? this.inline(dto) : await this.fromReferences(p, dto, { startsAt, allowStaleForecast: dto.allowStaleForecast === true, noun: 'solve' });
     const { refs } = built;
-    const { instance, predictions } = await this.predicted(built.historyOf ?? p.tenantId, built.instance, dto.predictor ?? 'auto', !!dto.instance);
+    const d = SOLVE_DEFAULTS;
+    const predictor = dto.predictor ?? d.predictor;
+    const { instance, predictions } = await this.predicted(built.historyOf ?? p.tenantId, built.instance, predictor, !!dto.instance);
     this.check(instance, !!dto.instance);
     return this.work.enqueue(SOLVE_WORK, {
       createdAt: now,
       tenantId: p.tenantId,
-      strategy: dto.strategy ?? 'auto',
-      objective: dto.objective ?? 'tasks-then-makespan',
+      strategy: dto.strategy ?? d.strategy,
+      objective: dto.objective ?? d.objective,
       startsAt,
       warnings: built.warning ? [built.warning] : null,
-      timeBudgetMs: dto.timeBudgetMs ?? 5000,
+      timeBudgetMs: dto.timeBudgetMs ?? d.timeBudgetMs,
       scoreWeights,
-      seed: dto.seed ?? 1,
-      shuffleAware: dto.shuffleAware ?? false,
-      predictor: dto.predictor ?? 'auto',
+      seed: dto.seed ?? d.seed,
+      shuffleAware: dto.shuffleAware ?? d.shuffleAware,
+      predictor,
       predictions: predictions.length ? predictions : null,
       ...refs,
       instance,
@@ -100,7 +103,7 @@ export class SolvesService {
    * other strategies have none, and a request that gives them one is a 422 naming the field.
    */
   private async scoreWeights(p: Principal, dto: CreateSolveDto): Promise<FcWeights | null> {
-    const strategy = dto.strategy ?? 'auto';
+    const strategy = dto.strategy ?? SOLVE_DEFAULTS.strategy;
     const defaults = strategy === 'portfolio' ? await this.tenants.scoreWeightsOf(p.tenantId) : undefined;
     const { weights, issues } = resolveScoreWeights(strategy, dto, defaults);
     if (issues.length) throw invalid(issues);

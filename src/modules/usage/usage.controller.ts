@@ -1,4 +1,4 @@
-import { UuidParam } from '../common/uuid-param';
+import { ApiUuidPath, UuidParam } from '../common/uuid-param';
 import { Controller, createParamDecorator, ExecutionContext, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
@@ -44,6 +44,7 @@ export class UsageController {
       },
     },
   })
+  @ApiUuidPath('clusterId', 'the cluster the samples are of')
   @ApiOkResponse({ type: UsageIngestResultDto })
   @ApiProblems(400, 401, 403, 404, 413, 415, 422, 429)
   async ingest(@CurrentPrincipal() p: Principal, @Param('clusterId', UuidParam) clusterId: string, @RawBody() body: unknown): Promise<UsageIngestResultDto> {
@@ -51,7 +52,8 @@ export class UsageController {
   }
 
   @Get('summary')
-  @ApiOperation({ operationId: 'getUsageSummary', summary: 'Per node and metric: how many samples are stored and their time range' })
+  @ApiOperation({ operationId: 'getUsageSummary', summary: 'Per node and metric: how many samples are stored and their time range', description: 'What forecast builds can learn from: per node and metric, the sample count and the first and last sample times.' })
+  @ApiUuidPath('clusterId', 'the cluster')
   @ApiOkResponse({ type: UsageSummaryDto })
   @ApiProblems(400, 401, 403, 404, 429)
   async summary(@CurrentPrincipal() p: Principal, @Param('clusterId', UuidParam) clusterId: string): Promise<UsageSummaryDto> {
