@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { newestFirst } from '../common/keyset-page';
 import { ForecastEntity } from './forecast.entity';
+import { slotEndSql } from '../common/sql-time';
 
 /** The forecasts table. */
 @Injectable()
@@ -36,7 +37,7 @@ export class ForecastsRepository {
       .distinctOn(['f.cluster_id'])
       .select(['f.id', 'f.clusterId', 'f.clusterVersion', 'f.slotSeconds', 'f.slots', 'f.quantile', 'f.startsAt', 'f.createdAt'])
       .where('(f.cluster_id, f.cluster_version) IN (SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:versions AS int[])))', { ids: clusters.map((c) => c.id), versions: clusters.map((c) => c.version) })
-      .andWhere('f.starts_at <= :at AND f.starts_at + f.slots * f.slot_seconds * interval \'1 second\' > :at', { at })
+      .andWhere(`f.starts_at <= :at AND ${slotEndSql('f.starts_at', 'f.slots', 'f.slot_seconds')} > :at`, { at })
       .orderBy('f.cluster_id')
       .addOrderBy('f.created_at', 'DESC')
       .getMany();

@@ -27,10 +27,13 @@ export class PlansService {
   /** Assignments in plan order, filtered by node and/or job; the cursor is the last row's position. */
   async pageAssignments(p: Principal, id: string, f: { node?: string; job?: string; cursor?: string; limit: number }) {
     if (!(await this.plans.exists(id, tenantScope(p)))) throw notFound('plan', id);
+    // A repeated query parameter (?node=a&node=b) arrives as an array: one value each.
+    const repeated = (['node', 'job', 'cursor'] as const).filter((k) => f[k] !== undefined && typeof f[k] !== 'string');
+    if (repeated.length) throw invalid(repeated.map((k) => ({ path: `query:${k}`, message: 'give it at most once, as one string' })));
     let after = -1;
     if (f.cursor !== undefined) {
       after = Number(f.cursor);
-      if (!Number.isInteger(after) || after < 0) throw invalid([{ path: 'query:cursor', message: 'not a cursor this API returned' }]);
+      if (!/^\d{1,10}$/.test(f.cursor) || after > 2 ** 31 - 1) throw invalid([{ path: 'query:cursor', message: 'not a cursor this API returned' }]);
     }
     const rows = await this.plans.page(id, after, f);
     const items = rows.slice(0, f.limit);

@@ -21,6 +21,7 @@ import { portfolioFromRequest, portfolioRequestIssues } from '../../engine/posum
 import { weightsIssues } from '../../engine/posum/score';
 import { TenantsService } from '../auth/tenants.service';
 import { SIMULATION_WORK } from './simulation.kind';
+import { uuidFieldIssues } from '../common/uuid-param';
 import { SimulationsRepository } from './simulations.repository';
 
 /** The actual utilisation replayed, as the simulation's columns. */
@@ -65,7 +66,7 @@ export class SimulationsService {
    * against the actual utilisation given (else the forecast as actual). Validates everything first.
    */
   async createForPolicy(p: Principal, dto: CreatePolicySimulationDto): Promise<SimulationEntity> {
-    const issues = [...simulationIssues(dto), ...portfolioRequestIssues(dto)];
+    const issues = [...uuidFieldIssues(dto, ['clusterId', 'batchId', 'forecastId']), ...simulationIssues(dto), ...portfolioRequestIssues(dto)];
     const policies = [...POLICY_NAMES, 'posum'];
     if (!policies.includes(dto.policy)) issues.push({ path: 'policy', message: `must be one of ${policies.join(', ')}, got ${JSON.stringify(dto.policy ?? null)}` });
     if (issues.length) throw invalid(issues);
