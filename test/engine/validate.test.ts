@@ -452,13 +452,11 @@ describe('derived quantities (FORMAT.md)', () => {
   });
 
   test(
-    'metric names that are Object.prototype keys (e.g. "constructor") get capacity 0 when a node does not list them',
+    'metric names that are Object.prototype keys (e.g. "constructor") are refused before a model is built (issue 35: they could never be keys of a forecast)',
     () => {
       const d = base() as any;
       d.metrics = ['cpu', 'ram', 'constructor'];
-      const model = loadInstance(d);
-      assert.equal(model.capacity[0][2], 0, 'not NaN');
-      assert.equal(model.stages[0].demand[2], 0, 'not NaN');
+      assert.throws(() => loadInstance(d), (e: any) => e.issues.some((i: any) => i.path === 'metrics[2]'));
     },
   );
 });

@@ -108,7 +108,7 @@ describe('worst stored values', () => {
     // Events at both ends of the window: a year back and a day ahead (less a minute for the clock).
     const now = Date.now();
     const ev = (id: string, type: string, at: number) => ({ id, solveId: solves[0].id, job: 'a', stage: 'm', task: 0, node: 'w01', type, at: new Date(at).toISOString() });
-    const events = await req(customerKey, 'POST', '/v1/executions/events', { events: [ev('s', 'started', now - 366 * 86_400_000 + 60_000), ev('f', 'finished', now + 86_400_000 - 60_000)] });
+    const events = await req(farmerKey, 'POST', '/v1/executions/events', { events: [ev('s', 'started', now - 366 * 86_400_000 + 60_000), ev('f', 'finished', now + 86_400_000 - 60_000)] });
     assert.equal(events.status, 200, events.text);
 
     await readEverything('at the limits');

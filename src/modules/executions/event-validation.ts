@@ -163,7 +163,10 @@ export function orderIssues(events: unknown[], parsed: EventInput[], stored: Map
     if (!s.firstStart || !s.firstEnd || s.firstEnd >= s.firstStart) continue;
     const path = `events[${index.get(e.id)}].at`;
     if (e.type !== 'started' && e.at < s.firstStart) issues.push({ path, message: `a ${e.type} event must not be before the task's first start (at ${s.firstStart.toISOString()})` });
-    else if (e.type === 'started' && e.at.getTime() === s.firstStart.getTime()) issues.push({ path, message: `must not be after the task already ended (at ${s.firstEnd.toISOString()})` });
+    else if (e.type === 'started' && e.at.getTime() === s.firstStart.getTime()) {
+      const storedEnd = stored.get(taskKey(e))?.firstEnd; // an end in this request before it is reported on that end
+      if (storedEnd && storedEnd < e.at) issues.push({ path, message: `must not be after the task already ended (at ${storedEnd.toISOString()})` });
+    }
   }
   return issues;
 }
