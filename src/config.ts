@@ -1,5 +1,6 @@
 import { cpus } from 'node:os';
 import { AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from './engine/model/admission';
+import { DEFAULT_INPUT_LIMITS, InputLimits } from './engine/model/input-bounds';
 
 /** Everything the processes read from the environment, in one place (see the README's table). */
 export interface Config {
@@ -44,6 +45,8 @@ export interface Config {
   storeRetryMs: number;
   /** The largest instance a solve (and the largest batch) may ask for: checked before anything is built. */
   admission: AdmissionLimits;
+  /** How extreme one value may be: a forecast's size, the window of execution event times (input-bounds.ts). */
+  input: InputLimits;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -78,6 +81,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxMetrics: int(env, 'FALLOW_MAX_METRICS', DEFAULT_ADMISSION_LIMITS.maxMetrics),
       maxJobs: int(env, 'FALLOW_MAX_JOBS', DEFAULT_ADMISSION_LIMITS.maxJobs),
       maxInstanceMb: int(env, 'FALLOW_MAX_INSTANCE_MB', DEFAULT_ADMISSION_LIMITS.maxInstanceMb),
+    },
+    input: {
+      maxForecastPoints: int(env, 'FALLOW_MAX_FORECAST_POINTS', DEFAULT_INPUT_LIMITS.maxForecastPoints),
+      eventMaxAgeDays: int(env, 'FALLOW_EVENT_MAX_AGE_DAYS', DEFAULT_INPUT_LIMITS.eventMaxAgeDays),
+      eventMaxAheadSeconds: int(env, 'FALLOW_EVENT_MAX_AHEAD_SECONDS', DEFAULT_INPUT_LIMITS.eventMaxAheadSeconds),
     },
   };
 }

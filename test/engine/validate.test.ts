@@ -122,7 +122,7 @@ describe('validateInstance: messages name the JSON path and the problem', () => 
     expectOne(edit((d) => (d.jobs[0].stages[1].work = 10)), 'jobs[0].stages[1]', exactlyOne);
     expectOne(edit((d) => delete d.jobs[0].stages[0].work), 'jobs[0].stages[0]', `${exactlyOne} (a stored batch may leave both out: they are predicted)`);
     expectOne(edit((d) => (d.jobs[0].stages[0].work = 0)), 'jobs[0].stages[0].work', 'must be a number > 0, got 0');
-    expectOne(edit((d) => (d.jobs[0].stages[1].durationSeconds = '60')), 'jobs[0].stages[1].durationSeconds', 'must be a number > 0, got "60"');
+    expectOne(edit((d) => (d.jobs[0].stages[1].durationSeconds = '60')), 'jobs[0].stages[1].durationSeconds', 'must be a number > 0 and at most 31622400 (a year), got "60"');
   });
 
   test('a stored batch may leave durations out (predicted); classes and defaults are checked', () => {
@@ -130,7 +130,7 @@ describe('validateInstance: messages name the JSON path and the problem', () => 
     assert.doesNotThrow(() => validateInstance(neither, { durationsMayBePredicted: true }));
     expectOne(edit((d) => (d.jobs[0].mapClass = '')), 'jobs[0].mapClass', 'must be a string of 1 to 200 characters, got ""');
     expectOne(edit((d) => (d.jobs[0].reduceClass = 7)), 'jobs[0].reduceClass', 'must be a string of 1 to 200 characters, got 7');
-    expectOne(edit((d) => (d.jobs[0].stages[0].defaultDurationSeconds = 0)), 'jobs[0].stages[0].defaultDurationSeconds', 'must be a number > 0, got 0');
+    expectOne(edit((d) => (d.jobs[0].stages[0].defaultDurationSeconds = 0)), 'jobs[0].stages[0].defaultDurationSeconds', 'must be a number > 0 and at most 31622400 (a year), got 0');
   });
 
   test('capacities, demands and margins: negative amounts and unknown metrics', () => {
@@ -141,6 +141,23 @@ describe('validateInstance: messages name the JSON path and the problem', () => 
     expectOne(edit((d) => (d.safetyMargin = { gpu: 0.1 })), 'safetyMargin.gpu', 'unknown metric "gpu"');
     expectOne(edit((d) => (d.safetyMargin = { cpu: 1.5 })), 'safetyMargin.cpu', 'must be a fraction in [0, 1], got 1.5');
     expectOne(edit((d) => (d.nodes[0].capacity = [4])), 'nodes[0].capacity', 'must be an object of metric -> amount');
+  });
+
+  test('input bounds: slot lengths, spans, deadlines, revenues, durations and prototype names (issue 35)', () => {
+    const week = 604_800;
+    expectOne(edit((d) => (d.horizon.slotSeconds = 1e308)), 'horizon.slotSeconds', 'must be a number > 0 and at most 604800 (a week), got 1e+308');
+    assert.doesNotThrow(() => validateInstance(edit((d) => ((d.horizon.slotSeconds = week), (d.jobs[0].deadlineSlot = 5000)))), 'a week-long slot and a deadline 96 years on');
+    expectOne(edit((d) => ((d.horizon.slotSeconds = week), (d.jobs[0].deadlineSlot = 6000))), 'jobs[0].deadlineSlot', 'slot 6000 of 604800 s is more than 3162240000 s (100 years) after slot 0');
+    expectOne(edit((d) => (d.jobs[0].deadlineSlot = 1e300)), 'jobs[0].deadlineSlot', 'must be an integer in [0, 10000000], got 1e+300');
+    expectOne(edit((d) => (d.jobs[0].releaseSlot = 10_000_001)), 'jobs[0].releaseSlot', 'must be an integer in [0, 10000000], got 10000001');
+    expectOne(edit((d) => (d.jobs[0].revenue = { onTime: 1e308, late: 0 })), 'jobs[0].revenue.onTime', 'must be a number in [-100000000000, 100000000000], got 1e+308');
+    assert.doesNotThrow(() => validateInstance(edit((d) => (d.jobs[0].revenue = { onTime: 1e11, late: -1e11 }))));
+    expectOne(edit((d) => (d.jobs[0].stages[1].durationSeconds = 1e308)), 'jobs[0].stages[1].durationSeconds', 'must be a number > 0 and at most 31622400 (a year), got 1e+308');
+    const prototypeName = /must not be __proto__, constructor, prototype/;
+    for (const name of ['constructor', '__proto__', 'prototype']) {
+      assert.throws(() => validateInstance(edit((d) => ((d.nodes[1].id = name), delete d.usage))), (e: any) => e.issues.some((i: any) => i.path === 'nodes[1].id' && prototypeName.test(i.message)));
+      assert.throws(() => validateInstance(edit((d) => (d.metrics = ['cpu', 'ram', name]))), (e: any) => e.issues.some((i: any) => i.path === 'metrics[2]' && prototypeName.test(i.message)));
+    }
   });
 
   test('duplicate ids', () => {
@@ -154,14 +171,14 @@ describe('validateInstance: messages name the JSON path and the problem', () => 
     expectOne(edit((d) => (d.nodes[1].speed = 0)), 'nodes[1].speed', 'must be a number > 0, got 0');
     expectOne(edit((d) => (d.nodes[1].maxTasks = 1.5)), 'nodes[1].maxTasks', 'must be an integer >= 0, got 1.5');
     expectOne(edit((d) => ((d.nodes = []), delete d.usage)), 'nodes', 'must be a non-empty array');
-    expectOne(edit((d) => (d.jobs[0].releaseSlot = -1)), 'jobs[0].releaseSlot', 'must be an integer >= 0, got -1');
-    expectOne(edit((d) => (d.jobs[0].deadlineSlot = 2.5)), 'jobs[0].deadlineSlot', 'must be an integer >= 0, got 2.5');
+    expectOne(edit((d) => (d.jobs[0].releaseSlot = -1)), 'jobs[0].releaseSlot', 'must be an integer in [0, 10000000], got -1');
+    expectOne(edit((d) => (d.jobs[0].deadlineSlot = 2.5)), 'jobs[0].deadlineSlot', 'must be an integer in [0, 10000000], got 2.5');
     expectOne(edit((d) => (d.jobs[0].replication = 0)), 'jobs[0].replication', 'must be an integer >= 1, got 0');
     expectOne(edit((d) => (d.jobs[0].class = 'urgent')), 'jobs[0].class', 'must be "batch" or "deadline", got "urgent"');
     expectOne(edit((d) => (d.jobs[0].revenue = { onTime: 1, bonus: 2 })), 'jobs[0].revenue.bonus', 'unknown field (expected onTime or late)');
     expectOne(edit((d) => (d.jobs[0].stages[0].tasks = 0)), 'jobs[0].stages[0].tasks', 'must be an integer >= 1, got 0');
     expectOne(edit((d) => (d.jobs[0].stages = [])), 'jobs[0].stages', 'must be a non-empty array');
-    expectOne(edit((d) => (d.horizon.slotSeconds = -60)), 'horizon.slotSeconds', 'must be a number > 0, got -60');
+    expectOne(edit((d) => (d.horizon.slotSeconds = -60)), 'horizon.slotSeconds', 'must be a number > 0 and at most 604800 (a week), got -60');
     expectOne(edit((d) => (d.format = 'fallow.instance/v2')), 'format', 'must be "fallow.instance/v1", got "fallow.instance/v2"');
     expectOne(edit((d) => delete d.name), 'name', 'must be a non-empty string');
     expectOne([], '$', 'must be a JSON object');
@@ -435,13 +452,11 @@ describe('derived quantities (FORMAT.md)', () => {
   });
 
   test(
-    'metric names that are Object.prototype keys (e.g. "constructor") get capacity 0 when a node does not list them',
+    'metric names that are Object.prototype keys (e.g. "constructor") are refused before a model is built (issue 35: they could never be keys of a forecast)',
     () => {
       const d = base() as any;
       d.metrics = ['cpu', 'ram', 'constructor'];
-      const model = loadInstance(d);
-      assert.equal(model.capacity[0][2], 0, 'not NaN');
-      assert.equal(model.stages[0].demand[2], 0, 'not NaN');
+      assert.throws(() => loadInstance(d), (e: any) => e.issues.some((i: any) => i.path === 'metrics[2]'));
     },
   );
 });

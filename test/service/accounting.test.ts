@@ -11,6 +11,7 @@ import { parseCsv } from '../../src/modules/accounting/csv';
 import { problem } from '../support/problem';
 import { accountingCluster, HOUR, STARTS_AT, stage } from '../support/accounting-fixtures';
 import { Service, startService, stopChild, waitFor } from '../../harness/service';
+import { DEFAULT_INPUT_LIMITS } from '../../src/engine/model/input-bounds';
 
 const DAY2 = '2030-01-02T00:00:00.000Z';
 const SLOTS = 48;
@@ -49,7 +50,8 @@ describe('accounting', () => {
   const range = `from=${encodeURIComponent(STARTS_AT)}&to=${encodeURIComponent('2030-01-03T00:00:00Z')}`;
 
   before(async () => {
-    svc = await startService();
+    // Events of 2030: the window of event times (FALLOW_EVENT_MAX_AHEAD_SECONDS) reaches that far here.
+    svc = await startService({ input: { ...DEFAULT_INPUT_LIMITS, eventMaxAheadSeconds: 10 * 366 * 86_400 } });
     farmer = await svc.tenant('dc-north', ['farmer']);
     customer = await svc.tenant('acme', ['customer']);
     other = await svc.tenant('globex', ['farmer', 'customer']);

@@ -10,7 +10,7 @@ import { parseCsv, toCsv } from '../../src/modules/accounting/csv';
 import { actualStatus, farmerShare, jobRevenue, LedgerLine, planStatus, simulatedStatus, split, toMinor, totals } from '../../src/modules/accounting/ledger';
 import { actualLines, AccountedSolve, planLines, simulatedLines } from '../../src/modules/accounting/lines';
 import { inRange, periodOf } from '../../src/modules/accounting/periods';
-import { eventIssues, SolveShape } from '../../src/modules/executions/event-validation';
+import { eventIssues, orderIssues, SolveShape, taskKey } from '../../src/modules/executions/event-validation';
 import { ProblemException } from '../../src/modules/common/problem';
 
 const at = (s: string) => new Date(s);
@@ -183,9 +183,10 @@ describe('execution event checks', () => {
   const solveId = '11111111-1111-4111-8111-111111111111';
   const shapes = new Map<string, SolveShape>([[solveId, { jobs: new Map([['j1', new Map([['map', 2]])]]), nodes: new Set(['w01']) }]]);
   const good = { id: 'e1', solveId, job: 'j1', stage: 'map', task: 1, node: 'w01', type: 'finished', at: '2030-01-01T01:00:00Z' };
+  const window = { from: new Date('2029-01-01T00:00:00Z'), to: new Date('2030-01-02T00:00:00Z') };
 
   it('accepts good events and names every problem of bad ones by path', () => {
-    assert.deepEqual(eventIssues([good], shapes).issues, []);
+    assert.deepEqual(eventIssues([good], shapes, window).issues, []);
     const { issues, parsed } = eventIssues(
       [
         { ...good, id: '', task: 2, node: 'w99', extra: 1 },
@@ -195,6 +196,7 @@ describe('execution event checks', () => {
         'not an object',
       ],
       shapes,
+      window,
     );
     assert.equal(parsed.length, 0);
     assert.deepEqual(issues.map((i) => i.path), [
@@ -204,7 +206,30 @@ describe('execution event checks', () => {
   });
 
   it('a repeated id within a request must repeat the same content', () => {
-    assert.equal(eventIssues([good, { ...good }], shapes).issues.length, 0);
-    assert.deepEqual(eventIssues([good, { ...good, at: '2030-01-01T02:00:00Z' }], shapes).issues.map((i) => i.path), ['events[1].id']);
+    assert.equal(eventIssues([good, { ...good }], shapes, window).issues.length, 0);
+    assert.deepEqual(eventIssues([good, { ...good, at: '2030-01-01T02:00:00Z' }], shapes, window).issues.map((i) => i.path), ['events[1].id']);
+  });
+
+  it('times outside the window or of days the calendar lacks are refused, each by path', () => {
+    const times = ['0000-01-01T00:00:00Z', '9999-12-31T00:00:00Z', '2030-02-31T00:00:00Z', '2029-02-29T00:00:00Z', '2030-01-01T24:00:00Z', '2028-12-31T23:59:59Z', '2030-01-02T00:00:01Z'];
+    const { issues } = eventIssues(times.map((at, i) => ({ ...good, id: `t${i}`, at })), shapes, window);
+    assert.deepEqual(issues.map((i) => i.path), times.map((_, i) => `events[${i}].at`));
+    assert.match(issues[0].message, /between 2029-01-01T00:00:00.000Z and 2030-01-02T00:00:00.000Z/);
+    assert.match(issues[2].message, /real calendar day/);
+    assert.deepEqual(eventIssues([{ ...good, at: '2029-01-01T00:00:00Z' }, { ...good, id: 'e2', at: '2030-01-02T00:00:00Z' }], shapes, window).issues, [], 'both ends are inside');
+  });
+
+  it('no task ends before its first start: within the request and against the stored events', () => {
+    const ev = (id: string, type: string, at: string) => ({ ...good, id, type, at });
+    const check = (events: Record<string, unknown>[], stored: Map<string, { firstStart?: Date; firstEnd?: Date }> = new Map()) => {
+      const { parsed } = eventIssues(events, shapes, window);
+      return orderIssues(events, parsed, stored).map((i) => i.path);
+    };
+    assert.deepEqual(check([ev('s', 'started', '2030-01-01T01:00:00Z'), ev('f', 'finished', '2030-01-01T00:30:00Z')]), ['events[1].at']);
+    assert.deepEqual(check([ev('s1', 'started', '2030-01-01T00:00:00Z'), ev('k', 'killed', '2030-01-01T00:10:00Z'), ev('s2', 'started', '2030-01-01T00:20:00Z'), ev('f', 'finished', '2030-01-01T00:30:00Z')]), [], 'a relaunch');
+    const key = taskKey({ solveId, job: 'j1', stage: 'map', task: 1 });
+    assert.deepEqual(check([ev('f', 'finished', '2030-01-01T00:30:00Z')], new Map([[key, { firstStart: new Date('2030-01-01T01:00:00Z') }]])), ['events[0].at'], 'a stored start after it');
+    assert.deepEqual(check([ev('s', 'started', '2030-01-01T01:00:00Z')], new Map([[key, { firstEnd: new Date('2030-01-01T00:30:00Z') }]])), ['events[0].at'], 'a stored end before it');
+    assert.deepEqual(check([ev('f', 'finished', '2030-01-01T00:30:00Z')]), [], 'no start known yet: it may come later');
   });
 });

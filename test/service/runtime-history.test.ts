@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { problem } from '../support/problem';
 import { Service, startService, stopChild, waitFor } from '../../harness/service';
+import { DEFAULT_INPUT_LIMITS } from '../../src/engine/model/input-bounds';
 
 type Json = any;
 const T0 = Date.parse('2030-01-01T00:00:00Z');
@@ -73,7 +74,8 @@ describe('runtime history and predicted durations', () => {
     );
 
   before(async () => {
-    svc = await startService();
+    // Events of 2030: the window of event times (FALLOW_EVENT_MAX_AHEAD_SECONDS) reaches that far here.
+    svc = await startService({ input: { ...DEFAULT_INPUT_LIMITS, eventMaxAheadSeconds: 10 * 366 * 86_400 } });
     customer = await svc.tenant('acme', ['customer']);
     farmer = await svc.tenant('dc', ['farmer']);
     const c = svc.client(customer.keys.customer);

@@ -48,18 +48,26 @@ describe('usage history', () => {
     assert.deepEqual(r.data, { accepted: 1728, duplicates: 0, nodes: 3, metrics: ['cpu', 'ram'], from: '2024-01-01T00:00:00.000Z', to: '2024-01-01T23:55:00.000Z' });
     assert.equal(await stored(id), 1728);
 
-    // The same samples again, one of them with another value: all duplicates, the stored value stays.
-    const again = day1.map((s, i) => (i === 5 ? { ...s, value: 0.999 } : s));
-    const r2 = await post(id, again);
+    // The same samples again: all duplicates. One of them with another value: a 409 naming it, nothing written.
+    const r2 = await post(id, day1);
     assert.equal(r2.response.status, 200, JSON.stringify(r2.error));
     assert.equal(r2.data!.accepted, 0);
     assert.equal(r2.data!.duplicates, 1728);
-    assert.equal(await stored(id), 1728);
+    const again = [...day2.slice(0, 3), ...day1.map((s, i) => (i === 5 ? { ...s, value: 0.999 } : s))];
+    const conflict = await post(id, again);
+    assert.equal(conflict.response.status, 409);
+    const problems = (conflict.error as { problems: { path: string; message: string }[] }).problems;
+    assert.equal(problems.length, 1);
+    assert.match(problems[0].message, new RegExp(`node "${day1[5].node}" metric "${day1[5].metric}" at ${day1[5].timestamp} .*stored ${day1[5].value}, now 0.999`));
+    assert.equal(await stored(id), 1728, 'the new samples of the refused request were not written either');
     const kept = await svc.sql<{ value: number }>(
       `SELECT u.value FROM usage_samples u JOIN usage_series s ON s.id = u.series_id WHERE s.cluster_id = $1 AND s.node = $2 AND s.metric = $3 AND u.ts = to_timestamp($4)`,
       [id, day1[5].node, day1[5].metric, day1[5].timestamp],
     );
     assert.deepEqual(kept, [{ value: day1[5].value }]);
+    const contradiction = await post(id, [day2[20], { ...day2[20], value: day2[20].value === 0.5 ? 0.6 : 0.5 }]);
+    assert.equal(contradiction.response.status, 409, 'a request that repeats a sample with another value');
+    assert.match((contradiction.error as { problems: { message: string }[] }).problems[0].message, /first sent as/);
 
     // Overlapping and new samples together, in any order, with a repeat inside the request.
     const mixed = [...day2.slice(0, 10).reverse(), day1[0], day2[3]];
@@ -143,10 +151,11 @@ describe('usage history', () => {
     lines[2] = lines[2].replace(/,[^,]*$/, ',abc');
     lines[4] = lines[4].replace(/,h00\d,/, ',nope,');
     lines[6] = '1704067200,h001,cpu';
+    lines[8] = lines[8].replace(/,[^,]*$/, ',0x1'); // Number() reads it as 1
     const r = await postRaw(id, lines.join('\n'), 'text/csv');
     assert.equal(r.status, 422);
     const body = (await r.json()) as { problems: { path: string; message: string }[] };
-    assert.deepEqual(body.problems.map((p) => `${p.path}: ${p.message.split(':')[0]}`), ['line 3: value', 'line 5: node', 'line 7: expected 4 comma-separated fields (timestamp,node,metric,value), got 3']);
+    assert.deepEqual(body.problems.map((p) => `${p.path}: ${p.message.split(':')[0]}`), ['line 3: value', 'line 5: node', 'line 7: expected 4 comma-separated fields (timestamp,node,metric,value), got 3', 'line 9: value']);
     assert.match(body.problems[0].message, /value: must be a utilisation fraction in \[0, 1\].*got "abc"/);
 
     const header = await postRaw(id, 'time,host,metric,value\n1704067200,h001,cpu,0.5\n', 'text/csv');

@@ -82,10 +82,31 @@ export function jobsAdmissionIssues(jobs: unknown, limits: AdmissionLimits = DEF
   return issues;
 }
 
+/**
+ * What the service asks of a job beyond the engine's bounds (input-bounds.ts): release and deadline within
+ * its slot limit, so that startsAt + slot x slotSeconds stays a date, and revenues in whole minor units of
+ * the currency (the accounting sums them exactly and shows them as integers).
+ */
+function jobValueIssues(j: unknown, limits: AdmissionLimits, issues: Issue[], p: string): void {
+  if (!j || typeof j !== 'object') return;
+  const job = j as Record<string, unknown>;
+  for (const k of ['releaseSlot', 'deadlineSlot']) {
+    const v = job[k];
+    if (typeof v === 'number' && v > limits.maxSlots) issues.push({ path: `${p}.${k}`, message: `${k} ${v} is over the limit of ${limits.maxSlots} (FALLOW_MAX_SLOTS)` });
+  }
+  const revenue = job.revenue;
+  if (revenue && typeof revenue === 'object')
+    for (const k of ['onTime', 'late']) {
+      const v = (revenue as Record<string, unknown>)[k];
+      if (typeof v === 'number' && Number.isFinite(v) && !Number.isInteger(v)) issues.push({ path: `${p}.revenue.${k}`, message: `must be whole minor units of the currency (cents for EUR), got ${v}` });
+    }
+}
+
 function jobTaskIssues(jobs: unknown[], limits: AdmissionLimits, issues: Issue[], prefix = 'jobs'): { tasks: number; stages: number } {
   let tasks = 0;
   let stages = 0;
   jobs.forEach((j, ji) => {
+    jobValueIssues(j, limits, issues, `${prefix}[${ji}]`);
     const list = j && typeof j === 'object' && Array.isArray((j as any).stages) ? ((j as any).stages as unknown[]) : [];
     list.forEach((s, si) => {
       stages++;

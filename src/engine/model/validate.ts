@@ -1,4 +1,5 @@
 import { ValidationError } from './errors';
+import { MAX_REVENUE, MAX_SLOT_INDEX, MAX_SLOT_SECONDS, MAX_SPAN_SECONDS, MAX_TASK_SECONDS, PROTOTYPE_KEYS } from './input-bounds';
 import { INSTANCE_FORMAT, InstanceDoc, Issue } from './types';
 
 /**
@@ -25,13 +26,18 @@ export function validateInstance(raw: unknown, options: ValidateOptions = {}): I
   if (typeof doc.name !== 'string' || doc.name.length === 0) bad('name', 'must be a non-empty string');
 
   let T = 0;
+  /** The slot length when valid: slot indices times it must stay within MAX_SPAN_SECONDS (a date). */
+  let slotSeconds = 0;
   if (!isObject(doc.horizon)) bad('horizon', 'must be an object { slots, slotSeconds }');
   else {
     const h = doc.horizon as Record<string, unknown>;
+    if (!isNum(h.slotSeconds) || (h.slotSeconds as number) <= 0 || (h.slotSeconds as number) > MAX_SLOT_SECONDS)
+      bad('horizon.slotSeconds', `must be a number > 0 and at most ${MAX_SLOT_SECONDS} (a week), got ${show(h.slotSeconds)}`);
+    else slotSeconds = h.slotSeconds as number;
     if (!isInt(h.slots) || (h.slots as number) < 1) bad('horizon.slots', `must be an integer >= 1, got ${show(h.slots)}`);
+    else if (slotSeconds && (h.slots as number) * slotSeconds > MAX_SPAN_SECONDS)
+      bad('horizon.slots', `${h.slots} slots of ${slotSeconds} s span more than ${MAX_SPAN_SECONDS} s (100 years)`);
     else T = h.slots as number;
-    if (!isNum(h.slotSeconds) || (h.slotSeconds as number) <= 0)
-      bad('horizon.slotSeconds', `must be a number > 0, got ${show(h.slotSeconds)}`);
   }
 
   const metrics = new Set<string>();
@@ -39,6 +45,7 @@ export function validateInstance(raw: unknown, options: ValidateOptions = {}): I
   else
     doc.metrics.forEach((m, i) => {
       if (typeof m !== 'string' || m.length === 0) bad(`metrics[${i}]`, 'must be a non-empty string');
+      else if (PROTOTYPE_KEYS.has(m)) bad(`metrics[${i}]`, PROTOTYPE_NAME);
       else if (metrics.has(m)) bad(`metrics[${i}]`, `duplicate metric "${m}"`);
       else metrics.add(m);
     });
@@ -60,6 +67,7 @@ export function validateInstance(raw: unknown, options: ValidateOptions = {}): I
       if (!isObject(n)) return bad(p, 'must be an object');
       const node = n as Record<string, unknown>;
       if (typeof node.id !== 'string' || node.id.length === 0) bad(`${p}.id`, 'must be a non-empty string');
+      else if (PROTOTYPE_KEYS.has(node.id)) bad(`${p}.id`, PROTOTYPE_NAME);
       else if (nodeIds.has(node.id)) bad(`${p}.id`, `duplicate node id "${node.id}"`);
       else nodeIds.add(node.id);
       if (!isObject(node.capacity)) bad(`${p}.capacity`, 'must be an object of metric -> amount');
@@ -122,7 +130,7 @@ export function validateInstance(raw: unknown, options: ValidateOptions = {}): I
 
   const jobIds = new Set<string>();
   if (!Array.isArray(doc.jobs)) bad('jobs', 'must be an array');
-  else doc.jobs.forEach((j, i) => validateJob(j, `jobs[${i}]`, metrics, jobIds, nodeIds, bad, options));
+  else doc.jobs.forEach((j, i) => validateJob(j, `jobs[${i}]`, metrics, jobIds, nodeIds, bad, options, slotSeconds));
 
   if (issues.length > 0) throw new ValidationError('instance', issues);
   return raw as InstanceDoc;
@@ -140,16 +148,19 @@ function validateJob(
   nodeIds: Set<string>,
   bad: (path: string, message: string) => void,
   options: ValidateOptions,
+  slotSeconds: number,
 ) {
   if (!isObject(j)) return bad(p, 'must be an object');
   const job = j as Record<string, unknown>;
   if (typeof job.id !== 'string' || job.id.length === 0) bad(`${p}.id`, 'must be a non-empty string');
   else if (jobIds.has(job.id)) bad(`${p}.id`, `duplicate job id "${job.id}"`);
   else jobIds.add(job.id);
-  if (job.releaseSlot !== undefined && (!isInt(job.releaseSlot) || (job.releaseSlot as number) < 0))
-    bad(`${p}.releaseSlot`, `must be an integer >= 0, got ${show(job.releaseSlot)}`);
-  if (job.deadlineSlot !== undefined && job.deadlineSlot !== null && (!isInt(job.deadlineSlot) || (job.deadlineSlot as number) < 0))
-    bad(`${p}.deadlineSlot`, `must be an integer >= 0, got ${show(job.deadlineSlot)}`);
+  for (const k of ['releaseSlot', 'deadlineSlot']) {
+    const v = job[k];
+    if (v === undefined || (v === null && k === 'deadlineSlot')) continue;
+    if (!isInt(v) || v < 0 || v > MAX_SLOT_INDEX) bad(`${p}.${k}`, `must be an integer in [0, ${MAX_SLOT_INDEX}], got ${show(v)}`);
+    else if (slotSeconds && v * slotSeconds > MAX_SPAN_SECONDS) bad(`${p}.${k}`, `slot ${v} of ${slotSeconds} s is more than ${MAX_SPAN_SECONDS} s (100 years) after slot 0`);
+  }
   if (job.class !== undefined && job.class !== 'batch' && job.class !== 'deadline')
     bad(`${p}.class`, `must be "batch" or "deadline", got ${show(job.class)}`);
   if (job.replication !== undefined && (!isInt(job.replication) || (job.replication as number) < 1))
@@ -162,7 +173,7 @@ function validateJob(
     else
       for (const [k, v] of Object.entries(job.revenue as object)) {
         if (k !== 'onTime' && k !== 'late') bad(`${p}.revenue.${k}`, 'unknown field (expected onTime or late)');
-        else if (!isNum(v)) bad(`${p}.revenue.${k}`, `must be a number, got ${show(v)}`);
+        else if (!isNum(v) || Math.abs(v) > MAX_REVENUE) bad(`${p}.revenue.${k}`, `must be a number in [-${MAX_REVENUE}, ${MAX_REVENUE}], got ${show(v)}`);
       }
   }
   if (!Array.isArray(job.stages) || job.stages.length === 0) return bad(`${p}.stages`, 'must be a non-empty array');
@@ -192,10 +203,9 @@ function validateJob(
     else if (!hasWork && !hasDur && !options.durationsMayBePredicted)
       bad(sp, 'must give exactly one of "work" (GFLOP per task) and "durationSeconds" (a stored batch may leave both out: they are predicted)');
     else if (hasWork && (!isNum(st.work) || (st.work as number) <= 0)) bad(`${sp}.work`, `must be a number > 0, got ${show(st.work)}`);
-    else if (hasDur && (!isNum(st.durationSeconds) || (st.durationSeconds as number) <= 0))
-      bad(`${sp}.durationSeconds`, `must be a number > 0, got ${show(st.durationSeconds)}`);
-    if (st.defaultDurationSeconds !== undefined && (!isNum(st.defaultDurationSeconds) || (st.defaultDurationSeconds as number) <= 0))
-      bad(`${sp}.defaultDurationSeconds`, `must be a number > 0, got ${show(st.defaultDurationSeconds)}`);
+    else if (hasDur && !isTaskSeconds(st.durationSeconds)) bad(`${sp}.durationSeconds`, `must be a number > 0 and at most ${MAX_TASK_SECONDS} (a year), got ${show(st.durationSeconds)}`);
+    if (st.defaultDurationSeconds !== undefined && !isTaskSeconds(st.defaultDurationSeconds))
+      bad(`${sp}.defaultDurationSeconds`, `must be a number > 0 and at most ${MAX_TASK_SECONDS} (a year), got ${show(st.defaultDurationSeconds)}`);
     if (st.inputMB !== undefined && (!isNum(st.inputMB) || (st.inputMB as number) < 0))
       bad(`${sp}.inputMB`, `must be a number >= 0, got ${show(st.inputMB)}`);
     if (st.outputMB !== undefined && (!isNum(st.outputMB) || (st.outputMB as number) < 0))
@@ -271,6 +281,12 @@ function findCycle(preds: number[][]): number[] | null {
 export function isObject(v: unknown): boolean {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+const PROTOTYPE_NAME = `must not be ${[...PROTOTYPE_KEYS].join(', ')}: node ids and metric names are keys of usage, capacity and demand objects, where prototype keys are refused`;
+
+function isTaskSeconds(v: unknown): boolean {
+  return isNum(v) && v > 0 && v <= MAX_TASK_SECONDS;
+}
+
 function isNum(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AccountedSolve, FinishedTasks, JobTerms, PlanJobOutcome, SimulatedJob } from './lines';
+import { slotEndSql } from '../common/sql-time';
 
 /** Whose solves: a customer's (the tenant that asked for the solve), a farmer's (it owns the cluster) or all. */
 export type SolveScope = { customerId: string } | { farmerId: string } | Record<string, never>;
@@ -49,11 +50,11 @@ export class AccountingRepository {
     if ('customerId' in scope) where.push(`s.tenant_id = ${param(scope.customerId)}`);
     if ('farmerId' in scope) where.push(`c.tenant_id = ${param(scope.farmerId)}`);
     if (range.to) where.push(`s.starts_at < ${param(range.to)}`);
-    if (range.from && planBasis) where.push(`s.starts_at + make_interval(secs => (s.instance->'horizon'->>'slots')::float8 * (s.instance->'horizon'->>'slotSeconds')::float8) >= ${param(range.from)}`);
+    if (range.from && planBasis) where.push(`${slotEndSql('s.starts_at', "s.instance->'horizon'->>'slots'", "s.instance->'horizon'->>'slotSeconds'")} >= ${param(range.from)}`);
     const rows = await this.db.query(
       `SELECT s.id AS solve_id, s.tenant_id AS customer_id, s.batch_id, s.cluster_id, c.tenant_id AS farmer_id,
               COALESCE(ft.revenue_share_bps, 0) AS share_bps, s.starts_at,
-              (s.instance->'horizon'->>'slotSeconds')::float8 AS slot_seconds, (s.instance->'horizon'->>'slots')::int AS slots,
+              (s.instance->'horizon'->>'slotSeconds')::float8 AS slot_seconds, (s.instance->'horizon'->>'slots')::float8 AS slots,
               COALESCE((p.document->'kpis'->>'pru')::float8, 0) AS pru, COALESCE(p.document->'kpis'->'jobs', '[]'::jsonb) AS jobs
        FROM solves s JOIN plans p ON p.solve_id = s.id
        LEFT JOIN clusters c ON c.id = s.cluster_id LEFT JOIN tenants ft ON ft.id = c.tenant_id

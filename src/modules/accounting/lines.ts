@@ -1,3 +1,4 @@
+import { clampedDate } from '../../engine/model/input-bounds';
 import { JobOutcome } from '../../engine/evaluate/evaluate';
 import { actualStatus, farmerShare, jobRevenue, LedgerLine, planStatus, simulatedStatus, SlaStatus, toMinor } from './ledger';
 import { slotTime } from './periods';
@@ -95,7 +96,7 @@ export function simulatedLines(s: AccountedSolve, terms: Map<string, JobTerms>, 
   return s.jobs.map((j) => {
     const run = runs?.get(j.id);
     const deadlineAt = j.deadlineSlot === null ? null : slotTime(s.startsAt, j.deadlineSlot, s.slotSeconds);
-    const endAt = run && run.endSeconds !== null ? new Date(s.startsAt.getTime() + run.endSeconds * 1000) : null;
+    const endAt = run && run.endSeconds !== null ? clampedDate(s.startsAt.getTime() + run.endSeconds * 1000) : null;
     const sla = simulatedStatus({ simulated: run !== undefined, accepted: run?.accepted ?? false, endAt, deadlineAt });
     const complete = sla === 'on-time' || sla === 'late';
     const plannedAt = j.accepted && j.endSlot !== null ? slotTime(s.startsAt, j.endSlot, s.slotSeconds) : unendedAt(s, j);

@@ -1,3 +1,5 @@
+import { clampedDate } from '../../engine/model/input-bounds';
+
 /** Billing periods: UTC days, ISO weeks (starting on Monday) and calendar months. */
 export const PERIODS = ['day', 'week', 'month'] as const;
 export type Period = (typeof PERIODS)[number];
@@ -40,7 +42,10 @@ export function inRange(t: Date, r: TimeRange): boolean {
   return (!r.from || t.getTime() >= r.from.getTime()) && (!r.to || t.getTime() < r.to.getTime());
 }
 
-/** Wall-clock time of a slot boundary of a plan whose slot 0 starts at `startsAt`. */
+/**
+ * Wall-clock time of a slot boundary of a plan whose slot 0 starts at `startsAt`, clamped to a showable
+ * date: a plan stored before the input bounds (deadlineSlot 1e300) must not make a report fail.
+ */
 export function slotTime(startsAt: Date, slot: number, slotSeconds: number): Date {
-  return new Date(startsAt.getTime() + slot * slotSeconds * 1000);
+  return clampedDate(startsAt.getTime() + slot * slotSeconds * 1000);
 }

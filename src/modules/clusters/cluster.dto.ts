@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsOptional, IsString, Length } from 'class-validator';
+import { IsArray, IsBoolean, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
 import type { Issue } from '../../engine/model/types';
 import { clusterIssues } from '../common/document-validation';
 import { NetworkDto, NodeDto } from '../common/format.dto';
@@ -29,7 +29,7 @@ export class CreateClusterDto {
   network?: NetworkDto;
 
   @ApiPropertyOptional({ default: true, description: 'offered to customers\' solves through the operator' })
-  @IsOptional()
+  @ValidateIf((o) => o.lendable !== undefined)
   @IsBoolean()
   lendable?: boolean;
 
@@ -42,7 +42,7 @@ export class CreateClusterDto {
 /** A new version of the cluster: metrics and nodes are replaced whole; name and lendable only when given. */
 export class UpdateClusterDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200, description: 'unchanged when left out' })
-  @IsOptional()
+  @ValidateIf((o) => o.name !== undefined) // left out: unchanged; null is not a name (IsOptional would let it through)
   @IsString()
   @Length(1, 200)
   name?: string;
@@ -60,7 +60,7 @@ export class UpdateClusterDto {
   network?: NetworkDto;
 
   @ApiPropertyOptional({ description: 'unchanged when left out' })
-  @IsOptional()
+  @ValidateIf((o) => o.lendable !== undefined)
   @IsBoolean()
   lendable?: boolean;
 }

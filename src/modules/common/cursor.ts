@@ -1,4 +1,6 @@
+import { MAX_TIME_MS, MIN_TIME_MS } from '../../engine/model/input-bounds';
 import { invalid } from './problem';
+import { UUID } from './uuid-param';
 
 /** Opaque cursors for keyset pagination over (created_at, id), newest first. */
 export interface CursorPosition {
@@ -10,11 +12,14 @@ export function encodeCursor(p: CursorPosition): string {
   return Buffer.from(`${p.createdAt.toISOString()}|${p.id}`).toString('base64url');
 }
 
+/** A cursor whose id is not a UUID or whose time is not a date Postgres holds is a 422, never a database error. */
 export function decodeCursor(cursor: string | undefined): CursorPosition | undefined {
   if (!cursor) return undefined;
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (typeof cursor !== 'string') throw invalid([{ path: 'query:cursor', message: 'give it at most once' }]);
+  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(at);
-  if (!id || Number.isNaN(createdAt.getTime())) throw invalid([{ path: 'query:cursor', message: 'not a cursor this API returned' }]);
+  const t = createdAt.getTime();
+  if (rest.length || !id || !UUID.test(id) || !(t >= MIN_TIME_MS && t <= MAX_TIME_MS)) throw invalid([{ path: 'query:cursor', message: 'not a cursor this API returned' }]);
   return { createdAt, id };
 }
 

@@ -1,3 +1,4 @@
+import { MAX_REVENUE, MAX_SLOT_INDEX, MAX_SLOT_SECONDS, MAX_TASK_SECONDS } from '../../engine/model/input-bounds';
 import { PREDICTOR_NAMES } from '../../engine/predict';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
@@ -24,8 +25,8 @@ export class StageDto {
   @ApiPropertyOptional({ type: [String], description: 'stages that must end before this one starts' }) after?: string[];
   @ApiProperty({ ...numberMap, description: 'Rq(i,m) of each task', example: { cpu: 1, ram: 3 } }) demand!: Record<string, number>;
   @ApiPropertyOptional({ description: 'GFLOP per task (at most one of work, durationSeconds; a stored batch may give neither: a solve predicts the duration)' }) work?: number;
-  @ApiPropertyOptional({ description: 'fixed duration on every node (at most one of work, durationSeconds)' }) durationSeconds?: number;
-  @ApiPropertyOptional({ description: 'seconds per task when neither work nor durationSeconds is given and the runtime history has nothing for the stage' }) defaultDurationSeconds?: number;
+  @ApiPropertyOptional({ exclusiveMinimum: true, minimum: 0, maximum: MAX_TASK_SECONDS, description: 'fixed duration on every node (at most one of work, durationSeconds)' }) durationSeconds?: number;
+  @ApiPropertyOptional({ exclusiveMinimum: true, minimum: 0, maximum: MAX_TASK_SECONDS, description: 'seconds per task when neither work nor durationSeconds is given and the runtime history has nothing for the stage' }) defaultDurationSeconds?: number;
   @ApiPropertyOptional({ description: 'MB each task reads (its input block)' }) inputMB?: number;
   @ApiPropertyOptional({ description: 'MB each task writes (a map\'s output, read by the reduces after it)' }) outputMB?: number;
   @ApiPropertyOptional({
@@ -38,16 +39,16 @@ export class StageDto {
 }
 
 export class RevenueDto {
-  @ApiPropertyOptional() onTime?: number;
-  @ApiPropertyOptional() late?: number;
+  @ApiPropertyOptional({ minimum: -MAX_REVENUE, maximum: MAX_REVENUE }) onTime?: number;
+  @ApiPropertyOptional({ minimum: -MAX_REVENUE, maximum: MAX_REVENUE }) late?: number;
 }
 
 export class JobDto {
   @ApiProperty({ example: 'j1' }) id!: string;
   @ApiPropertyOptional() customer?: string;
   @ApiPropertyOptional({ enum: ['batch', 'deadline'] }) class?: 'batch' | 'deadline';
-  @ApiPropertyOptional({ description: 'earliest start slot; default 0' }) releaseSlot?: number;
-  @ApiPropertyOptional({ description: 'due slot of the job\'s last task' }) deadlineSlot?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_SLOT_INDEX, description: 'earliest start slot; default 0' }) releaseSlot?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_SLOT_INDEX, description: 'due slot of the job\'s last task' }) deadlineSlot?: number;
   @ApiPropertyOptional({ type: RevenueDto }) revenue?: RevenueDto;
   @ApiPropertyOptional({ description: 'chunk replicas; default 3' }) replication?: number;
   @ApiPropertyOptional({ maxLength: 200, example: 'org.example.WordCountMapper', description: 'the map class the job runs: the runtime history of its map stages is keyed by it' }) mapClass?: string;
@@ -62,7 +63,7 @@ export class NetworkDto {
 
 export class HorizonDto {
   @ApiProperty({ example: 480, description: 'T, the number of slots' }) slots!: number;
-  @ApiProperty({ example: 180 }) slotSeconds!: number;
+  @ApiProperty({ example: 180, exclusiveMinimum: true, minimum: 0, maximum: MAX_SLOT_SECONDS }) slotSeconds!: number;
 }
 
 export class InstanceDto {

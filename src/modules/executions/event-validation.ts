@@ -1,3 +1,4 @@
+import { InputLimits, parseIsoDateTime } from '../../engine/model/input-bounds';
 import { Issue } from '../../engine/model/types';
 import { isObject, show } from '../../engine/model/validate';
 import { unknownFields } from '../common/document-validation';
@@ -6,7 +7,16 @@ import { EVENT_LOCALITIES, EVENT_TYPES, EventType } from './execution-event.enti
 export const MAX_EVENTS_PER_REQUEST = 10_000;
 const EVENT_FIELDS = ['id', 'solveId', 'job', 'stage', 'task', 'node', 'type', 'at', 'reason', 'inputBytes', 'outputBytes', 'locality', 'shuffleEndAt', 'mergeEndAt'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The instants an event may be dated: from EVENT_MAX_AGE_DAYS ago to EVENT_MAX_AHEAD_SECONDS ahead of the server's clock. */
+export interface EventWindow {
+  from: Date;
+  to: Date;
+}
+
+export function eventWindow(now: number, limits: Pick<InputLimits, 'eventMaxAgeDays' | 'eventMaxAheadSeconds'>): EventWindow {
+  return { from: new Date(now - limits.eventMaxAgeDays * 86_400_000), to: new Date(now + limits.eventMaxAheadSeconds * 1000) };
+}
 
 /** What an event may name in a solve: its instance's jobs (stage -> task count) and nodes. */
 export interface SolveShape {
@@ -41,7 +51,7 @@ export function solveIdsOf(events: unknown[]): string[] {
  * unknown, whether it does not exist or belongs to someone else) and returns each problem with its path,
  * `events[i].field`. An event id repeated within the request must repeat the same content.
  */
-export function eventIssues(events: unknown[], shapes: Map<string, SolveShape>): { issues: Issue[]; parsed: EventInput[] } {
+export function eventIssues(events: unknown[], shapes: Map<string, SolveShape>, window: EventWindow): { issues: Issue[]; parsed: EventInput[] } {
   const issues: Issue[] = [];
   const parsed: EventInput[] = [];
   const firstById = new Map<string, { index: number; key: string }>();
@@ -67,8 +77,14 @@ export function eventIssues(events: unknown[], shapes: Map<string, SolveShape>):
     if (typeof e.node !== 'string') bad('node', 'must be a node id');
     else if (shape && !shape.nodes.has(e.node)) bad('node', `the solve's instance has no node "${e.node}"`);
     if (!EVENT_TYPES.includes(e.type as EventType)) bad('type', `must be one of ${EVENT_TYPES.join(', ')}`);
-    const at = typeof e.at === 'string' && ISO_DATE_TIME.test(e.at) ? new Date(e.at) : undefined;
-    if (!at || Number.isNaN(at.getTime())) bad('at', 'must be an ISO 8601 date-time with a zone, e.g. 2030-01-01T10:15:00Z');
+    const time = (f: string): Date | undefined => {
+      const t = parseIsoDateTime(e[f]);
+      if (!t) return bad(f, `must be an ISO 8601 date-time with a zone of a real calendar day, e.g. 2030-01-01T10:15:00Z, got ${show(e[f])}`), undefined;
+      if (t < window.from || t > window.to)
+        return bad(f, `must be between ${window.from.toISOString()} and ${window.to.toISOString()} (FALLOW_EVENT_MAX_AGE_DAYS back, FALLOW_EVENT_MAX_AHEAD_SECONDS ahead), got ${show(e[f])}`), undefined;
+      return t;
+    };
+    const at = time('at');
     if (e.reason !== undefined && e.reason !== null && (typeof e.reason !== 'string' || e.reason.length > 2000)) bad('reason', 'must be a string of at most 2000 characters');
     for (const f of ['inputBytes', 'outputBytes'])
       if (e[f] !== undefined && e[f] !== null && !(Number.isSafeInteger(e[f]) && (e[f] as number) >= 0)) bad(f, `must be a whole number of bytes >= 0, got ${show(e[f])}`);
@@ -76,8 +92,8 @@ export function eventIssues(events: unknown[], shapes: Map<string, SolveShape>):
       bad('locality', `must be one of ${EVENT_LOCALITIES.join(', ')} (where a map read its block), got ${show(e.locality)}`);
     const phase = (f: 'shuffleEndAt' | 'mergeEndAt'): Date | null => {
       if (e[f] === undefined || e[f] === null) return null;
-      const t = typeof e[f] === 'string' && ISO_DATE_TIME.test(e[f] as string) ? new Date(e[f] as string) : undefined;
-      if (!t || Number.isNaN(t.getTime())) return bad(f, 'must be an ISO 8601 date-time with a zone'), null;
+      const t = time(f);
+      if (!t) return null;
       if (e.type !== 'finished') return bad(f, 'only a finished event (of a reduce) says when its phases ended'), null;
       return t;
     };
@@ -116,6 +132,43 @@ export function eventIssues(events: unknown[], shapes: Map<string, SolveShape>):
 export function contentKey(e: Omit<EventInput, 'id'>): string {
   const time = (d: Date | null) => (d ? d.getTime() : null);
   return JSON.stringify([e.solveId, e.job, e.stage, e.task, e.node, e.type, e.at.getTime(), e.reason ?? null, e.inputBytes, e.outputBytes, e.locality, time(e.shuffleEndAt), time(e.mergeEndAt)]);
+}
+
+/** The earliest start and the earliest end (finished or killed) of one task: an end before every start is impossible. */
+export interface TaskSpan {
+  firstStart?: Date;
+  firstEnd?: Date;
+}
+
+export const taskKey = (e: Pick<EventInput, 'solveId' | 'job' | 'stage' | 'task'>): string => JSON.stringify([e.solveId, e.job, e.stage, e.task]);
+
+/**
+ * Events that would make a task end before it ever started: a finished or killed event before the task's
+ * first start, or a start after the task's first end, counting this request's events and the stored ones
+ * (`stored`, by taskKey). Relaunches (killed, then started again) keep the first start before the first end.
+ */
+export function orderIssues(events: unknown[], parsed: EventInput[], stored: Map<string, TaskSpan>): Issue[] {
+  const index = new Map(events.map((e, i) => [(e as { id?: unknown })?.id, i]));
+  const span = new Map<string, TaskSpan>();
+  for (const e of parsed) {
+    const k = taskKey(e);
+    const s = span.get(k) ?? { ...stored.get(k) };
+    if (e.type === 'started') s.firstStart = !s.firstStart || e.at < s.firstStart ? e.at : s.firstStart;
+    else if (!s.firstEnd || e.at < s.firstEnd) s.firstEnd = e.at;
+    span.set(k, s);
+  }
+  const issues: Issue[] = [];
+  for (const e of parsed) {
+    const s = span.get(taskKey(e))!;
+    if (!s.firstStart || !s.firstEnd || s.firstEnd >= s.firstStart) continue;
+    const path = `events[${index.get(e.id)}].at`;
+    if (e.type !== 'started' && e.at < s.firstStart) issues.push({ path, message: `a ${e.type} event must not be before the task's first start (at ${s.firstStart.toISOString()})` });
+    else if (e.type === 'started' && e.at.getTime() === s.firstStart.getTime()) {
+      const storedEnd = stored.get(taskKey(e))?.firstEnd; // an end in this request before it is reported on that end
+      if (storedEnd && storedEnd < e.at) issues.push({ path, message: `must not be after the task already ended (at ${storedEnd.toISOString()})` });
+    }
+  }
+  return issues;
 }
 
 /**

@@ -172,6 +172,21 @@ export class ExecutionsRepository {
     return out;
   }
 
+  /** Per task, its first recorded start and first recorded end (finished or killed), for the order checks of new events. */
+  async taskSpans(keys: { solveId: string; job: string; stage: string; task: number }[]): Promise<{ firstStart: Date | null; firstEnd: Date | null }[]> {
+    if (!keys.length) return [];
+    const rows: { n: number; first_start: Date | null; first_end: Date | null }[] = await this.db.query(
+      `SELECT k.n, min(e.at) FILTER (WHERE e.type = 'started') AS first_start, min(e.at) FILTER (WHERE e.type <> 'started') AS first_end
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[]) WITH ORDINALITY AS k(solve_id, job, stage, task, n)
+       LEFT JOIN execution_events e ON e.solve_id = k.solve_id AND e.job = k.job AND e.stage = k.stage AND e.task = k.task
+       GROUP BY k.n`,
+      [keys.map((k) => k.solveId), keys.map((k) => k.job), keys.map((k) => k.stage), keys.map((k) => k.task)],
+    );
+    const out = keys.map(() => ({ firstStart: null as Date | null, firstEnd: null as Date | null }));
+    for (const r of rows) out[Number(r.n) - 1] = { firstStart: r.first_start, firstEnd: r.first_end };
+    return out;
+  }
+
   /** The solve if the caller may read its executions, else null. */
   async reportedSolve(p: Principal, solveId: string): Promise<ReportedSolve | null> {
     const found = await this.db.query(

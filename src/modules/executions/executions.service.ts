@@ -1,17 +1,21 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { CONFIG, Config } from '../../config';
 import { Issue } from '../../engine/model/types';
 import { actualStatus } from '../accounting/ledger';
 import { PlanJobOutcome } from '../accounting/lines';
 import { slotTime } from '../accounting/periods';
 import { Principal } from '../auth/principal';
 import { invalid, notFound, ProblemException } from '../common/problem';
-import { contentKey, EventInput, eventIssues, phaseIssues, SolveShape, solveIdsOf } from './event-validation';
+import { contentKey, EventInput, eventIssues, eventWindow, orderIssues, phaseIssues, SolveShape, solveIdsOf, TaskSpan, taskKey } from './event-validation';
 import { JobExecutionDto, PostExecutionEventsResultDto, SolveExecutionsDto } from './execution.dto';
 import { ExecutionsRepository } from './executions.repository';
 
 @Injectable()
 export class ExecutionsService {
-  constructor(private readonly repo: ExecutionsRepository) {}
+  constructor(
+    private readonly repo: ExecutionsRepository,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
 
   /**
    * Validates the whole request first (a rejected request writes nothing), then records the new events in
@@ -20,9 +24,9 @@ export class ExecutionsService {
    */
   async record(p: Principal, events: unknown[]): Promise<PostExecutionEventsResultDto> {
     const shapes = await this.shapes(p, solveIdsOf(events));
-    const { issues, parsed } = eventIssues(events, shapes);
+    const { issues, parsed } = eventIssues(events, shapes, eventWindow(Date.now(), this.config.input));
     if (issues.length) throw invalid(issues, 'some events are invalid; nothing was recorded');
-    const phased = await this.phaseIssues(events, parsed);
+    const phased = [...(await this.orderIssues(events, parsed)), ...(await this.phaseIssues(events, parsed))];
     if (phased.length) throw invalid(phased, 'some events are invalid; nothing was recorded');
     const firstIndex = new Map<string, number>();
     events.forEach((e, i) => {
@@ -72,6 +76,14 @@ export class ExecutionsService {
         };
       }),
     };
+  }
+
+  /** No task may end before it first started: this request's events against each other and the stored ones. */
+  private async orderIssues(events: unknown[], parsed: EventInput[]): Promise<Issue[]> {
+    const tasks = [...new Map(parsed.map((e) => [taskKey(e), e])).values()];
+    const spans = await this.repo.taskSpans(tasks);
+    const stored = new Map<string, TaskSpan>(tasks.map((t, i) => [taskKey(t), { firstStart: spans[i].firstStart ?? undefined, firstEnd: spans[i].firstEnd ?? undefined }]));
+    return orderIssues(events, parsed, stored);
   }
 
   /** A reduce's shuffle cannot end before the task started: its start in this request, else as recorded. */

@@ -1,3 +1,4 @@
+import { MAX_SLOT_SECONDS } from '../../engine/model/input-bounds';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { BUILD_MODELS, BuildModel } from './forecast-provenance';
@@ -15,7 +16,7 @@ const usageSchema = {
  * `@Allow()` only lets the field through the global whitelist.
  */
 export class CreateForecastDto {
-  @ApiProperty({ example: 180, exclusiveMinimum: true, minimum: 0, description: 'sampling period of the series, in seconds' })
+  @ApiProperty({ example: 180, exclusiveMinimum: true, minimum: 0, maximum: MAX_SLOT_SECONDS, description: 'sampling period of the series, in seconds' })
   @Allow()
   slotSeconds!: number;
 

@@ -3,9 +3,11 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { newestFirst } from '../common/keyset-page';
 import { ForecastEntity } from './forecast.entity';
+import { slotEndSql } from '../common/sql-time';
 
 /** A forecast's window [startsAt, startsAt + slots x slotSeconds) contains the time `:at`. */
-const COVERS = "f.starts_at <= :at AND f.starts_at + f.slots * f.slot_seconds * interval '1 second' > :at";
+/** A forecast covers `at` from its slot 0 to the end of its last slot (clamped: a stored slot length never overflows the date). */
+const COVERS = `f.starts_at <= :at AND ${slotEndSql('f.starts_at', 'f.slots', 'f.slot_seconds')} > :at`;
 
 /** The forecasts table. */
 @Injectable()

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { CONFIG, Config } from '../../config';
+import { clampedDate } from '../../engine/model/input-bounds';
 import { Principal, tenantScope } from '../auth/principal';
 import { ClustersService } from '../clusters/clusters.service';
 import { pageOf } from '../common/keyset-page';
@@ -19,11 +21,12 @@ export class ForecastsService {
   constructor(
     private readonly repo: ForecastsRepository,
     private readonly clusters: ClustersService,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   async create(p: Principal, clusterId: string, dto: CreateForecastDto): Promise<ForecastEntity> {
     const { cluster, version } = await this.clusters.get(p, clusterId);
-    const issues = forecastIssues(dto, version);
+    const issues = forecastIssues(dto, version, this.config.input.maxForecastPoints);
     if (issues.length) throw invalid(issues);
     // The forecast belongs to the cluster's owner, also when an operator posts it.
     return this.repo.insert({
@@ -80,9 +83,9 @@ export class ForecastsService {
   }
 }
 
-/** The end of a forecast's last slot: startsAt + slots x slotSeconds. */
+/** The end of a forecast's last slot: startsAt + slots x slotSeconds (clamped to a showable date: a row stored before the bounds may overflow). */
 export function forecastEndsAt(f: Pick<ForecastEntity, 'startsAt' | 'slots' | 'slotSeconds'>): Date {
-  return new Date(f.startsAt.getTime() + f.slots * f.slotSeconds * 1000);
+  return clampedDate(f.startsAt.getTime() + f.slots * f.slotSeconds * 1000);
 }
 
 export function toForecastSummaryDto(f: ForecastEntity): ForecastSummaryDto {

@@ -32,10 +32,13 @@ export class PlansService {
   async pageAssignments(p: Principal, id: string, f: { node?: string; job?: string; cursor?: string; limit: number }) {
     const solveId = await this.plans.solveIdOf(id, tenantScope(p));
     if (!solveId) throw notFound('plan', id);
+    // A repeated query parameter (?node=a&node=b) arrives as an array: one value each.
+    const repeated = (['node', 'job', 'cursor'] as const).filter((k) => f[k] !== undefined && typeof f[k] !== 'string');
+    if (repeated.length) throw invalid(repeated.map((k) => ({ path: `query:${k}`, message: 'give it at most once, as one string' })));
     let after = -1;
     if (f.cursor !== undefined) {
       after = Number(f.cursor);
-      if (!Number.isInteger(after) || after < 0) throw invalid([{ path: 'query:cursor', message: 'not a cursor this API returned' }]);
+      if (!/^\d{1,10}$/.test(f.cursor) || after > 2 ** 31 - 1) throw invalid([{ path: 'query:cursor', message: 'not a cursor this API returned' }]);
     }
     const rows = await this.plans.page(id, after, f);
     // An empty page for a node or job the plan does not have is a typo, not an idle node: say so.

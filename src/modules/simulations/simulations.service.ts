@@ -22,6 +22,7 @@ import { weightsIssues } from '../../engine/posum/score';
 import { TenantsService } from '../auth/tenants.service';
 import { SIMULATION_WORK } from './simulation.kind';
 import { PLAN_SIMULATION_DEFAULTS, POLICY_SIMULATION_DEFAULTS } from './simulation-defaults';
+import { uuidFieldIssues } from '../common/uuid-param';
 import { SimulationsRepository } from './simulations.repository';
 
 /** The actual utilisation replayed, as the simulation's columns. */
@@ -67,7 +68,7 @@ export class SimulationsService {
    * against the actual utilisation given (else the forecast as actual). Validates everything first.
    */
   async createForPolicy(p: Principal, dto: CreatePolicySimulationDto): Promise<SimulationEntity> {
-    const issues = [...simulationIssues(dto), ...portfolioRequestIssues(dto), ...policyStartIssues(dto)];
+    const issues = [...uuidFieldIssues(dto, ['clusterId', 'batchId', 'forecastId']), ...simulationIssues(dto), ...portfolioRequestIssues(dto), ...policyStartIssues(dto)];
     if (!SIMULATED_POLICIES.includes(dto.policy))
       issues.push({ path: 'policy', message: `must be one of ${SIMULATED_POLICIES.join(', ')}, got ${JSON.stringify(dto.policy ?? null)}` });
     if (issues.length) throw invalid(issues);

@@ -38,8 +38,11 @@ export function parseCsvSamples(text: string, nodes: ReadonlySet<string>, metric
   return issues.count ? { issues } : { columns: c.columns(), issues };
 }
 
-/** A cell as a number (Number() ignores surrounding blanks and a trailing \r), or the trimmed text so that the problem shows what was sent. */
+/** A decimal number (Number() alone also reads 0x1, 0b1, 0o1 and Infinity). */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** A cell as a number (surrounding blanks and a trailing \r ignored), or the trimmed text so that the problem shows what was sent. */
 function number(cell: string): number | string {
-  const n = Number(cell);
-  return Number.isNaN(n) || cell.trim() === '' ? cell.trim() : n;
+  const text = cell.trim();
+  return DECIMAL.test(text) ? Number(text) : text;
 }

@@ -25,6 +25,16 @@ export interface TrainingHistory {
 
 const DAY_SECONDS = 86_400;
 
+/** A sample sent with another value than the stored one (`stored`) or than its first occurrence in the request (`first`). */
+export interface UsageConflict {
+  node: string;
+  metric: string;
+  timestamp: number;
+  stored: number | null;
+  first: number | null;
+  sent: number;
+}
+
 /** Usage history in Postgres: usage_series (one row per cluster, node, metric) and usage_samples. */
 @Injectable()
 export class UsageRepository {
@@ -36,8 +46,10 @@ export class UsageRepository {
    * falls inside the time span of any incoming series, the rows go straight in with COPY; otherwise they
    * are copied to a temporary table and inserted with ON CONFLICT DO NOTHING (the stored sample wins).
    */
-  async insert(clusterId: string, c: SampleColumns): Promise<{ accepted: number }> {
+  async insert(clusterId: string, c: SampleColumns): Promise<{ accepted: number } | { conflicts: UsageConflict[] }> {
     const rows = orderRows(c);
+    const show = (i: number) => ({ node: c.series[c.seriesOf[i]].node, metric: c.series[c.seriesOf[i]].metric, timestamp: c.ts[i] });
+    if (rows.repeats.length) return { conflicts: rows.repeats.map(([a, b]) => ({ ...show(a), stored: null, first: c.value[a], sent: c.value[b] })) };
     const runner = this.db.createQueryRunner();
     const client = (await runner.connect()) as PoolClient;
     try {
@@ -65,6 +77,15 @@ export class UsageRepository {
       } else {
         await client.query('CREATE TEMP TABLE usage_incoming (series_id int, ts timestamptz, value double precision) ON COMMIT DROP');
         await copy(client, 'COPY usage_incoming (series_id, ts, value) FROM STDIN (FORMAT binary)', chunks);
+        const changed = await client.query(
+          `SELECT s.node, s.metric, extract(epoch FROM i.ts)::float8 AS ts, u.value AS stored, i.value AS sent
+           FROM usage_incoming i JOIN usage_samples u ON u.series_id = i.series_id AND u.ts = i.ts JOIN usage_series s ON s.id = i.series_id
+           WHERE u.value <> i.value ORDER BY s.node, s.metric, i.ts LIMIT 100`,
+        );
+        if (changed.rows.length) {
+          await runner.rollbackTransaction();
+          return { conflicts: changed.rows.map((r) => ({ node: r.node, metric: r.metric, timestamp: Number(r.ts), stored: r.stored, first: null, sent: r.sent })) };
+        }
         accepted = (await client.query('INSERT INTO usage_samples (series_id, ts, value) SELECT series_id, ts, value FROM usage_incoming ON CONFLICT DO NOTHING')).rowCount ?? 0;
       }
       await runner.commitTransaction();

@@ -40,7 +40,18 @@ export class UsageService {
       throw invalid(issues.listed, `${issues.count} problem${issues.count === 1 ? '' : 's'} in the samples${listed}; nothing was written`);
     }
     const validatedMs = Date.now() - started;
-    const { accepted } = await this.repo.insert(clusterId, columns);
+    const stored = await this.repo.insert(clusterId, columns);
+    if ('conflicts' in stored)
+      throw new ProblemException(
+        HttpStatus.CONFLICT,
+        'Conflict',
+        'samples already recorded (or repeated in this request) with another value; nothing was written. A retry must send the same values',
+        stored.conflicts.map((c) => ({
+          path: 'samples',
+          message: `node ${JSON.stringify(c.node)} metric ${JSON.stringify(c.metric)} at ${c.timestamp} (${new Date(c.timestamp * 1000).toISOString()}): ${c.stored !== null ? `stored ${c.stored}` : `first sent as ${c.first} in this request`}, now ${c.sent}`,
+        })),
+      );
+    const { accepted } = stored;
     let from = Infinity;
     let to = -Infinity;
     for (const t of columns.ts) {
