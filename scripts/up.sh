@@ -159,7 +159,7 @@ API_PID=$!
 [ -z "$STOPPING" ] || signal_children "$STOPPING"   # a signal arrived while they were being started
 
 alive() { kill -0 "$1" 2>/dev/null; }
-nap() { sleep 0.5 & wait $! 2>/dev/null || true; }   # interruptible by the traps
+nap() { sleep 0.5 8>&- & wait $! 2>/dev/null || true; }   # interruptible by the traps (without the lock fd)
 # wait_for PID: sets RC to its exit status (waits again when a trapped signal interrupts the wait)
 wait_for() {
   while :; do
