@@ -7,10 +7,7 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { Logger, LoggerService } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { buildOpenApiDocument } from './api/openapi';
-import { AppModule } from './app.module';
 import { loadConfig } from './config';
 import { dataSourceOptions } from './modules/database/data-source';
 import { seedDemoCommand } from './ops-seed-demo';
@@ -24,8 +21,13 @@ export async function migrate(databaseUrl: string): Promise<string[]> {
   }
 }
 
-/** The OpenAPI document without connecting anywhere: preview mode builds routes but no providers. */
+/**
+ * The OpenAPI document without connecting anywhere: preview mode builds routes but no providers. The whole
+ * application is loaded only here (seconds on a busy machine that migrate and seed-demo, run by every
+ * `npm run up`, need not wait for).
+ */
 export async function openApiDocument(): Promise<object> {
+  const [{ NestFactory }, { AppModule }, { buildOpenApiDocument }] = await Promise.all([import('@nestjs/core'), import('./app.module'), import('./api/openapi')]);
   const app = await NestFactory.create(AppModule.forRoot(loadConfig({})), { preview: true, logger: false, abortOnError: false });
   const doc = buildOpenApiDocument(app);
   await app.close();
