@@ -1,21 +1,16 @@
 #!/usr/bin/env node
 /**
- * Operations: `migrate` (run pending migrations), `seed-demo` (operator key from FALLOW_BOOTSTRAP_KEY and a
- * demo tenant with a printed key), `openapi [FILE]` (write the OpenAPI document generated from the code).
+ * Operations: `migrate` (run pending migrations), `seed-demo [--keys-file FILE] [--new-keys]` (operator key
+ * from FALLOW_BOOTSTRAP_KEY and the demo tenant's keys: src/ops-seed-demo.ts), `openapi [FILE]` (write the
+ * OpenAPI document generated from the code).
  */
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
-import { NestFactory } from '@nestjs/core';
+import { Logger, LoggerService } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { buildOpenApiDocument } from './api/openapi';
-import { AppModule } from './app.module';
 import { loadConfig } from './config';
-import { ApiKeyEntity } from './modules/auth/api-key.entity';
-import { ApiKeysRepository } from './modules/auth/api-keys.repository';
-import { AuthService } from './modules/auth/auth.service';
-import { TenantEntity } from './modules/auth/tenant.entity';
-import { TenantsRepository } from './modules/auth/tenants.repository';
 import { dataSourceOptions } from './modules/database/data-source';
+import { seedDemoCommand } from './ops-seed-demo';
 
 export async function migrate(databaseUrl: string): Promise<string[]> {
   const ds = await new DataSource(dataSourceOptions(databaseUrl)).initialize();
@@ -26,8 +21,13 @@ export async function migrate(databaseUrl: string): Promise<string[]> {
   }
 }
 
-/** The OpenAPI document without connecting anywhere: preview mode builds routes but no providers. */
+/**
+ * The OpenAPI document without connecting anywhere: preview mode builds routes but no providers. The whole
+ * application is loaded only here (seconds on a busy machine that migrate and seed-demo, run by every
+ * `npm run up`, need not wait for).
+ */
 export async function openApiDocument(): Promise<object> {
+  const [{ NestFactory }, { AppModule }, { buildOpenApiDocument }] = await Promise.all([import('@nestjs/core'), import('./app.module'), import('./api/openapi')]);
   const config = loadConfig({});
   const app = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false, abortOnError: false });
   const doc = buildOpenApiDocument(app, config);
@@ -35,41 +35,27 @@ export async function openApiDocument(): Promise<object> {
   return doc;
 }
 
-async function seedDemo(): Promise<void> {
-  const config = loadConfig();
-  const ds = await new DataSource(dataSourceOptions(config.databaseUrl)).initialize();
-  try {
-    const auth = new AuthService(new ApiKeysRepository(ds.getRepository(ApiKeyEntity)), new TenantsRepository(ds.getRepository(TenantEntity)), config);
-    await auth.bootstrap();
-    const tenant = await auth.ensureTenant('demo');
-    const keys = ds.getRepository(ApiKeyEntity);
-    for (const role of ['farmer', 'customer'] as const) {
-      const existing = await keys.findOneBy({ tenantId: tenant.id, role, label: 'demo' });
-      if (existing) {
-        process.stdout.write(`demo ${role} key: already issued (prefix ${existing.prefix}); revoke it and run seed-demo again for a new one\n`);
-        continue;
-      }
-      const { key } = await auth.issueKey(tenant.id, role, 'demo');
-      process.stdout.write(`demo ${role} key: ${key}\n`);
-    }
-  } finally {
-    await ds.destroy();
-  }
-}
+/** Warnings and errors as plain `warning: ...` lines on stderr: a command's stdout is its result. */
+const plainLogger: LoggerService = {
+  log: () => undefined,
+  warn: (message: unknown) => process.stderr.write(`warning: ${String(message)}\n`),
+  error: (message: unknown) => process.stderr.write(`error: ${String(message)}\n`),
+};
 
 async function main(argv: string[]): Promise<void> {
   const [command, arg] = argv;
+  Logger.overrideLogger(plainLogger);
   if (command === 'migrate') {
     const ran = await migrate(loadConfig().databaseUrl);
     process.stdout.write(ran.length ? `migrations applied: ${ran.join(', ')}\n` : 'database schema is up to date\n');
   } else if (command === 'seed-demo') {
-    await seedDemo();
+    await seedDemoCommand(argv.slice(1));
   } else if (command === 'openapi') {
     const json = JSON.stringify(await openApiDocument(), null, 2) + '\n';
     if (arg) writeFileSync(arg, json);
     else process.stdout.write(json);
   } else {
-    process.stderr.write('usage: node dist/src/ops.js migrate | seed-demo | openapi [FILE]\n');
+    process.stderr.write('usage: node dist/src/ops.js migrate | seed-demo [--keys-file FILE] [--new-keys] | openapi [FILE]\n');
     process.exit(2);
   }
 }

@@ -31,6 +31,17 @@ export class ApiKeysRepository {
     return this.keys.save(this.keys.create(fields));
   }
 
+  /** The tenant's oldest unrevoked key with this role and label (the demo tenant's keys are labelled "demo"). */
+  findActiveWithLabel(tenantId: string, role: ApiKeyEntity['role'], label: string): Promise<ApiKeyEntity | null> {
+    return this.keys.findOne({ where: { tenantId, role, label, revokedAt: IsNull() }, order: { createdAt: 'ASC' } });
+  }
+
+  /** Revokes every unrevoked key of the tenant with this label; how many it revoked. */
+  async revokeAllWithLabel(tenantId: string, label: string): Promise<number> {
+    const r = await this.keys.update({ tenantId, label, revokedAt: IsNull() }, { revokedAt: new Date() });
+    return r.affected ?? 0;
+  }
+
   listOfTenant(tenantId: string): Promise<ApiKeyEntity[]> {
     return this.keys.find({ where: { tenantId }, order: { createdAt: 'ASC' } });
   }
