@@ -1,6 +1,7 @@
 /**
- * A real headless browser for the plan page: Debian's chromium (`apt-get install chromium`, what .ci/run installs
- * when it is missing) driven by playwright-core, and the checks that a screenshot shows something.
+ * A real headless browser for the plan page: Debian's chromium (`apt-get install chromium`, what `npm test`
+ * installs through scripts/ensure-chromium.sh when it may) driven by playwright-core, and the checks that a
+ * screenshot shows something.
  */
 import { existsSync } from 'node:fs';
 import { PNG } from 'pngjs';
@@ -8,8 +9,19 @@ import { Browser, chromium, Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.FALLOW_CHROMIUM || '/usr/bin/chromium';
 
+/**
+ * Why no browser can be launched, or undefined when there is one: what scripts/ensure-chromium.sh found
+ * (FALLOW_CHROMIUM_MISSING), else whether CHROMIUM exists. Tests that need the browser skip with it.
+ */
+export function chromiumMissing(): string | undefined {
+  if (process.env.FALLOW_CHROMIUM_MISSING) return process.env.FALLOW_CHROMIUM_MISSING;
+  if (!existsSync(CHROMIUM)) return `no chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium, as root; npm test does it when it may) or set FALLOW_CHROMIUM to a Chromium or Chrome binary`;
+  return undefined;
+}
+
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: apt-get install -y chromium (as .ci/run does), or set FALLOW_CHROMIUM`);
+  const missing = chromiumMissing();
+  if (missing) throw new Error(missing);
   // --no-sandbox: CI runs as root, where chromium's sandbox refuses to start.
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 }

@@ -6,6 +6,9 @@
 # ARGS: options go to `node --test` (use the --opt=value form, e.g. --test-name-pattern=solve);
 # files or directories (test/x.test.ts, dist/test/engine, ...) replace the default set of every test.
 # FALLOW_SKIP_SERVICES=1 skips the service check (only the tests that need no Postgres/Redis will pass).
+# When a chosen test drives a browser (harness/browser), scripts/ensure-chromium.sh finds or installs chromium
+# first (FALLOW_CHROMIUM: another binary; FALLOW_NO_INSTALL=1: no apt-get); without one that test is skipped,
+# saying what to install.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -54,5 +57,11 @@ for arg in "$@"; do
 done
 if [ "${#files[@]}" -eq 0 ]; then mapfile -t files < <(list_tests dist/test); fi
 if [ "${#files[@]}" -eq 0 ]; then echo "test: no compiled tests under dist/test" >&2; exit 1; fi
+
+if grep -qs -- 'harness/browser' "${files[@]}"; then
+  bash scripts/ensure-chromium.sh
+  # shellcheck source=/dev/null
+  source .tmp/chromium.env
+fi
 
 exec node --test --test-concurrency=1 ${opts[@]+"${opts[@]}"} "${files[@]}"

@@ -17,6 +17,7 @@ import { solve } from '../../src/engine/solve';
 import { fitsWithin } from '../support/brute-force';
 import { assertProperty } from '../support/fixtures';
 import { instanceArb, plausiblePlan, randomInstance } from '../support/random-instance';
+import { BY_WORK } from '../support/work-limit';
 
 const SEED = 0xb0d;
 
@@ -309,7 +310,7 @@ describe('makespanBound: packing with heads and tails (packing.ts, node-packing.
       const model = loadInstance(inst);
       if ((await solve(model, { strategy: 'rffd', maxIterations: 1 })).objective.scheduledTasks === 0) continue;
       solved++;
-      const plan = await solve(model, { strategy: 'exact', timeBudgetMs: 2000, seed: 7 });
+      const plan = await solve(model, { strategy: 'exact', seed: 7, ...BY_WORK });
       assert.deepEqual(evaluatePlan(model, plan).violations, []);
       const b = makespanBound(model, acceptedOf(model, plan));
       for (const [name, v] of components(b)) assert.ok(v <= plan.objective.makespanSlots, `seed ${seed}: ${name} = ${v} > ${plan.objective.makespanSlots}`);
@@ -368,7 +369,7 @@ describe('makespanBound: shapes mixed by dominance (mixed-packing.ts)', () => {
     expectBound(bound, { makespanSlots: 8, mixedPacking: 8, energy: 7 });
     assert.ok(Math.max(bound.classPacking, bound.jobPacking, bound.criticalPath) <= 7);
     // exact finds 8, and an exhaustive search (independent of the bound) finds nothing by 7: tight
-    const exact = await solve(model, { strategy: 'exact', timeBudgetMs: 5000, seed: 1 });
+    const exact = await solve(model, { strategy: 'exact', seed: 1, ...BY_WORK });
     assert.equal(exact.objective.scheduledTasks, 11);
     assert.equal(exact.objective.makespanSlots, 8);
     assert.equal(fitsWithin(model, 7), false);
@@ -384,7 +385,7 @@ describe('makespanBound: shapes mixed by dominance (mixed-packing.ts)', () => {
     const inst = instance(20, [{ id: 'n', capacity: { cpu: 3 } }], [{ id: 'x', stages: [stage('map', 9, 2, 1), stage('reduce', 1, 2, 1, ['map'])] }, { id: 'y', stages: [stage('long', 1, 3, 1)] }]);
     const { model, bound } = await boundAndBest(inst);
     expectBound(bound, { makespanSlots: 9, mixedPacking: 9, energy: 8, classPacking: 8 });
-    const exact = await solve(model, { strategy: 'exact', timeBudgetMs: 5000, seed: 1 });
+    const exact = await solve(model, { strategy: 'exact', seed: 1, ...BY_WORK });
     assert.equal(exact.objective.makespanSlots, 9);
     // exact's "optimal" rests on this very bound; the exhaustive search does not
     assert.equal(fitsWithin(model, 8), false);
@@ -411,7 +412,7 @@ describe('makespanBound: shapes mixed by dominance (mixed-packing.ts)', () => {
     const { model, bound } = await boundAndBest(inst);
     expectBound(bound, { makespanSlots: 13, mixedPacking: 13 });
     assert.ok(Math.max(bound.classPacking, bound.jobPacking, bound.energy, bound.throughput) <= 11);
-    const exact = await solve(model, { strategy: 'exact', timeBudgetMs: 5000, seed: 1 });
+    const exact = await solve(model, { strategy: 'exact', seed: 1, ...BY_WORK });
     assert.equal(exact.objective.makespanSlots, 13);
     assert.equal(fitsWithin(model, 12), false);
     assert.equal(fitsWithin(model, 13), true); // the search does find exact's schedule length
@@ -451,7 +452,7 @@ describe('makespanBound: shapes mixed by dominance (mixed-packing.ts)', () => {
       const plans: PlanDoc[] = [];
       for (const s of [1, 2]) plans.push(await solve(model, { strategy: 'rffd', maxIterations: 1, seed: s, timeBudgetMs: 60_000 }));
       if (seed <= 12) {
-        const exact = await solve(model, { strategy: 'exact', timeBudgetMs: 1500, seed: 7 });
+        const exact = await solve(model, { strategy: 'exact', seed: 7, ...BY_WORK });
         plans.push(exact);
         if (exact.optimal) proven++;
       }

@@ -15,6 +15,7 @@ import { runSat } from '../../src/engine/strategies/exact/sat/sat-runner';
 import { rcpspSchedule } from '../../src/engine/strategies/exact/sat/sat-stage';
 import { computeWindows } from '../../src/engine/strategies/exact/windows';
 import { milpOptimum, rcpspInstance } from '../support/rcpsp-instance';
+import { BACKSTOP_MS, BY_WORK } from '../support/work-limit';
 
 const SLOT = 60;
 
@@ -30,17 +31,18 @@ function project(cap: number, acts: { cpu: number; slots: number; after?: string
   };
 }
 
-/** The SAT search from a horizon every schedule fits (the sum of durations), with a generous limit. */
-async function satFromTop(model: Model, known = Infinity, provenFlag?: Int32Array) {
+/** The SAT search from a horizon every schedule fits (the sum of durations), to the end (the clock only a backstop). */
+async function satFromTop(model: Model, known = Infinity, provenFlag?: Int32Array, maxConflicts?: number) {
   const top = Math.min(model.T, model.stages.reduce((a, s) => a + s.dur[0], 0));
   const problem = encodeSatProblem(model, computeWindows(model, top));
   assert.ok(problem, 'encodable');
   const found: { starts: number[]; makespan: number }[] = [];
   const out = await runSat(problem, {
-    until: Date.now() + 60_000,
-    hardStopAt: Date.now() + 61_000,
+    until: Date.now() + BACKSTOP_MS,
+    hardStopAt: Date.now() + BACKSTOP_MS + 1000,
     knownMakespan: known,
     provenFlag,
+    maxConflicts,
     onSchedule: (starts, makespan) => found.push({ starts, makespan }),
   });
   return { out, found };
@@ -106,6 +108,19 @@ describe('exact: SAT search (Z3 on a worker thread)', () => {
     assert.equal(Atomics.load(idle, 0), 0);
   });
 
+  test('a conflict limit ends the search by the work done: unknown, with the same schedules on every run', async () => {
+    // Seed 31 needs far more than 20 conflicts (exact proves its optimum through the SAT stage, below).
+    const model = loadInstance(rcpspInstance(31, 3));
+    const flag = newStopFlag();
+    const first = await satFromTop(model, Infinity, flag, 20);
+    assert.equal(first.out.status, 'unknown');
+    assert.match(first.out.detail, /max\.conflicts/);
+    assert.equal(first.out.refuted, null);
+    assert.equal(Atomics.load(flag, 0), 0, 'nothing proven');
+    const again = await satFromTop(model, Infinity, undefined, 20);
+    assert.deepEqual([again.out.status, again.found], [first.out.status, first.found]);
+  });
+
   test('an abort terminates the thread at once, without a verdict', async () => {
     const model = loadInstance(rcpspInstance(5, 3));
     const problem = encodeSatProblem(model, computeWindows(model, 40))!;
@@ -134,7 +149,8 @@ describe('exact: SAT search (Z3 on a worker thread)', () => {
     for (let seed = 31; seed <= 33; seed++) {
       const model = loadInstance(rcpspInstance(seed, 3));
       const opt = await milpOptimum(model);
-      const plan = await solve(model, { strategy: 'exact', timeBudgetMs: 4000, seed });
+      // An iteration limit, not a budget: the SAT stage runs to its verdict however busy the machine is.
+      const plan = await solve(model, { strategy: 'exact', seed, ...BY_WORK });
       assert.deepEqual(evaluatePlan(model, plan).violations, []);
       assert.equal(plan.objective.makespanSlots, opt, `seed ${seed}`);
       assert.equal(plan.optimal, true, `seed ${seed}`);

@@ -2,15 +2,16 @@
  * The plan page in a real headless browser (chromium via playwright-core) against the real service: it asks for
  * the key, shows the plan's facts and its three charts as SVG with marks, remembers the key for the tab only
  * (never in the URL), refuses a bad key and another tenant's key, and a screenshot of it is not blank.
+ * Skipped, saying what to install, where there is no chromium (`npm test` installs it when it may).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openPlanPage, pngStats } from '../../harness/browser';
+import { chromiumMissing, launchChromium, openPlanPage, pngStats } from '../../harness/browser';
 import { Service, startService } from '../../harness/service';
 import { SCHEDULED_TASKS, simulatedPlan, solvedPlan } from '../support/chart-fixtures';
 
-describe('the plan page in a browser', () => {
+describe('the plan page in a browser', { skip: chromiumMissing() }, () => {
   let svc: Service;
   let browser: Browser;
   let page: Page;

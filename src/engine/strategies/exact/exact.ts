@@ -12,7 +12,7 @@ import { MilpLayout, NO_ROOM, buildMilp } from './model-builder';
 import { revenueBound } from '../../bounds/revenue';
 import { compareRevenue, scoreOf } from '../../revenue/decoder';
 import { revenueSearch } from '../../revenue/search';
-import { satApplies, satStage } from './sat/sat-stage';
+import { SatStageLimits, satApplies, satStage } from './sat/sat-stage';
 
 export interface ExactLimits {
   /** Above these sizes the MILP is not attempted (HiGHS in WASM would not get far in a request budget). */
@@ -43,6 +43,11 @@ const SOLVER_STARTUP_MS = 150;
  *      incumbent optimal, a solution improves it, and the dual bound is a makespan bound.
  * Otherwise (jobs may be rejected, or revenue) the MILP covers the whole window, warm-started by the
  * incumbent. Returns the better of the MILP's solution and the incumbent.
+ *
+ * Under an iteration limit (maxIterations, the CLI's --iterations) every phase ends by a count instead
+ * of a share of the clock: list builds and decodes in the warm start, shaving at its fixpoint, the local
+ * search's moves, Z3's conflicts per query and HiGHS's nodes (maxIterations each). The budget is then
+ * only a backstop: a seed gives the same plan on any machine that finishes within it.
  */
 export function makeExact(limits: ExactLimits = DEFAULT_EXACT_LIMITS, name = 'exact'): Strategy {
   return {
@@ -60,7 +65,8 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   const total = Math.max(0, ctx.deadline - began);
   const reproducible = Number.isFinite(ctx.maxIterations);
   const revenue = ctx.objective === 'revenue';
-  const until = began + Math.min(0.1 * total, 1000);
+  // Under an iteration limit the warm start ends by its own limits (list builds, decodes), not by the clock.
+  const until = reproducible ? ctx.deadline : began + Math.min(0.1 * total, 1000);
   // The revenue objective warm-starts from the revenue search (the paper's heuristics and a short
   // search over job orders); the makespan objective from quick list schedules and the genetic algorithm.
   let { schedule: incumbent, builds } = revenue
@@ -110,10 +116,10 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
     if (ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
     return { ...skip('not needed: propagation refutes every makespan below the heuristic schedule'), bound: incMakespan, optimal: true };
   }
-  if (belowIncumbent && satApplies(model) && !stopRequested(ctx) && ctx.deadline - Date.now() >= SAT_MIN_MS) {
+  if (belowIncumbent && satApplies(model) && !stopRequested(ctx) && (reproducible || ctx.deadline - Date.now() >= SAT_MIN_MS)) {
     // RCPSP shape: the SAT search below the incumbent, which on hard instances proves far more than
     // the MILP does, gets nearly all of the time left (SAT_SHARE); the MILP starts from what it leaves.
-    const sat = await satStage(ctx, incumbent, lower, satLimits(ctx, model));
+    const sat = await satStage(ctx, incumbent, lower, satLimits(ctx, model, reproducible));
     satStats = sat.stats;
     lower = sat.lower;
     if (sat.schedule && sat.schedule.makespan() < incMakespan) {
@@ -272,15 +278,22 @@ const SAT_SHARE = 0.95;
 const SAT_SHAVE_SHARE = 0.05;
 /**
  * Below this much time left the SAT stage is not started: loading Z3 alone takes 0.2-0.5 s, and in the
- * benchmark at 1 s (auto on j30) it never got to a first answer; the MILP proves more there.
+ * benchmark at 1 s (auto on j30) it never got to a first answer; the MILP proves more there. Not under an
+ * iteration limit, where whether it runs must not depend on the clock.
  */
 const SAT_MIN_MS = 1500;
 /** Z3's timeout overshoots by 0.2-0.3 s on j30: its thread is terminated this long after its own limit. */
 const SAT_GRACE_MS = 400;
 
-function satLimits(ctx: StrategyContext, model: Model): { until: number; hardStopAt: number; shaveUntil: number } {
+/**
+ * The SAT stage's limits: shares of the time left, or under an iteration limit (reproducible) the whole
+ * budget as a backstop and at most maxIterations conflicts per Z3 query, so that where it stops depends
+ * on the work done and not on how much CPU it got.
+ */
+function satLimits(ctx: StrategyContext, model: Model, reproducible: boolean): SatStageLimits {
   const now = Date.now();
   const left = Math.max(0, ctx.deadline - now - finishMsOf(model));
+  if (reproducible) return { until: now + left, hardStopAt: ctx.deadline, shaveUntil: ctx.deadline, maxConflicts: Math.max(1, Math.floor(ctx.maxIterations)) };
   const until = now + SAT_SHARE * left;
   return { until, hardStopAt: Math.min(until + SAT_GRACE_MS, ctx.deadline), shaveUntil: now + SAT_SHAVE_SHARE * left };
 }

@@ -11,6 +11,11 @@ export interface SatRequest {
   knownMakespan: number;
   /** When given, Int32[0] is set to 1 the moment the best schedule known is proven optimal (auto's partner reads it). */
   provenFlag?: SharedArrayBuffer;
+  /**
+   * Z3's conflict limit for each query (sat.max_conflicts; none when absent). Set under an iteration
+   * limit, so that where the search stops depends on the work done, not on how much CPU it got.
+   */
+  maxConflicts?: number;
 }
 
 /** What the SAT thread reports while it searches (run-in-thread events). */

@@ -16,6 +16,8 @@ export interface SatRunOptions {
   /** See SatRequest: the caller's best makespan, and its proven flag (a buffer of its own, Int32[0]). */
   knownMakespan: number;
   provenFlag?: Int32Array;
+  /** See SatRequest: Z3's conflict limit per query (none when absent). */
+  maxConflicts?: number;
 }
 
 export interface SatOutcome {
@@ -54,6 +56,7 @@ export function runSat(problem: SatProblem, opt: SatRunOptions): Promise<SatOutc
     memoryMb: opt.memoryMb ?? DEFAULT_MEMORY_MB,
     knownMakespan: opt.knownMakespan,
     provenFlag: flagBuffer(opt.provenFlag),
+    ...(opt.maxConflicts !== undefined && { maxConflicts: opt.maxConflicts }),
   };
   const finish = (status: SatOutcome['status'], detail: string): SatOutcome => ({ ...out, status, detail, wallMs: Date.now() - began });
   // Why the thread was terminated: the hard stop, unless an abort came first.

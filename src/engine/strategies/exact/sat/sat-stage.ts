@@ -22,6 +22,8 @@ export interface SatStageLimits {
   hardStopAt: number;
   /** Absolute ms: shaving of the windows the formula is built on (propagate.ts). */
   shaveUntil: number;
+  /** Z3's conflict limit per query, under an iteration limit (see SatRequest). */
+  maxConflicts?: number;
 }
 
 /** Whether the SAT stage can run on the model (the RCPSP shape, as for propagation). */
@@ -52,6 +54,7 @@ export async function satStage(ctx: StrategyContext, incumbent: Schedule, lower:
     signal: ctx.signal,
     knownMakespan: known,
     provenFlag: ctx.provenFlag,
+    maxConflicts: limits.maxConflicts,
     onSchedule: (starts, makespan) => {
       const s = rcpspSchedule(model, starts);
       if (!evaluatePlan(model, toPlanDoc(model, s, 'exact')).ok || s.makespan() !== makespan) rejected = true;

@@ -32,6 +32,8 @@ async function run(req: SatRequest, { emit: send }: ThreadTools<SatEvent>): Prom
   // QF_FD: Z3's incremental solver for finite-domain problems (SAT with native cardinality and
   // pseudo-Boolean constraints). The default solver's PB theory ran out of heap on j30 instances.
   const solver = new Z3.Solver('QF_FD');
+  // Per query: a query that needs more answers unknown ("sat.max.conflicts"), as at the time limit.
+  if (req.maxConflicts !== undefined) solver.set('max_conflicts', req.maxConflicts);
   const f = new Formula(Z3, req.problem);
   f.assertAll(solver);
   send({ type: 'ready', ms: Date.now() - began, variables: f.variables, rows: f.rows });
