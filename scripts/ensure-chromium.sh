@@ -8,7 +8,8 @@
 # First that works: $FALLOW_CHROMIUM (any Chromium or Chrome binary; when it is set nothing else is tried);
 # `chromium` on the PATH or /usr/bin/chromium; when running as root with apt-get, Debian's `chromium` (and
 # fonts-liberation) installed with apt-get, quietly (log in .tmp/apt.log; the package lists are refreshed only
-# when the first attempt fails). FALLOW_NO_INSTALL=1 never runs apt-get.
+# when the first attempt fails). FALLOW_NO_INSTALL=1 never runs apt-get; FALLOW_REQUIRE_TEST_TOOLS=1 (set by
+# .ci/run) makes a missing browser an error (exit 1) instead of a skip.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -75,5 +76,7 @@ if [ -n "$found" ]; then
   echo "chromium: $how: $found ($version)"
 else
   write_env FALLOW_CHROMIUM_MISSING "$WHY; $HOW_TO"
+  # CI sets FALLOW_REQUIRE_TEST_TOOLS: there a missing browser must fail the run, not skip the test quietly
+  if [ -n "${FALLOW_REQUIRE_TEST_TOOLS:-}" ]; then echo "chromium: none: $WHY (FALLOW_REQUIRE_TEST_TOOLS is set)" >&2; exit 1; fi
   echo "chromium: none, the browser test will be skipped: $WHY; $HOW_TO" >&2
 fi

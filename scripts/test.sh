@@ -8,7 +8,8 @@
 # FALLOW_SKIP_SERVICES=1 skips the service check (only the tests that need no Postgres/Redis will pass).
 # When a chosen test drives a browser (harness/browser), scripts/ensure-chromium.sh finds or installs chromium
 # first (FALLOW_CHROMIUM: another binary; FALLOW_NO_INSTALL=1: no apt-get); without one that test is skipped,
-# saying what to install.
+# saying what to install. Likewise scripts/ensure-tools.sh for curl and jq when a chosen test runs the README's
+# shell blocks (harness/shell-tools).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -58,6 +59,11 @@ done
 if [ "${#files[@]}" -eq 0 ]; then mapfile -t files < <(list_tests dist/test); fi
 if [ "${#files[@]}" -eq 0 ]; then echo "test: no compiled tests under dist/test" >&2; exit 1; fi
 
+if grep -qs -- 'harness/shell-tools' "${files[@]}"; then
+  bash scripts/ensure-tools.sh
+  # shellcheck source=/dev/null
+  source .tmp/tools.env
+fi
 if grep -qs -- 'harness/browser' "${files[@]}"; then
   bash scripts/ensure-chromium.sh
   # shellcheck source=/dev/null

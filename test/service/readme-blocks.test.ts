@@ -16,6 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { usageCluster, usageCsv, usageHistory, usageSamples } from '../../harness/usage-fixtures';
 import { Service, startService, waitFor } from '../../harness/service';
+import { shellToolsMissing } from '../../harness/shell-tools';
 import { commandsOf, promisedStatus, readme, ROOT, shBlocksUnder } from '../support/readme-blocks';
 
 const run = promisify(execFile);
@@ -85,7 +86,7 @@ function locations(stdout: string): string[] {
   return [...stdout.matchAll(/^location: (\S+)\r?$/gim)].map((m) => m[1].split('/').pop()!);
 }
 
-describe("README.md's curl blocks, as written", () => {
+describe("README.md's curl blocks, as written", { skip: shellToolsMissing() }, () => {
   let svc: Service;
   let dir: string;
   let env: Record<string, string>;

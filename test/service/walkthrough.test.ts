@@ -14,11 +14,12 @@ import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
 import { Service, startService, stopChild } from '../../harness/service';
+import { shellToolsMissing } from '../../harness/shell-tools';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const run = promisify(execFile);
 
-describe('the README walk-through', () => {
+describe('the README walk-through', { skip: shellToolsMissing() }, () => {
   let svc: Service;
   before(async () => {
     svc = await startService();
