@@ -42,6 +42,8 @@ export interface Config {
   storeRetryMs: number;
   /** The largest instance a solve (and the largest batch) may ask for: checked before anything is built. */
   admission: AdmissionLimits;
+  /** Threads of the API that make charts, so that rendering never holds its event loop. */
+  chartThreads: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -76,6 +78,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxJobs: int(env, 'FALLOW_MAX_JOBS', DEFAULT_ADMISSION_LIMITS.maxJobs),
       maxInstanceMb: int(env, 'FALLOW_MAX_INSTANCE_MB', DEFAULT_ADMISSION_LIMITS.maxInstanceMb),
     },
+    // One core is left to the event loop on a small machine: a chart waits rather than slows every other request.
+    chartThreads: Math.max(1, int(env, 'FALLOW_CHART_THREADS', Math.max(1, cpus().length - 1))),
   };
 }
 

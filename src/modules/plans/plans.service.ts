@@ -17,6 +17,11 @@ export class PlansService {
     return plan;
   }
 
+  /** 404 unless the key may read the plan; reads only its id (a chart served from the cache needs no more). */
+  async assertVisible(p: Principal, id: string): Promise<void> {
+    if (!(await this.plans.exists(id, tenantScope(p)))) throw notFound('plan', id);
+  }
+
   /** A plan by id, whoever owns it (the worker's simulations). */
   async byId(id: string): Promise<PlanEntity> {
     const plan = await this.plans.findById(id);
@@ -26,7 +31,7 @@ export class PlansService {
 
   /** Assignments in plan order, filtered by node and/or job; the cursor is the last row's position. */
   async pageAssignments(p: Principal, id: string, f: { node?: string; job?: string; cursor?: string; limit: number }) {
-    if (!(await this.plans.exists(id, tenantScope(p)))) throw notFound('plan', id);
+    await this.assertVisible(p, id);
     let after = -1;
     if (f.cursor !== undefined) {
       after = Number(f.cursor);

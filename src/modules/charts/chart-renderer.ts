@@ -1,0 +1,43 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { join } from 'node:path';
+import type { ChartJob } from '../../charts/chart-job';
+import { ThreadPool } from '../../engine/threads/thread-pool';
+import { Config, CONFIG } from '../../config';
+
+/** Longest one chart may take on its thread (the 10,000-task charts take about a second: bench/CHARTS.md). */
+const CHART_TIMEOUT_MS = 60_000;
+/** Heap of one chart thread: a spec and its SVG, with room for vega's scene graph of the largest plans. */
+const CHART_THREAD_MB = 1024;
+
+/**
+ * Makes charts on the API's chart threads (FALLOW_CHART_THREADS), never on its event loop: building the spec of a
+ * 12,000-task plan and rendering it held every other request for seconds. The threads live on between charts, so
+ * vega is loaded once per thread, when the API starts.
+ */
+@Injectable()
+export class ChartRenderer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly pool: ThreadPool<ChartJob, string>;
+
+  constructor(@Inject(CONFIG) config: Config) {
+    this.pool = new ThreadPool(join(__dirname, '../../charts/chart.thread.js'), {
+      size: config.chartThreads,
+      taskTimeoutMs: CHART_TIMEOUT_MS,
+      resourceLimits: { maxOldGenerationSizeMb: CHART_THREAD_MB },
+    });
+  }
+
+  /** The response body of one chart: the SVG, or the Vega-Lite spec as JSON text. */
+  make(job: ChartJob): Promise<string> {
+    return this.pool.run(job);
+  }
+
+  /** The first chart a person asks for should not also wait for vega to load (bench/CHARTS.md: fresh process). */
+  onApplicationBootstrap(): void {
+    const warmUp: ChartJob = { kind: 'revenue', format: 'svg', input: { title: 'warm-up', currency: 'EUR', period: 'day', components: [] } };
+    this.pool.run(warmUp).catch(() => undefined); // a failure shows, with its reason, on the first chart request
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.pool.close();
+  }
+}
