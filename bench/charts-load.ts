@@ -13,10 +13,12 @@ import { parseArgs } from 'node:util';
 import { PLAN_CHARTS } from '../src/charts/charts';
 import { largeInstance } from '../harness/load-speed';
 import { startService, waitFor } from '../harness/service';
+import type { FallowClient } from '../src/client';
 import { machineInfo, repoRoot } from './common';
 import { summarize } from './service';
 
-async function solved(client: ReturnType<Awaited<ReturnType<typeof startService>>['client']>, instance: unknown, seed: number): Promise<string> {
+/** The plan of an `rffd` solve (1 s, this seed) of the instance, waited for. */
+export async function solvedPlan(client: FallowClient, instance: unknown, seed: number): Promise<string> {
   const r = await client.POST('/v1/solves', { body: { instance: instance as never, strategy: 'rffd', timeBudgetMs: 1000, seed } as never });
   if (!r.data) throw new Error(`solve: ${JSON.stringify(r.error)}`);
   const done = await waitFor('the solve', async () => {
@@ -40,8 +42,8 @@ async function main(argv: string[]): Promise<number> {
     const clientA = svc.client(a.keys.customer);
     const instance = largeInstance(tasks, 100, 1000, 1);
     const planIds: string[] = [];
-    for (let seed = 1; seed <= plans; seed++) planIds.push(await solved(clientA, instance, seed));
-    const small = await solved(svc.client(b.keys.customer), largeInstance(50, 4, 100, 1), 1);
+    for (let seed = 1; seed <= plans; seed++) planIds.push(await solvedPlan(clientA, instance, seed));
+    const small = await solvedPlan(svc.client(b.keys.customer), largeInstance(50, 4, 100, 1), 1);
     log(`${plans} plans of ${tasks} tasks solved; B's plan ${small}`);
     const get = async (url: string, key: string) => {
       const res = await fetch(`${svc.baseUrl}${url}`, { headers: { authorization: `Bearer ${key}` } });

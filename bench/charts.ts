@@ -20,7 +20,8 @@ import { renderSvg } from '../src/charts/render';
 import { loadInstance } from '../src/engine/model/model';
 import { solve } from '../src/engine/solve';
 import { largeInstance } from '../harness/load-speed';
-import { startService, waitFor } from '../harness/service';
+import { startService } from '../harness/service';
+import { solvedPlan } from './charts-load';
 import { machineInfo, repoRoot } from './common';
 import { summarize, Summary } from './service';
 
@@ -100,17 +101,11 @@ async function service(plans: number, log: (m: string) => void): Promise<Row[]> 
     const first: Record<PlanChart, number[]> = { gantt: [], utilisation: [] };
     const cached: Record<PlanChart, number[]> = { gantt: [], utilisation: [] };
     for (let seed = 1; seed <= plans; seed++) {
-      const r = await client.POST('/v1/solves', { body: { instance: instance as never, strategy: 'rffd', timeBudgetMs: 1000, seed } as never });
-      if (!r.data) throw new Error(`solve: ${JSON.stringify(r.error)}`);
-      const done = await waitFor('the solve', async () => {
-        const s = await client.GET('/v1/solves/{id}', { params: { path: { id: r.data!.id } } });
-        return s.data && ['succeeded', 'failed'].includes(s.data.status) ? s.data : undefined;
-      }, 120_000);
-      if (!done.planId) throw new Error(`the solve ${done.status}: ${done.error}`);
+      const planId = await solvedPlan(client, instance, seed);
       for (const chart of PLAN_CHARTS)
         for (const into of [first, cached]) {
           const t0 = performance.now();
-          const res = await fetch(`${svc.baseUrl}/v1/plans/${done.planId}/charts/${chart}.svg`, { headers: { authorization: `Bearer ${key}` } });
+          const res = await fetch(`${svc.baseUrl}/v1/plans/${planId}/charts/${chart}.svg`, { headers: { authorization: `Bearer ${key}` } });
           const body = await res.text();
           into[chart].push(ms(t0));
           if (res.status !== 200 || !body.startsWith('<svg')) throw new Error(`${chart}: ${res.status} ${body.slice(0, 200)}`);
