@@ -35,6 +35,6 @@ export function operatorRevenue(r: OperatorReportDto): RevenueChartInput {
 
 /** The chart of one report, made on the chart threads: its Vega-Lite spec, or that spec rendered (reports change with every event: not cached). */
 export async function revenueChart(renderer: ChartRenderer, format: ChartFormat, input: RevenueChartInput): Promise<ChartBody> {
-  const text = await renderer.make({ kind: 'revenue', format, input });
+  const text = await renderer.make(async () => ({ kind: 'revenue', format, input }));
   return format === 'json' ? { format, json: text } : { format, svg: text };
 }

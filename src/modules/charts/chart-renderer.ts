@@ -17,24 +17,43 @@ const CHART_THREAD_MB = 1024;
 @Injectable()
 export class ChartRenderer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly pool: ThreadPool<ChartJob, string>;
+  private readonly size: number;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
 
   constructor(@Inject(CONFIG) config: Config) {
+    this.size = config.chartThreads;
     this.pool = new ThreadPool(join(__dirname, '../../charts/chart.thread.js'), {
-      size: config.chartThreads,
+      size: this.size,
       taskTimeoutMs: CHART_TIMEOUT_MS,
       resourceLimits: { maxOldGenerationSizeMb: CHART_THREAD_MB },
     });
   }
 
-  /** The response body of one chart: the SVG, or the Vega-Lite spec as JSON text. */
-  make(job: ChartJob): Promise<string> {
-    return this.pool.run(job);
+  /**
+   * The response body of one chart: the SVG, or the Vega-Lite spec as JSON text. `job` reads what the chart is made
+   * of (a plan and its instance: megabytes parsed on the event loop), so it is called only when a thread is free:
+   * twenty charts asked at once hold one or two plans in memory at a time, not twenty.
+   */
+  async make(job: () => Promise<ChartJob>): Promise<string> {
+    await this.turn();
+    try {
+      return await this.pool.run(await job());
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private async turn(): Promise<void> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
   }
 
   /** The first chart a person asks for should not also wait for vega to load (bench/CHARTS.md: fresh process). */
   onApplicationBootstrap(): void {
     const warmUp: ChartJob = { kind: 'revenue', format: 'svg', input: { title: 'warm-up', currency: 'EUR', period: 'day', components: [] } };
-    this.pool.run(warmUp).catch(() => undefined); // a failure shows, with its reason, on the first chart request
+    this.make(async () => warmUp).catch(() => undefined); // a failure shows, with its reason, on the first chart request
   }
 
   onModuleDestroy(): Promise<void> {

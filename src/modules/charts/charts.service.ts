@@ -51,7 +51,7 @@ export class ChartsService {
   }
 
   private async body(key: string, format: ChartBody['format'], job: () => Promise<ChartJob>): Promise<ChartBody> {
-    const text = await this.cache.get(key, async () => this.renderer.make(await job()));
+    const text = await this.cache.get(key, () => this.renderer.make(job));
     return format === 'json' ? { format, json: text } : { format, svg: text };
   }
 
