@@ -155,8 +155,8 @@ ${svc.length ? `## Through the service (GET with a customer key; the API in the 
 
 ${table(svc)}
 ` : ''}
-Spread: min, p90 and max of the runs. The API renders in its event loop: while a large chart renders (a few hundred
-ms) that API process answers nothing else; the rendered SVG of a plan is cached, so a page reload does not render again.
+Spread: min, p90 and max of the runs. The API makes charts on its chart threads (FALLOW_CHART_THREADS), not on its
+event loop (bench/CHARTS-LOAD.md); a made chart of a plan is kept, so a page reload does not render again.
 `;
   const file = path.join(repoRoot(), 'bench', 'CHARTS.md');
   writeFileSync(file, md);
