@@ -20,7 +20,8 @@ import { renderSvg } from '../src/charts/render';
 import { loadInstance } from '../src/engine/model/model';
 import { solve } from '../src/engine/solve';
 import { largeInstance } from '../harness/load-speed';
-import { startService, waitFor } from '../harness/service';
+import { startService } from '../harness/service';
+import { solvedPlan } from './charts-load';
 import { machineInfo, repoRoot } from './common';
 import { summarize, Summary } from './service';
 
@@ -100,17 +101,11 @@ async function service(plans: number, log: (m: string) => void): Promise<Row[]> 
     const first: Record<PlanChart, number[]> = { gantt: [], utilisation: [] };
     const cached: Record<PlanChart, number[]> = { gantt: [], utilisation: [] };
     for (let seed = 1; seed <= plans; seed++) {
-      const r = await client.POST('/v1/solves', { body: { instance: instance as never, strategy: 'rffd', timeBudgetMs: 1000, seed } as never });
-      if (!r.data) throw new Error(`solve: ${JSON.stringify(r.error)}`);
-      const done = await waitFor('the solve', async () => {
-        const s = await client.GET('/v1/solves/{id}', { params: { path: { id: r.data!.id } } });
-        return s.data && ['succeeded', 'failed'].includes(s.data.status) ? s.data : undefined;
-      }, 120_000);
-      if (!done.planId) throw new Error(`the solve ${done.status}: ${done.error}`);
+      const planId = await solvedPlan(client, instance, seed);
       for (const chart of PLAN_CHARTS)
         for (const into of [first, cached]) {
           const t0 = performance.now();
-          const res = await fetch(`${svc.baseUrl}/v1/plans/${done.planId}/charts/${chart}.svg`, { headers: { authorization: `Bearer ${key}` } });
+          const res = await fetch(`${svc.baseUrl}/v1/plans/${planId}/charts/${chart}.svg`, { headers: { authorization: `Bearer ${key}` } });
           const body = await res.text();
           into[chart].push(ms(t0));
           if (res.status !== 200 || !body.startsWith('<svg')) throw new Error(`${chart}: ${res.status} ${body.slice(0, 200)}`);
@@ -160,8 +155,8 @@ ${svc.length ? `## Through the service (GET with a customer key; the API in the 
 
 ${table(svc)}
 ` : ''}
-Spread: min, p90 and max of the runs. The API renders in its event loop: while a large chart renders (a few hundred
-ms) that API process answers nothing else; the rendered SVG of a plan is cached, so a page reload does not render again.
+Spread: min, p90 and max of the runs. The API makes charts on its chart threads (FALLOW_CHART_THREADS), not on its
+event loop (bench/CHARTS-LOAD.md); a made chart of a plan is kept, so a page reload does not render again.
 `;
   const file = path.join(repoRoot(), 'bench', 'CHARTS.md');
   writeFileSync(file, md);

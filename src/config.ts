@@ -47,6 +47,8 @@ export interface Config {
   admission: AdmissionLimits;
   /** How extreme one value may be: a forecast's size, the window of execution event times (input-bounds.ts). */
   input: InputLimits;
+  /** Threads of the API that make charts, so that rendering never holds its event loop. */
+  chartThreads: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -87,6 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       eventMaxAgeDays: int(env, 'FALLOW_EVENT_MAX_AGE_DAYS', DEFAULT_INPUT_LIMITS.eventMaxAgeDays),
       eventMaxAheadSeconds: int(env, 'FALLOW_EVENT_MAX_AHEAD_SECONDS', DEFAULT_INPUT_LIMITS.eventMaxAheadSeconds),
     },
+    // One core is left to the event loop on a small machine: a chart waits rather than slows every other request.
+    chartThreads: Math.max(1, int(env, 'FALLOW_CHART_THREADS', Math.max(1, cpus().length - 1))),
   };
 }
 

@@ -150,6 +150,24 @@ describe('charts', () => {
     assert.equal(JSON.parse(bad.body).problems[0].path, 'query:period');
   });
 
+  it('a made chart is kept, SVG and spec: served again without reading the plan or its instance, still only to who may read the plan', async () => {
+    const { planId: own } = await solvedPlan(svc, b.keys);
+    const first = { svg: await getText(svc, `/v1/plans/${own}/charts/gantt.svg`, b.keys.customer), json: await getText(svc, `/v1/plans/${own}/charts/gantt.json`, b.keys.customer) };
+    assert.equal(first.svg.status, 200, first.svg.body);
+    assert.equal(first.json.status, 200, first.json.body);
+    // Spoil what a chart is made from: a chart made again would fail on it, a kept one does not need it.
+    await svc.sql(`UPDATE solves SET instance = '{}'::jsonb WHERE id = (SELECT solve_id FROM plans WHERE id = $1)`, [own]);
+    await svc.sql(`UPDATE plans SET document = '{}'::jsonb WHERE id = $1`, [own]);
+    for (const [file, was] of [['gantt.svg', first.svg], ['gantt.json', first.json]] as const) {
+      const again = await getText(svc, `/v1/plans/${own}/charts/${file}`, b.keys.customer);
+      assert.equal(again.status, 200, again.body);
+      assert.equal(again.type, was.type);
+      assert.equal(again.body, was.body, `${file} is the kept one`);
+      assert.equal((await getText(svc, `/v1/plans/${own}/charts/${file}`, a.keys.customer)).status, 404, 'the cache is behind the plan\'s visibility');
+    }
+    assert.equal((await getText(svc, `/v1/plans/${own}/charts/utilisation.svg`, b.keys.customer)).status, 500, 'a chart not made yet reads the (spoilt) documents');
+  });
+
   it('the plan page is an HTML shell that carries no plan data and lets only its own script run', async () => {
     const page = await getText(svc, `/v1/plans/${planId}/page`);
     assert.equal(page.status, 200);

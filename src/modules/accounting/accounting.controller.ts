@@ -2,6 +2,7 @@ import { applyDecorators, Controller, Get, Param, Query, Res } from '@nestjs/com
 import { ApiBearerAuth, ApiExtraModels, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
+import { ChartRenderer } from '../charts/chart-renderer';
 import { ApiProblems } from '../common/api-problems';
 import { ApiChart, chartFile, sendChart } from '../common/chart-response';
 import { ACCOUNTING_CHARTS, customerRevenue, farmerRevenue, operatorRevenue, revenueChart } from './revenue-chart';
@@ -54,7 +55,10 @@ function send<T>(res: Response, format: string, report: T, csv: (r: T) => string
 @ApiBearerAuth()
 @Controller('v1/accounting')
 export class AccountingController {
-  constructor(private readonly accounting: AccountingService) {}
+  constructor(
+    private readonly accounting: AccountingService,
+    private readonly renderer: ChartRenderer,
+  ) {}
 
   @Get('customer')
   @Roles('customer')
@@ -101,7 +105,7 @@ export class AccountingController {
     const { format } = chartFile(file, ACCOUNTING_CHARTS);
     const query = parseAccountingQuery(q);
     const id = reportSubject(p, 'customer', q.customerId, 'customerId');
-    return sendChart(res, await revenueChart(format, customerRevenue(await this.accounting.customer(id, query))));
+    return sendChart(res, await revenueChart(this.renderer, format, customerRevenue(await this.accounting.customer(id, query))));
   }
 
   @Get('farmer/charts/:file')
@@ -115,7 +119,7 @@ export class AccountingController {
     const { format } = chartFile(file, ACCOUNTING_CHARTS);
     const query = parseAccountingQuery(q);
     const id = reportSubject(p, 'farmer', q.farmerId, 'farmerId');
-    return sendChart(res, await revenueChart(format, farmerRevenue(await this.accounting.farmer(id, query))));
+    return sendChart(res, await revenueChart(this.renderer, format, farmerRevenue(await this.accounting.farmer(id, query))));
   }
 
   @Get('operator/charts/:file')
@@ -126,6 +130,6 @@ export class AccountingController {
   @ApiProblems(401, 403, 404, 422)
   async operatorChart(@Param('file') file: string, @Query() q: RangeQuery, @Res({ passthrough: true }) res: Response) {
     const { format } = chartFile(file, ACCOUNTING_CHARTS);
-    return sendChart(res, await revenueChart(format, operatorRevenue(await this.accounting.operator(parseAccountingQuery(q)))));
+    return sendChart(res, await revenueChart(this.renderer, format, operatorRevenue(await this.accounting.operator(parseAccountingQuery(q)))));
   }
 }

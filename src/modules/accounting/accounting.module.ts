@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChartRenderModule } from '../charts/chart-render.module';
 import { AccountingController } from './accounting.controller';
 import { AccountingRepository } from './accounting.repository';
 import { AccountingService } from './accounting.service';
@@ -8,6 +9,7 @@ import { AccountingService } from './accounting.service';
  * reads other modules' tables through the DataSource, read-only.
  */
 @Module({
+  imports: [ChartRenderModule],
   controllers: [AccountingController],
   providers: [AccountingRepository, AccountingService],
   exports: [AccountingService],

@@ -3,8 +3,8 @@
  * zero, what goes out (penalties paid back, farmers' payouts) below, and the period's net as a point.
  */
 import type { ChartFormat } from '../../charts/charts';
-import { renderSvg } from '../../charts/render';
-import { PeriodAmount, RevenueChartInput, revenueSpec } from '../../charts/revenue';
+import { PeriodAmount, RevenueChartInput } from '../../charts/revenue';
+import type { ChartRenderer } from '../charts/chart-renderer';
 import type { ChartBody } from '../common/chart-response';
 import type { CustomerReportDto, FarmerReportDto, OperatorReportDto } from './accounting.dto';
 
@@ -33,8 +33,8 @@ export function operatorRevenue(r: OperatorReportDto): RevenueChartInput {
   return { title: `Platform revenue per period (basis ${r.basis}); net = margin`, currency: r.currency, period: r.period, components, net: r.periods.map((p) => ({ periodStart: p.periodStart, amount: p.margin })) };
 }
 
-/** The chart of one report: its Vega-Lite spec, or that spec rendered (reports change with every event: not cached). */
-export async function revenueChart(format: ChartFormat, input: RevenueChartInput): Promise<ChartBody> {
-  const spec = revenueSpec(input);
-  return format === 'json' ? { format, spec } : { format, svg: await renderSvg(spec) };
+/** The chart of one report, made on the chart threads: its Vega-Lite spec, or that spec rendered (reports change with every event: not cached). */
+export async function revenueChart(renderer: ChartRenderer, format: ChartFormat, input: RevenueChartInput): Promise<ChartBody> {
+  const text = await renderer.make(async () => ({ kind: 'revenue', format, input }));
+  return format === 'json' ? { format, json: text } : { format, svg: text };
 }

@@ -3,10 +3,10 @@ import { applyDecorators, HttpStatus } from '@nestjs/common';
 import { ApiParam, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { chartFiles, ChartFormat, parseChartFile, SVG_TYPE } from '../../charts/charts';
-import type { ChartSpec } from '../../charts/spec';
 import { ProblemException } from './problem';
 
-export type ChartBody = { format: 'svg'; svg: string } | { format: 'json'; spec: ChartSpec };
+/** A chart as its response body: the SVG, or the Vega-Lite spec already serialised (as made on a chart thread and cached). */
+export type ChartBody = { format: 'svg'; svg: string } | { format: 'json'; json: string };
 
 /** The `file` path parameter and the two representations of a chart route. */
 export function ApiChart(charts: readonly string[]) {
@@ -21,9 +21,12 @@ export function ApiChart(charts: readonly string[]) {
   );
 }
 
-/** Sends SVG with its media type (Express would call a string text/html); a spec goes out as JSON. */
-export function sendChart(res: Response, body: ChartBody): string | ChartSpec {
-  if (body.format === 'json') return body.spec;
+/** Sends SVG or the spec's JSON text with its media type (Express would call a string text/html). */
+export function sendChart(res: Response, body: ChartBody): string {
+  if (body.format === 'json') {
+    res.type('application/json');
+    return body.json;
+  }
   res.type(SVG_TYPE);
   return body.svg;
 }

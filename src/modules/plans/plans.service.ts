@@ -21,6 +21,11 @@ export class PlansService {
     return plan;
   }
 
+  /** 404 unless the key may read the plan; reads only its id (a chart served from the cache needs no more). */
+  async assertVisible(p: Principal, id: string): Promise<void> {
+    if (!(await this.plans.exists(id, tenantScope(p)))) throw notFound('plan', id);
+  }
+
   /** A plan by id, whoever owns it (the worker's simulations). */
   async byId(id: string): Promise<PlanEntity> {
     const plan = await this.plans.findById(id);

@@ -1,0 +1,62 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { join } from 'node:path';
+import type { ChartJob } from '../../charts/chart-job';
+import { ThreadPool } from '../../engine/threads/thread-pool';
+import { Config, CONFIG } from '../../config';
+
+/** Longest one chart may take on its thread (the 10,000-task charts take about a second: bench/CHARTS.md). */
+const CHART_TIMEOUT_MS = 60_000;
+/** Heap of one chart thread: a spec and its SVG, with room for vega's scene graph of the largest plans. */
+const CHART_THREAD_MB = 1024;
+
+/**
+ * Makes charts on the API's chart threads (FALLOW_CHART_THREADS), never on its event loop: building the spec of a
+ * 12,000-task plan and rendering it held every other request for seconds. The threads live on between charts, so
+ * vega is loaded once per thread, when the API starts.
+ */
+@Injectable()
+export class ChartRenderer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly pool: ThreadPool<ChartJob, string>;
+  private readonly size: number;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(@Inject(CONFIG) config: Config) {
+    this.size = config.chartThreads;
+    this.pool = new ThreadPool(join(__dirname, '../../charts/chart.thread.js'), {
+      size: this.size,
+      taskTimeoutMs: CHART_TIMEOUT_MS,
+      resourceLimits: { maxOldGenerationSizeMb: CHART_THREAD_MB },
+    });
+  }
+
+  /**
+   * The response body of one chart: the SVG, or the Vega-Lite spec as JSON text. `job` reads what the chart is made
+   * of (a plan and its instance: megabytes parsed on the event loop), so it is called only when a thread is free:
+   * twenty charts asked at once hold one or two plans in memory at a time, not twenty.
+   */
+  async make(job: () => Promise<ChartJob>): Promise<string> {
+    await this.turn();
+    try {
+      return await this.pool.run(await job());
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private async turn(): Promise<void> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+  }
+
+  /** The first chart a person asks for should not also wait for vega to load (bench/CHARTS.md: fresh process). */
+  onApplicationBootstrap(): void {
+    const warmUp: ChartJob = { kind: 'revenue', format: 'svg', input: { title: 'warm-up', currency: 'EUR', period: 'day', components: [] } };
+    this.make(async () => warmUp).catch(() => undefined); // a failure shows, with its reason, on the first chart request
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.pool.close();
+  }
+}
