@@ -23,7 +23,7 @@ export class PlansService {
 
   /** 404 unless the key may read the plan; reads only its id (a chart served from the cache needs no more). */
   async assertVisible(p: Principal, id: string): Promise<void> {
-    if (!(await this.plans.exists(id, tenantScope(p)))) throw notFound('plan', id);
+    if (!(await this.plans.solveIdOf(id, tenantScope(p)))) throw notFound('plan', id);
   }
 
   /** A plan by id, whoever owns it (the worker's simulations). */
