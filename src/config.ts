@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { cpus } from 'node:os';
 import { AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from './engine/model/admission';
 import { DEFAULT_INPUT_LIMITS, InputLimits } from './engine/model/input-bounds';
@@ -25,6 +26,13 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Requests a minute per source address that carry no valid API key (429 above; 0 = no limit). */
   authFailuresPerMinute: number;
+  /**
+   * Proxies whose X-Forwarded-For is believed (FALLOW_TRUSTED_PROXIES): addresses, CIDRs and express's names
+   * loopback, linklocal, uniquelocal. Empty (the default): the client is the socket's address, whatever it sends.
+   */
+  trustedProxies: string[];
+  /** Event streams (text/event-stream) one API key may hold open at once across the deployment (0 = no cap). */
+  maxStreamsPerKey: number;
   /** Prefix of every BullMQ key in Redis, so several deployments (or test runs) can share a server. */
   queuePrefix: string;
   /** How long a worker's lock on a solve lasts before another worker may take it over. */
@@ -67,6 +75,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: int(env, 'FALLOW_RATE_LIMIT_PER_MINUTE', 600),
     queuePrefix: env.FALLOW_QUEUE_PREFIX || 'fallow',
     authFailuresPerMinute: int(env, 'FALLOW_AUTH_FAILURES_PER_MINUTE', 60),
+    trustedProxies: trustedProxies(env.FALLOW_TRUSTED_PROXIES),
+    maxStreamsPerKey: int(env, 'FALLOW_MAX_STREAMS_PER_KEY', 16),
     lockMs: int(env, 'FALLOW_LOCK_MS', 30000),
     stalledIntervalMs: int(env, 'FALLOW_STALLED_INTERVAL_MS', 30000),
     currency: currency(env.FALLOW_CURRENCY),
@@ -111,6 +121,30 @@ function publicUrl(raw: string | undefined, port: number): string {
   if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash)
     throw new Error(`FALLOW_PUBLIC_URL: expected an http(s) URL such as https://fallow.example.com (no query or fragment), got "${raw}"`);
   return raw.replace(/\/+$/, '');
+}
+
+/** The names express's `trust proxy` gives to address ranges (proxy-addr). */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * FALLOW_TRUSTED_PROXIES as express's `trust proxy` list. Only lists: `true` or a hop count would believe
+ * whatever X-Forwarded-For a client sends, which is what this setting exists to prevent.
+ */
+function trustedProxies(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  const bad = entries.filter((e) => !PROXY_RANGE_NAMES.has(e) && !isAddressOrCidr(e));
+  if (bad.length)
+    throw new Error(`FALLOW_TRUSTED_PROXIES: expected a comma-separated list of addresses, CIDRs (10.0.0.0/8) or loopback, linklocal, uniquelocal; not understood: ${bad.map((b) => `"${b}"`).join(', ')}`);
+  return entries;
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  const max = family === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) ? Number(bits) <= max : family === 4 && isIP(bits) === 4; // a prefix length, or an IPv4 netmask
 }
 
 function currency(raw: string | undefined): string {

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
-import express, { NextFunction, Request, Response } from 'express';
+import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
 import { AppModule } from '../app.module';
@@ -18,7 +18,7 @@ import { MetricsService } from '../modules/health/metrics.service';
 import type { Redis } from 'ioredis';
 import { REDIS, WorkQueues } from '../modules/queue/queue.module';
 import { USAGE_ROUTE, usageBodyParsers } from '../modules/usage/usage-body';
-import { authenticateFirst } from '../modules/auth/authenticate-first';
+import { authenticateBodies } from '../modules/auth/authenticate-bodies';
 import { RateLimiter } from '../modules/auth/rate-limiter';
 import { buildOpenApiDocument } from './openapi';
 
@@ -27,7 +27,9 @@ export async function createApi(config: Config): Promise<NestExpressApplication>
   const log = createLogger(config.logLevel, 'fallow-api');
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, logger: new PinoNestLogger(log) });
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  // X-Forwarded-For only from the proxies the operator names: otherwise anyone could pick the address that
+  // the failures of requests without a key are counted against (their own, to escape it; a victim's, to lock it out).
+  app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
   app.use(
     pinoHttp({
       logger: log,
@@ -44,10 +46,12 @@ export async function createApi(config: Config): Promise<NestExpressApplication>
   );
   const metrics = app.get(MetricsService);
   app.use(metrics.middleware());
-  app.use(authenticateFirst(USAGE_ROUTE, app.get(AuthService), app.get(RateLimiter))); // before its 100 MB body is read
+  // Before any body parser: a body is only read once its key is known (the queue board checks its own first).
+  app.use(authenticateBodies(app.get(AuthService), app.get(RateLimiter), [QUEUE_BOARD_PATH]));
   app.use(requireJsonBodies(USAGE_ROUTE)); // 415 for a body sent as anything else
   app.use(usageBodyParsers(config)); // first: bulk usage history may be larger than FALLOW_BODY_LIMIT
-  app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  // The board parses its bodies itself, after its guard: the global parser leaves its requests alone.
+  app.use(outside(QUEUE_BOARD_PATH, express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] })));
   app.use(bodyShapeGuard); // before anything recursive (validation) sees the body
   app.use(bodyErrors);
   app.useGlobalPipes(validationPipe());
@@ -81,6 +85,11 @@ function bodyErrors(err: Error & { type?: string; status?: number }, req: Reques
       [{ path: '$', message: tooLarge ? 'body too large' : 'invalid JSON' }],
     ),
   );
+}
+
+/** `handler` everywhere but under `path`. */
+function outside(path: string, handler: RequestHandler): RequestHandler {
+  return (req, res, next) => (req.path === path || req.path.startsWith(`${path}/`) ? next() : handler(req, res, next));
 }
 
 /** The queue board reads Redis on every page: with Redis away it answers 503 at once instead of hanging. */

@@ -25,7 +25,7 @@ export function requireJsonBodies(csvRoutes: RegExp) {
 }
 
 /** Whether the request carries a body (node's definition: a length above 0 or a chunked transfer). */
-function hasBody(req: Request): boolean {
+export function hasBody(req: Request): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   const length = Number(req.headers['content-length'] ?? 0);
   return Number.isFinite(length) && length > 0;

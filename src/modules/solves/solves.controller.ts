@@ -3,6 +3,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res, 
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
+import { EventStream } from '../auth/stream-slots';
 import { pageLimit } from '../common/cursor';
 import { ApiPage } from '../common/api-page';
 import { ApiProblems } from '../common/api-problems';
@@ -73,7 +74,8 @@ export class SolvesController {
   @ApiUuidPath('id', 'the solve')
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ description: 'event: solve / data: the solve as GET /v1/solves/{id} returns it; event: end once it has ended', content: { 'text/event-stream': { schema: { type: 'string' } } } })
-  @ApiProblems(401, 404)
+  @ApiProblems(401, 404, 429)
+  @EventStream()
   async events(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const first = await this.solves.get(p, id); // a 404 before the stream starts
     await streamSolve(req, res, first, () => this.solves.get(p, id));
