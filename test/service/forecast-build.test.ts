@@ -196,6 +196,24 @@ describe('forecast builds', () => {
     assert.equal(rows[0].n, 0);
   });
 
+  it('a build whose forecast would be over the forecast size limit is refused at the request, as a posted one is', async () => {
+    // 4 nodes x 2 metrics: 12 slots are 96 values, over a limit of 90 (FALLOW_MAX_FORECAST_POINTS); 11 slots are 88
+    const small = await startService({ input: { ...svc.config.input, maxForecastPoints: 90 } });
+    try {
+      const farm = await small.tenant('builds-cap', ['farmer']);
+      const c = await small.client(farm.keys.farmer).POST('/v1/clusters', { body: usageCluster(NODES, ['cpu', 'ram'], 'capped') });
+      const buildOn = (horizonSlots: number) =>
+        small.client(farm.keys.farmer).POST('/v1/clusters/{clusterId}/forecasts:build', { params: { path: { clusterId: c.data!.id } }, body: { model: 'max', horizonSlots, slotSeconds: 300 } });
+      const over = problem(await buildOn(12), 422);
+      assert.deepEqual(over.problems.map((p) => p.path), ['horizonSlots']);
+      assert.match(over.problems[0].message, /12 slots x 4 nodes x 2 metrics is 96 values, over the limit of 90 \(FALLOW_MAX_FORECAST_POINTS\)/);
+      assert.equal((await small.sql<{ n: number }>('SELECT count(*)::int AS n FROM forecast_builds'))[0].n, 0, 'nothing stored');
+      assert.equal((await buildOn(11)).response.status, 202);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('belongs to the cluster owner: another farmer gets 404, a customer 403', async () => {
     problem(await build(clusterId, { horizonSlots: 12, slotSeconds: 300 }, b.keys.farmer), 404);
     problem(await build(clusterId, { horizonSlots: 12, slotSeconds: 300 }, a.keys.customer), 403);

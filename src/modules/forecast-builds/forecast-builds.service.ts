@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Config, CONFIG } from '../../config';
 import { Principal, tenantScope } from '../auth/principal';
 import { ClustersService } from '../clusters/clusters.service';
 import { invalid, notFound } from '../common/problem';
+import { forecastSizeIssues } from '../forecasts/forecast-issues';
 import { UsageService } from '../usage/usage.service';
 import { LongWorkService } from '../work/work.service';
 import { buildIssues, historyIssues, MAX_TRAINING_DAYS } from './build-issues';
@@ -18,12 +20,14 @@ export class ForecastBuildsService {
     private readonly work: LongWorkService,
     private readonly clusters: ClustersService,
     private readonly usage: UsageService,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   /** Validates first (a rejected request writes nothing), then stores the build and queues it. */
   async create(p: Principal, clusterId: string, dto: CreateForecastBuildDto): Promise<ForecastBuildEntity> {
     const { cluster, version } = await this.clusters.get(p, clusterId);
-    const issues = buildIssues(dto);
+    // The forecast it would store is held to the size a posted one is (FALLOW_MAX_FORECAST_POINTS).
+    const issues = [...buildIssues(dto), ...forecastSizeIssues(dto.horizonSlots, version, this.config.input.maxForecastPoints, 'horizonSlots')];
     if (issues.length) throw invalid(issues);
     // The history is known now: a GBT without enough of it is refused here rather than failed on a worker.
     const span = await this.usage.trainingSpan(cluster.id, version.nodes.map((n) => n.id), version.metrics, dto.trainingDays ?? MAX_TRAINING_DAYS);

@@ -12,15 +12,25 @@ export const MAX_FORECAST_SLOTS = 1_000_000;
  * validator on a wrapper instance (the version's metrics and nodes, the forecast's window and usage, no
  * jobs); its `horizon.*` paths are renamed to the request's top-level `slots` and `slotSeconds`.
  */
+/**
+ * A forecast of `slots` slots of this cluster version is slots x nodes x metrics values: over `maxPoints`
+ * (FALLOW_MAX_FORECAST_POINTS) it is refused at `path` for its size alone, whether posted or built.
+ */
+export function forecastSizeIssues(slots: unknown, version: Pick<ClusterVersionEntity, 'metrics' | 'nodes'>, maxPoints: number, path: string): Issue[] {
+  const points = Number.isInteger(slots) && (slots as number) > 0 ? (slots as number) * version.nodes.length * version.metrics.length : 0;
+  if (points <= maxPoints) return [];
+  return [
+    {
+      path,
+      message: `${slots} slots x ${version.nodes.length} nodes x ${version.metrics.length} metrics is ${points} values, over the limit of ${maxPoints} (FALLOW_MAX_FORECAST_POINTS): ask for fewer slots or longer ones`,
+    },
+  ];
+}
+
 export function forecastIssues(dto: CreateForecastDto, version: Pick<ClusterVersionEntity, 'metrics' | 'nodes'>, maxPoints = Infinity): Issue[] {
-  const issues: Issue[] = [];
   // Before the series are walked: a forecast too large to hold is refused for its size alone.
-  const points = Number.isInteger(dto.slots) && dto.slots > 0 ? dto.slots * version.nodes.length * version.metrics.length : 0;
-  if (points > maxPoints)
-    issues.push({
-      path: 'slots',
-      message: `${dto.slots} slots x ${version.nodes.length} nodes x ${version.metrics.length} metrics is ${points} values, over the limit of ${maxPoints} (FALLOW_MAX_FORECAST_POINTS): post fewer slots or longer ones`,
-    });
+  const tooLarge = forecastSizeIssues(dto.slots, version, maxPoints, 'slots');
+  const issues: Issue[] = [...tooLarge];
   if (dto.quantile !== undefined && !(typeof dto.quantile === 'number' && dto.quantile > 0 && dto.quantile < 1))
     issues.push({ path: 'quantile', message: `must be a number strictly between 0 and 1, got ${show(dto.quantile)}` });
   if (Number.isInteger(dto.slots) && dto.slots > MAX_FORECAST_SLOTS) issues.push({ path: 'slots', message: `must be at most ${MAX_FORECAST_SLOTS}, got ${dto.slots}` });
@@ -33,7 +43,7 @@ export function forecastIssues(dto: CreateForecastDto, version: Pick<ClusterVers
     if (end > MAX_TIME_MS) issues.push({ path: 'startsAt', message: `the forecast would end after 9999-12-31 (startsAt + slots x slotSeconds)` });
   }
   if (dto.usage === undefined || dto.usage === null) issues.push({ path: 'usage', message: 'required: an object of node -> metric -> fractions, one per slot' });
-  if (points > maxPoints) return issues; // its series are not walked: that is the cost the limit avoids
+  if (tooLarge.length) return issues; // its series are not walked: that is the cost the limit avoids
   const wrapper = {
     name: 'forecast',
     horizon: { slots: dto.slots, slotSeconds: dto.slotSeconds },
