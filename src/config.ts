@@ -1,5 +1,5 @@
 import { cpus } from 'node:os';
-import { AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from './engine/model/admission';
+import { AdmissionLimits, DEFAULT_ADMISSION_LIMITS, DEFAULT_SIMULATION_LIMITS, SimulationLimits } from './engine/model/admission';
 
 /** Everything the processes read from the environment, in one place (see the README's table). */
 export interface Config {
@@ -42,6 +42,14 @@ export interface Config {
   storeRetryMs: number;
   /** The largest instance a solve (and the largest batch) may ask for: checked before anything is built. */
   admission: AdmissionLimits;
+  /** The simulation parameters whose cost explodes past them (tiny periods, huge look-aheads): a 422. */
+  simulationLimits: SimulationLimits;
+  /** Longest a simulation's thread may run, in seconds (its deadline grows with its size up to this). */
+  simulationMaxSeconds: number;
+  /** Longest a forecast build's thread may run, in seconds (its deadline grows with the history up to this). */
+  forecastBuildMaxSeconds: number;
+  /** How long a job of a tenant that holds more than its share of a queue's running work waits before it asks again (fair-share.ts). */
+  fairShareDelayMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -76,6 +84,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxJobs: int(env, 'FALLOW_MAX_JOBS', DEFAULT_ADMISSION_LIMITS.maxJobs),
       maxInstanceMb: int(env, 'FALLOW_MAX_INSTANCE_MB', DEFAULT_ADMISSION_LIMITS.maxInstanceMb),
     },
+    simulationLimits: {
+      minPolicyPeriodSeconds: positive(env, 'FALLOW_MIN_POLICY_PERIOD_SECONDS', DEFAULT_SIMULATION_LIMITS.minPolicyPeriodSeconds),
+      minQosPeriodSeconds: positive(env, 'FALLOW_MIN_QOS_PERIOD_SECONDS', DEFAULT_SIMULATION_LIMITS.minQosPeriodSeconds),
+      minRebuildLookAheadSeconds: positive(env, 'FALLOW_MIN_REBUILD_LOOK_AHEAD_SECONDS', DEFAULT_SIMULATION_LIMITS.minRebuildLookAheadSeconds),
+      maxLookAheadSeconds: positive(env, 'FALLOW_MAX_LOOK_AHEAD_SECONDS', DEFAULT_SIMULATION_LIMITS.maxLookAheadSeconds),
+    },
+    simulationMaxSeconds: int(env, 'FALLOW_SIMULATION_MAX_SECONDS', 1800),
+    forecastBuildMaxSeconds: int(env, 'FALLOW_FORECAST_BUILD_MAX_SECONDS', 1800),
+    fairShareDelayMs: int(env, 'FALLOW_FAIR_SHARE_DELAY_MS', 1000),
   };
 }
 
@@ -96,6 +113,15 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name}: expected a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+/** A positive number (fractions allowed: the simulation limits are seconds). */
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name}: expected a positive number, got "${raw}"`);
   return n;
 }
 

@@ -3,6 +3,7 @@ import { Allow } from 'class-validator';
 import { POLICY_NAMES } from '../../engine/policies';
 import { PROVISIONING_NAMES } from '../../engine/policies/provisioning';
 import { QOS_NAMES } from '../../engine/qos';
+import { DEFAULT_SIMULATION_LIMITS as LIMITS } from '../../engine/model/admission';
 import { HorizonDto } from '../common/format.dto';
 import { ACTUAL_SOURCES, ActualSource, SIMULATION_STATUSES, SimulationStatus } from './simulation.entity';
 
@@ -33,9 +34,11 @@ export class CreateSimulationDto {
 
   @ApiPropertyOptional({
     type: 'number',
-    minimum: 0.001,
+    minimum: LIMITS.minQosPeriodSeconds,
     default: 0.1,
-    description: 'how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot); between slots the actual load moves linearly from one slot\'s value to the next',
+    description:
+      'how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot); between slots the actual load moves linearly from one slot\'s value to the next. ' +
+      'The minimum is the service\'s FALLOW_MIN_QOS_PERIOD_SECONDS (default shown)',
   })
   @Allow()
   qosPeriodSeconds?: number;
@@ -96,14 +99,17 @@ export class CreatePolicySimulationDto extends CreateSimulationDto {
   @ApiPropertyOptional({ minimum: 0, default: 1, description: 'F_c weight of S_B' }) @Allow() beta?: number;
   @ApiPropertyOptional({ minimum: 0, default: 1, description: 'F_c weight of C' }) @Allow() gamma?: number;
 
-  @ApiPropertyOptional({ exclusiveMinimum: true, minimum: 0, default: 120, description: 'posum: seconds between two decisions' })
+  @ApiPropertyOptional({ minimum: LIMITS.minPolicyPeriodSeconds, default: 120, description: 'posum: seconds between two decisions; the minimum is the service\'s FALLOW_MIN_POLICY_PERIOD_SECONDS (default shown)' })
   @Allow()
   periodSeconds?: number;
 
   @ApiPropertyOptional({
     exclusiveMinimum: true,
     minimum: 0,
-    description: 'posum: seconds each member is simulated over at a decision. Default: 86400 with lookAheadMode replay (in practice until the submitted work is done: a replay stops when no task is left), 600 with rebuild',
+    maximum: LIMITS.maxLookAheadSeconds,
+    description:
+      'posum: seconds each member is simulated over at a decision. Default: 86400 with lookAheadMode replay (in practice until the submitted work is done: a replay stops when no task is left), 600 with rebuild. ' +
+      `At most FALLOW_MAX_LOOK_AHEAD_SECONDS, and with rebuild at least FALLOW_MIN_REBUILD_LOOK_AHEAD_SECONDS (defaults ${LIMITS.maxLookAheadSeconds} and ${LIMITS.minRebuildLookAheadSeconds})`,
   })
   @Allow()
   lookAheadSeconds?: number;
