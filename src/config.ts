@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { cpus } from 'node:os';
-import { AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from './engine/model/admission';
+import { AdmissionLimits, DEFAULT_ADMISSION_LIMITS, DEFAULT_SIMULATION_LIMITS, SimulationLimits } from './engine/model/admission';
 import { DEFAULT_INPUT_LIMITS, InputLimits } from './engine/model/input-bounds';
 
 /** Everything the processes read from the environment, in one place (see the README's table). */
@@ -57,6 +57,14 @@ export interface Config {
   input: InputLimits;
   /** Threads of the API that make charts, so that rendering never holds its event loop. */
   chartThreads: number;
+  /** The simulation parameters whose cost explodes past them (tiny periods, huge look-aheads): a 422. */
+  simulationLimits: SimulationLimits;
+  /** Longest a simulation's thread may run, in seconds (its deadline grows with its size up to this). */
+  simulationMaxSeconds: number;
+  /** Longest a forecast build's thread may run, in seconds (its deadline grows with the history up to this). */
+  forecastBuildMaxSeconds: number;
+  /** How long a job of a tenant that holds more than its share of a queue's running work waits before it asks again (fair-share.ts). */
+  fairShareDelayMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -101,6 +109,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     // One core is left to the event loop on a small machine: a chart waits rather than slows every other request.
     chartThreads: Math.max(1, int(env, 'FALLOW_CHART_THREADS', Math.max(1, cpus().length - 1))),
+    simulationLimits: {
+      minPolicyPeriodSeconds: positive(env, 'FALLOW_MIN_POLICY_PERIOD_SECONDS', DEFAULT_SIMULATION_LIMITS.minPolicyPeriodSeconds),
+      minQosPeriodSeconds: positive(env, 'FALLOW_MIN_QOS_PERIOD_SECONDS', DEFAULT_SIMULATION_LIMITS.minQosPeriodSeconds),
+      minRebuildLookAheadSeconds: positive(env, 'FALLOW_MIN_REBUILD_LOOK_AHEAD_SECONDS', DEFAULT_SIMULATION_LIMITS.minRebuildLookAheadSeconds),
+      maxLookAheadSeconds: positive(env, 'FALLOW_MAX_LOOK_AHEAD_SECONDS', DEFAULT_SIMULATION_LIMITS.maxLookAheadSeconds),
+    },
+    simulationMaxSeconds: int(env, 'FALLOW_SIMULATION_MAX_SECONDS', 1800),
+    forecastBuildMaxSeconds: int(env, 'FALLOW_FORECAST_BUILD_MAX_SECONDS', 1800),
+    fairShareDelayMs: int(env, 'FALLOW_FAIR_SHARE_DELAY_MS', 1000),
   };
 }
 
@@ -158,6 +175,15 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name}: expected a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+/** A positive number (fractions allowed: the simulation limits are seconds). */
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name}: expected a positive number, got "${raw}"`);
   return n;
 }
 

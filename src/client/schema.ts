@@ -2475,7 +2475,7 @@ export interface components {
                      */
                     qos?: "salamander" | "cuckoo" | "cuckoo-salamander-reading" | "none";
                     /**
-                     * @description how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot; the default is the slot length when that is shorter); between slots the actual load moves linearly from one slot's value to the next
+                     * @description how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot; the default is the slot length when that is shorter); between slots the actual load moves linearly from one slot's value to the next. The minimum is the service's FALLOW_MIN_QOS_PERIOD_SECONDS (default shown)
                      * @default 0.1
                      */
                     qosPeriodSeconds?: number;
@@ -2549,7 +2549,7 @@ export interface components {
                      */
                     qos?: "salamander" | "cuckoo" | "cuckoo-salamander-reading" | "none";
                     /**
-                     * @description how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot; the default is the slot length when that is shorter); between slots the actual load moves linearly from one slot's value to the next
+                     * @description how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot; the default is the slot length when that is shorter); between slots the actual load moves linearly from one slot's value to the next. The minimum is the service's FALLOW_MIN_QOS_PERIOD_SECONDS (default shown)
                      * @default 0.1
                      */
                     qosPeriodSeconds?: number;
@@ -2603,11 +2603,11 @@ export interface components {
                     /** @description F_c weight of C; default: the tenant's, else 1 */
                     gamma?: number;
                     /**
-                     * @description posum: seconds between two decisions
+                     * @description posum: seconds between two decisions; the minimum is the service's FALLOW_MIN_POLICY_PERIOD_SECONDS (default shown)
                      * @default 120
                      */
                     periodSeconds?: number;
-                    /** @description posum: seconds each member is simulated over at a decision. Default: 86400 with lookAheadMode replay (in practice until the submitted work is done: a replay stops when no task is left), 600 with rebuild */
+                    /** @description posum: seconds each member is simulated over at a decision. Default: 86400 with lookAheadMode replay (in practice until the submitted work is done: a replay stops when no task is left), 600 with rebuild. At most FALLOW_MAX_LOOK_AHEAD_SECONDS, and with rebuild at least FALLOW_MIN_REBUILD_LOOK_AHEAD_SECONDS (defaults 604800 and 1) */
                     lookAheadSeconds?: number;
                     /**
                      * @description posum: Fallow's ls joins as a seventeenth member (plans the present, followed as a priority when chosen)

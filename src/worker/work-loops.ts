@@ -24,8 +24,8 @@ export function workLoop(kind: WorkKind<any>, config: Config): Type<WorkerHost> 
       super();
     }
 
-    process(job: Job<WorkJobData>): Promise<WorkJobResult> {
-      return this.processor.process(kind, job);
+    process(job: Job<WorkJobData>, token?: string): Promise<WorkJobResult> {
+      return this.processor.process(kind, job, token);
     }
 
     onApplicationBootstrap(): void {

@@ -6,37 +6,14 @@
  * solve whose job it lost is queued again by the reconciler and runs. Before: it stayed queued forever.
  */
 import assert from 'node:assert/strict';
-import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import IORedis from 'ioredis';
+import { PrivateRedis } from '../../harness/private-redis';
 import { Service, startService, waitFor } from '../../harness/service';
-
-const PORT = 6300 + Math.floor(Math.random() * 90);
-
-function startRedis(dir: string): ChildProcess {
-  return spawn('redis-server', ['--port', String(PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-}
-
-async function redisAnswers(): Promise<boolean> {
-  const r = new IORedis({ port: PORT, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
 
 describe('Redis outage', () => {
   let svc: Service;
-  let redis: ChildProcess;
+  const redis = new PrivateRedis();
   let customer: string;
-  const dir = mkdtempSync(path.join(tmpdir(), 'fallow-redis-'));
   const count = async () => Number((await svc.sql<{ n: number }>('SELECT count(*)::int AS n FROM solves'))[0].n);
   const postSolve = () =>
     fetch(`${svc.baseUrl}/v1/solves`, {
@@ -51,24 +28,18 @@ describe('Redis outage', () => {
     });
 
   before(async () => {
-    redis = startRedis(dir);
-    await waitFor('the private Redis', async () => ((await redisAnswers()) ? true : undefined));
-    svc = await startService({ redisUrl: `redis://127.0.0.1:${PORT}` });
+    await redis.start();
+    svc = await startService({ redisUrl: redis.url });
     customer = (await svc.tenant('outage', ['customer'])).keys.customer;
   });
   after(async () => {
-    if (redis.exitCode === null) redis.kill('SIGKILL');
-    if (!(await redisAnswers())) {
-      redis = startRedis(dir);
-      await waitFor('the private Redis', async () => ((await redisAnswers()) ? true : undefined));
-    }
+    if (!(await redis.answers())) await redis.start();
     await svc?.close();
-    redis.kill('SIGKILL');
+    redis.stop();
   });
 
   it('answers 503 with Retry-After at once while Redis is away, and creates nothing then or later', async () => {
-    redis.kill('SIGKILL');
-    await waitFor('Redis to be gone', async () => ((await redisAnswers()) ? undefined : true));
+    await redis.kill();
     for (let i = 0; i < 5; i++) {
       const t0 = Date.now();
       const r = await postSolve();
@@ -87,8 +58,7 @@ describe('Redis outage', () => {
     assert.equal(board.status, 503);
     assert.ok(Number(board.headers.get('retry-after')) > 0);
     assert.ok(Date.now() - t1 < 5000, `/metrics and /admin/queues took ${Date.now() - t1} ms`);
-    redis = startRedis(dir);
-    await waitFor('Redis to be back', async () => ((await redisAnswers()) ? true : undefined));
+    await redis.start();
     // The API reconnects by itself; refused requests stay refused.
     const back = await waitFor('a solve to be accepted again', async () => {
       const r = await postSolve();
@@ -101,11 +71,9 @@ describe('Redis outage', () => {
   it('a queued solve whose job was lost when Redis restarted without its data is queued again and runs', async (t) => {
     const [queued] = await svc.sql<{ id: string; status: string }>("SELECT id, status FROM solves");
     assert.equal(queued.status, 'queued');
-    redis.kill('SIGKILL'); // no persistence: the restarted Redis is empty
-    await waitFor('Redis to be gone', async () => ((await redisAnswers()) ? undefined : true));
-    redis = startRedis(dir);
-    await waitFor('Redis to be back', async () => ((await redisAnswers()) ? true : undefined));
-    const probe = new IORedis({ port: PORT, host: '127.0.0.1' });
+    await redis.kill(); // no persistence: the restarted Redis is empty
+    await redis.start();
+    const probe = redis.client();
     assert.equal(await probe.dbsize(), 0, 'the restarted Redis holds nothing');
     await probe.quit();
     const t0 = Date.now();
@@ -122,16 +90,14 @@ describe('Redis outage', () => {
 
   it('a worker told to stop while its Redis connections reconnect exits within seconds', async () => {
     const clients = async () => {
-      const probe = new IORedis({ port: PORT, host: '127.0.0.1' });
+      const probe = redis.client();
       return String(await probe.client('LIST').finally(() => probe.quit())).trim().split('\n').length;
     };
     const before = await clients();
     const worker = svc.startWorker();
     await waitFor('the worker to connect', async () => ((await clients()) >= before + 5 ? true : undefined));
-    redis.kill('SIGKILL');
-    await waitFor('Redis to be gone', async () => ((await redisAnswers()) ? undefined : true));
-    redis = startRedis(dir);
-    await waitFor('Redis to be back', async () => ((await redisAnswers()) ? true : undefined));
+    await redis.kill();
+    await redis.start();
     // BullMQ's own close never resolves while a client is reconnecting (taskforcesh/bullmq#4656).
     const t0 = Date.now();
     const code = await new Promise<number | null | 'still running'>((resolve) => {

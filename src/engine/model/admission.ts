@@ -120,3 +120,57 @@ function jobTaskIssues(jobs: unknown[], limits: AdmissionLimits, issues: Issue[]
   if (tasks > limits.maxTotalTasks) issues.push({ path: prefix, message: `${tasks} tasks in all is over the limit of ${limits.maxTotalTasks} (FALLOW_MAX_TASKS)` });
   return { tasks, stages };
 }
+
+/**
+ * Simulation parameters whose cost explodes past a bound (measured in docs/RELIABILITY.md, "Simulation
+ * parameter limits"): a POSUM decision simulates every member again, so its period sets how many there
+ * are; the QoS controller checks every node each period of simulated time; a rebuilt look-ahead is a new
+ * instance per member per decision, sized by the look-ahead. Checked on the request, before anything is
+ * stored or queued; the service sets them from its configuration, the CLI does not apply them.
+ */
+export interface SimulationLimits {
+  /** Shortest POSUM period (`periodSeconds`): decisions = window / period, each simulating 16 members. */
+  minPolicyPeriodSeconds: number;
+  /** Shortest QoS controller period (`qosPeriodSeconds`). */
+  minQosPeriodSeconds: number;
+  /** Shortest look-ahead with `lookAheadMode: rebuild` (a rebuilt instance per member per decision). */
+  minRebuildLookAheadSeconds: number;
+  /** Longest look-ahead (`lookAheadSeconds`): a rebuilt look-ahead allocates its slots. */
+  maxLookAheadSeconds: number;
+}
+
+export const DEFAULT_SIMULATION_LIMITS: SimulationLimits = {
+  minPolicyPeriodSeconds: 10,
+  minQosPeriodSeconds: 0.01,
+  minRebuildLookAheadSeconds: 1,
+  maxLookAheadSeconds: 7 * 86_400,
+};
+
+/** The request's fields a limit applies to, as they came (anything not a finite number is validation's to report). */
+export interface SimulationParameters {
+  periodSeconds?: unknown;
+  qosPeriodSeconds?: unknown;
+  lookAheadSeconds?: unknown;
+  lookAheadMode?: unknown;
+  lsMember?: unknown;
+}
+
+/** Every limit the request's parameters break, each naming its field, the limit and the variable that sets it. */
+export function simulationParameterIssues(r: SimulationParameters, limits: SimulationLimits = DEFAULT_SIMULATION_LIMITS): Issue[] {
+  const issues: Issue[] = [];
+  const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+  const atLeast = (path: keyof SimulationParameters, min: number, env: string, why: string) => {
+    const v = r[path];
+    if (finite(v) && v > 0 && v < min) issues.push({ path, message: `${v} s is under the limit of ${min} s (${env}): ${why}` });
+  };
+  atLeast('periodSeconds', limits.minPolicyPeriodSeconds, 'FALLOW_MIN_POLICY_PERIOD_SECONDS', 'every decision simulates each of the portfolio\'s members again');
+  atLeast('qosPeriodSeconds', limits.minQosPeriodSeconds, 'FALLOW_MIN_QOS_PERIOD_SECONDS', 'the QoS controller checks every node once a period of simulated time');
+  // lsMember without a mode means rebuild (lookAheadSettings).
+  const rebuild = r.lookAheadMode === 'rebuild' || (r.lookAheadMode === undefined && r.lsMember === true);
+  if (rebuild)
+    atLeast('lookAheadSeconds', limits.minRebuildLookAheadSeconds, 'FALLOW_MIN_REBUILD_LOOK_AHEAD_SECONDS', 'with lookAheadMode rebuild every decision builds a new instance for each member');
+  const look = r.lookAheadSeconds;
+  if (finite(look) && look > limits.maxLookAheadSeconds)
+    issues.push({ path: 'lookAheadSeconds', message: `${look} s is over the limit of ${limits.maxLookAheadSeconds} s (FALLOW_MAX_LOOK_AHEAD_SECONDS)` });
+  return issues;
+}

@@ -4,7 +4,7 @@ import { POSUM_ALLOCATIONS, POSUM_ALLOCATION_DEFAULTS } from '../../engine/polic
 import { LOOK_AHEAD_MODES, LS_MEMBER, PORTFOLIO_DEFAULTS, REBUILD_LOOK_AHEAD_SECONDS, REPLAY_LOOK_AHEAD_SECONDS } from '../../engine/posum/portfolio';
 import { PROVISIONING_NAMES } from '../../engine/policies/provisioning';
 import { QOS_NAMES } from '../../engine/qos';
-import { MIN_QOS_PERIOD_SECONDS } from '../../engine/simulate/simulator';
+import { DEFAULT_SIMULATION_LIMITS as LIMITS } from '../../engine/model/admission';
 import { HorizonDto } from '../common/format.dto';
 import { FORECAST_CHOICE_DESCRIPTION, FORECAST_CHOICES, ForecastChoice } from '../forecasts/forecast-choice';
 import { ACTUAL_SOURCES, ActualSource, SIMULATION_STATUSES, SimulationStatus } from './simulation.entity';
@@ -41,9 +41,11 @@ export class CreateSimulationDto {
 
   @ApiPropertyOptional({
     type: 'number',
-    minimum: MIN_QOS_PERIOD_SECONDS,
+    minimum: LIMITS.minQosPeriodSeconds,
     default: PLAN_SIMULATION_DEFAULTS.qosPeriodSeconds,
-    description: 'how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot; the default is the slot length when that is shorter); between slots the actual load moves linearly from one slot\'s value to the next',
+    description:
+      'how often the QoS controller checks each node, in simulated seconds, at most the slot length (which checks once per slot; the default is the slot length when that is shorter); between slots the actual load moves linearly from one slot\'s value to the next. ' +
+      'The minimum is the service\'s FALLOW_MIN_QOS_PERIOD_SECONDS (default shown)',
   })
   @Allow()
   qosPeriodSeconds?: number;
@@ -109,14 +111,17 @@ export class CreatePolicySimulationDto extends CreateSimulationDto {
   @ApiPropertyOptional({ minimum: 0, description: "F_c weight of S_B; default: the tenant's, else 1" }) @Allow() beta?: number;
   @ApiPropertyOptional({ minimum: 0, description: "F_c weight of C; default: the tenant's, else 1" }) @Allow() gamma?: number;
 
-  @ApiPropertyOptional({ exclusiveMinimum: true, minimum: 0, default: PORTFOLIO_DEFAULTS.periodSeconds, description: 'posum: seconds between two decisions' })
+  @ApiPropertyOptional({ minimum: LIMITS.minPolicyPeriodSeconds, default: PORTFOLIO_DEFAULTS.periodSeconds, description: 'posum: seconds between two decisions; the minimum is the service\'s FALLOW_MIN_POLICY_PERIOD_SECONDS (default shown)' })
   @Allow()
   periodSeconds?: number;
 
   @ApiPropertyOptional({
     exclusiveMinimum: true,
     minimum: 0,
-    description: `posum: seconds each member is simulated over at a decision. Default: ${REPLAY_LOOK_AHEAD_SECONDS} with lookAheadMode replay (in practice until the submitted work is done: a replay stops when no task is left), ${REBUILD_LOOK_AHEAD_SECONDS} with rebuild`,
+    maximum: LIMITS.maxLookAheadSeconds,
+    description:
+      `posum: seconds each member is simulated over at a decision. Default: ${REPLAY_LOOK_AHEAD_SECONDS} with lookAheadMode replay (in practice until the submitted work is done: a replay stops when no task is left), ${REBUILD_LOOK_AHEAD_SECONDS} with rebuild. ` +
+      `At most FALLOW_MAX_LOOK_AHEAD_SECONDS, and with rebuild at least FALLOW_MIN_REBUILD_LOOK_AHEAD_SECONDS (defaults ${LIMITS.maxLookAheadSeconds} and ${LIMITS.minRebuildLookAheadSeconds})`,
   })
   @Allow()
   lookAheadSeconds?: number;

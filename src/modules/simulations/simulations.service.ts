@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Config, CONFIG } from '../../config';
+import { simulationParameterIssues } from '../../engine/model/admission';
 import { InstanceDoc } from '../../engine/model/types';
 import { ValidationError } from '../../engine/model/errors';
 import { loadInstance } from '../../engine/model/model';
@@ -38,12 +40,13 @@ export class SimulationsService {
     private readonly forecasts: ForecastsService,
     private readonly plans: PlansService,
     private readonly tenants: TenantsService,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   /** Validates everything first (a rejected request writes and queues nothing), then stores and queues. */
   async create(p: Principal, planId: string, dto: CreateSimulationDto): Promise<SimulationEntity> {
     const plan = await this.plans.get(p, planId);
-    const issues = simulationIssues(dto);
+    const issues = [...simulationIssues(dto), ...simulationParameterIssues(dto, this.config.simulationLimits)];
     if (issues.length) throw invalid(issues);
     const solve = await this.solves.withInstance(plan.solveId);
     checkQosPeriod(solve.instance, dto);
@@ -68,7 +71,13 @@ export class SimulationsService {
    * against the actual utilisation given (else the forecast as actual). Validates everything first.
    */
   async createForPolicy(p: Principal, dto: CreatePolicySimulationDto): Promise<SimulationEntity> {
-    const issues = [...uuidFieldIssues(dto, ['clusterId', 'batchId', 'forecastId']), ...simulationIssues(dto), ...portfolioRequestIssues(dto), ...policyStartIssues(dto)];
+    const issues = [
+      ...uuidFieldIssues(dto, ['clusterId', 'batchId', 'forecastId']),
+      ...simulationIssues(dto),
+      ...portfolioRequestIssues(dto),
+      ...policyStartIssues(dto),
+      ...simulationParameterIssues(dto, this.config.simulationLimits),
+    ];
     if (!SIMULATED_POLICIES.includes(dto.policy))
       issues.push({ path: 'policy', message: `must be one of ${SIMULATED_POLICIES.join(', ')}, got ${JSON.stringify(dto.policy ?? null)}` });
     if (issues.length) throw invalid(issues);

@@ -4,10 +4,17 @@ import { WorkKind, WorkRow } from './work-kind';
 
 /**
  * What to run in the thread, or why the work cannot run (it then fails with that reason, no retry).
- * softStopAfterMs: the stop flag is raised then (answer the best so far); hardStopAfterMs: the thread is
- * terminated then and the work fails (a thread that stopped answering must not hold its worker forever).
+ * softStopAfterMs: the stop flag is raised then (answer the best so far); deadline: the thread is terminated
+ * then and the work fails "exceeded its deadline of N s" (no work may hold a worker slot forever).
  */
-export type Prepared<Input> = { input: Input; transferList?: ArrayBuffer[]; softStopAfterMs?: number; hardStopAfterMs?: number } | { fail: string };
+export type Prepared<Input> = { input: Input; transferList?: ArrayBuffer[]; softStopAfterMs?: number; deadline: Deadline } | { fail: string };
+
+/** How long the thread of one piece of work may run, from its start, and how that was worked out (for the failure's reason). */
+export interface Deadline {
+  ms: number;
+  /** e.g. "60 s plus 2 ms per simulated task run, at most FALLOW_SIMULATION_MAX_SECONDS" */
+  why: string;
+}
 
 /** What a thread's answer makes of the resource. */
 export interface Completion {

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Config, CONFIG } from '../../config';
-import { Job } from 'bullmq';
+import { DelayedError, Job } from 'bullmq';
 import { hostname } from 'node:os';
 import { runInThread, ThreadError, ThreadRun } from '../../engine/threads/run-in-thread';
-import { WORK_HANDLERS, WorkHandler } from './work-handler';
+import { Deadline, WORK_HANDLERS, WorkHandler } from './work-handler';
+import { mayStart } from './fair-share';
 import { WorkJobData, WorkKind, WorkRow } from './work-kind';
 import { LongWorkRepository } from './work.repository';
 
@@ -46,13 +47,28 @@ export class LongWorkProcessor {
     return [...this.handlers.keys()];
   }
 
-  async process(kind: WorkKind<any>, job: Job<WorkJobData>): Promise<WorkJobResult> {
+  /** `token`: the worker's lock token of the job (BullMQ's), needed to move it back to delayed when its tenant is over its share. */
+  async process(kind: WorkKind<any>, job: Job<WorkJobData>, token?: string): Promise<WorkJobResult> {
     this.inFlight++;
     try {
+      await this.waitForFairShare(kind, job, token);
       return await this.processJob(kind, job);
     } finally {
       if (--this.inFlight === 0) this.idleWaiters.splice(0).forEach((wake) => wake());
     }
+  }
+
+  /**
+   * Fair order across tenants (fair-share.ts): a job whose tenant runs more of the kind than another tenant
+   * with queued work goes back to delayed for fairShareDelayMs (BullMQ then takes the next job in line) and
+   * is asked again then. DelayedError tells BullMQ the job was moved, not failed (no attempt is spent).
+   */
+  private async waitForFairShare(kind: WorkKind<any>, job: Job<WorkJobData>, token: string | undefined): Promise<void> {
+    if (!token) return;
+    const load = await this.rows.tenantLoads(kind, job.data.id);
+    if (!load || mayStart(load.tenantId, load.loads)) return;
+    await job.moveToDelayed(Date.now() + this.config.fairShareDelayMs, token);
+    throw new DelayedError();
   }
 
   /** Resolves once no job is being processed (a stopping worker's wait, independent of Redis). */
@@ -96,7 +112,6 @@ export class LongWorkProcessor {
         transferList: prepared.transferList,
         resourceLimits: { maxOldGenerationSizeMb: this.config.threadMemoryMb },
         softStopAt: prepared.softStopAfterMs === undefined ? undefined : Date.now() + prepared.softStopAfterMs,
-        hardStopAt: prepared.hardStopAfterMs === undefined ? undefined : Date.now() + prepared.hardStopAfterMs,
         onEvent: (event) => {
           const progress = handler.progress?.(event, Date.now() - startedAt);
           if (progress === undefined) return;
@@ -104,6 +119,13 @@ export class LongWorkProcessor {
           if (Date.now() - lastWrite >= PROGRESS_EVERY_MS) write(progress);
         },
       });
+      // The deadline ends the thread the way a DELETE of work that keeps nothing does (kill: Worker.terminate,
+      // which stops a busy loop too), and marks why, so the failure says so rather than "cancelled".
+      let overran = false;
+      const deadline = setTimeout(() => {
+        overran = true;
+        run.kill();
+      }, prepared.deadline.ms);
       beat(); // at least once a second from the claim, also before the thread has said anything
       const beating = heartbeat ? setInterval(beat, HEARTBEAT_EVERY_MS / 4) : undefined;
       const key = runKey(kind, id);
@@ -115,11 +137,13 @@ export class LongWorkProcessor {
         answer = await run.result;
       } catch (e) {
         if (!(e instanceof ThreadError)) throw e;
+        if (overran) return result(await this.fail(kind, id, deadlineReason(kind, prepared.deadline)));
         if (e.reason === 'killed' && !kind.stopKeepsBest && (await this.retrying(`reading ${kind.noun} ${id}`, () => this.rows.cancelRequested(kind, id))))
           return result(await this.endCancelled(kind, id));
         if (e.reason !== 'input') this.log.error(`${kind.noun} ${id}: ${e.stack ?? e.message}`);
         return result(await this.fail(kind, id, handler.failure(row, e)));
       } finally {
+        clearTimeout(deadline);
         clearInterval(beating);
         this.running.delete(key);
       }
@@ -181,6 +205,13 @@ export class LongWorkProcessor {
     return 'failed';
   }
 }
+
+/** The reason stored on work its deadline ended. */
+export function deadlineReason(kind: WorkKind<any>, d: Deadline): string {
+  return `the ${kind.noun} exceeded its deadline of ${formatSeconds(d.ms)} s (${d.why}) and was stopped`;
+}
+
+const formatSeconds = (ms: number) => (ms >= 10_000 ? String(Math.round(ms / 1000)) : (ms / 1000).toFixed(1));
 
 /** Which worker process ran a job (in its BullMQ return value: the queue board and tests show the spread). */
 const WORKER_NAME = `${hostname()}:${process.pid}`;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, LessThan, Not } from 'typeorm';
+import type { TenantLoad } from './fair-share';
 import { TERMINAL_WORK_STATUSES, WorkKind, WorkRow } from './work-kind';
 
 type Fields = Record<string, unknown>;
@@ -88,6 +89,26 @@ export class LongWorkRepository {
   async endCancelled(kind: WorkKind<any>, id: string): Promise<boolean> {
     const r = await this.rows(kind).update({ id, status: In(['queued', 'running']) }, { status: 'cancelled', finishedAt: new Date() });
     return (r.affected ?? 0) > 0;
+  }
+
+  /**
+   * The tenant of unfinished work `id`, and the load of the kind of every tenant with unfinished work (its
+   * own included), `id` itself counted nowhere (fair-share.ts); null when `id` is no longer unfinished.
+   */
+  async tenantLoads(kind: WorkKind<any>, id: string): Promise<{ tenantId: string; loads: TenantLoad[] } | null> {
+    const table = `"${this.rows(kind).metadata.tableName}"`;
+    const raw: { tenantId: string; running: string; queued: string; lastStartedAt: Date | null; mine: boolean }[] = await this.db.query(
+      `SELECT w.tenant_id AS "tenantId",
+              count(*) FILTER (WHERE w.status = 'running' AND w.id <> $1) AS running,
+              count(*) FILTER (WHERE w.status = 'queued' AND w.id <> $1) AS queued,
+              bool_or(w.id = $1) AS mine,
+              (SELECT max(x.started_at) FROM ${table} x WHERE x.tenant_id = w.tenant_id AND x.id <> $1) AS "lastStartedAt"
+       FROM ${table} w WHERE w.status IN ('queued', 'running') GROUP BY w.tenant_id`,
+      [id],
+    );
+    const mine = raw.find((r) => r.mine);
+    if (!mine) return null;
+    return { tenantId: mine.tenantId, loads: raw.map((r) => ({ tenantId: r.tenantId, running: Number(r.running), queued: Number(r.queued), lastStartedAt: r.lastStartedAt })) };
   }
 
   /** Unfinished work (queued or running) created before `before`: what the reconciler looks at. */

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Config, CONFIG } from '../../config';
 import { join } from 'node:path';
 import type { ThreadError } from '../../engine/threads/run-in-thread';
 import { ClustersService } from '../../modules/clusters/clusters.service';
@@ -10,6 +11,7 @@ import { ForecastsService } from '../../modules/forecasts/forecasts.service';
 import { TrainingHistory, UsageService } from '../../modules/usage/usage.service';
 import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
 import { BuildInput, BuildOutput } from './forecast-build.compute';
+import { forecastBuildDeadline } from './forecast-build-deadline';
 
 type ClusterVersion = NonNullable<Awaited<ReturnType<ClustersService['findVersion']>>>;
 
@@ -30,6 +32,7 @@ export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, Bu
     private readonly clusters: ClustersService,
     private readonly usage: UsageService,
     private readonly forecasts: ForecastsService,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   async prepare(build: ForecastBuildEntity): Promise<Prepared<BuildInput>> {
@@ -38,7 +41,10 @@ export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, Bu
     const loaded = await this.usage.history(build.clusterId, version.nodes.map((n) => n.id), version.metrics, build.trainingDays);
     if (!loaded) return { fail: `no usage history: cluster ${build.clusterId} has no samples of the nodes and metrics of its version ${version.version}; POST /v1/clusters/${build.clusterId}/usage first` };
     this.loaded.set(build.id, { history: loaded, version });
-    return { input: { history: loaded.history, model: build.model, quantile: build.quantile, slotSeconds: build.slotSeconds, horizonSlots: build.horizonSlots, headroom: build.headroom } };
+    return {
+      input: { history: loaded.history, model: build.model, quantile: build.quantile, slotSeconds: build.slotSeconds, horizonSlots: build.horizonSlots, headroom: build.headroom },
+      deadline: forecastBuildDeadline(loaded, build.slotSeconds, this.config.forecastBuildMaxSeconds),
+    };
   }
 
   /** Both kinds are deterministic (a retry would fail the same way): the build fails now, with the reason. */

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Config, CONFIG } from '../../config';
 import { join } from 'node:path';
 import type { InstanceDoc } from '../../engine/model/types';
 import type { SimReport } from '../../engine/simulate';
@@ -8,6 +9,7 @@ import type { SimulationEntity } from '../../modules/simulations/simulation.enti
 import { SIMULATION_WORK } from '../../modules/simulations/simulation.kind';
 import { SolvesService } from '../../modules/solves/solves.service';
 import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
+import { simulationDeadline } from './simulation-deadline';
 import type { SimulationInput } from './simulation.thread';
 
 /** A simulation: a plan replayed on the instance it was solved for, or an online policy run on its stored instance; the report is stored. */
@@ -19,6 +21,7 @@ export class SimulationHandler implements WorkHandler<SimulationEntity, Simulati
   constructor(
     private readonly plans: PlansService,
     private readonly solves: SolvesService,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   async prepare(sim: SimulationEntity): Promise<Prepared<SimulationInput>> {
@@ -27,11 +30,15 @@ export class SimulationHandler implements WorkHandler<SimulationEntity, Simulati
     const common = { actual: sim.actualUsage, qos: sim.qos, seed: sim.seed, reduceSlowstart: sim.reduceSlowstart, trueSeconds: sim.trueSeconds, runtimeSigma: sim.runtimeSigma };
     if (sim.planId === null) {
       if (!sim.instance || !sim.policy) return { fail: 'the simulation has neither a plan nor a policy and its instance' };
-      return { input: { instance: sim.instance, plan: null, policy: sim.policy, provision: sim.provision, posum: sim.posum, qosPeriodSeconds: period(sim.instance), ...common } };
+      return this.withDeadline({ instance: sim.instance, plan: null, policy: sim.policy, provision: sim.provision, posum: sim.posum, qosPeriodSeconds: period(sim.instance), ...common });
     }
     const plan = await this.plans.byId(sim.planId);
     const solve = await this.solves.withInstance(plan.solveId);
-    return { input: { instance: solve.instance, plan: plan.document, policy: null, qosPeriodSeconds: period(solve.instance), ...common } };
+    return this.withDeadline({ instance: solve.instance, plan: plan.document, policy: null, qosPeriodSeconds: period(solve.instance), ...common });
+  }
+
+  private withDeadline(input: SimulationInput): Prepared<SimulationInput> {
+    return { input, deadline: simulationDeadline(input, this.config.simulationMaxSeconds) };
   }
 
   failure(_sim: SimulationEntity, e: ThreadError): string {

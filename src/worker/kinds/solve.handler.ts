@@ -7,7 +7,7 @@ import { PlansService } from '../../modules/plans/plans.service';
 import type { SolveEntity, SolveProgress } from '../../modules/solves/solve.entity';
 import { SOLVE_WORK } from '../../modules/solves/solve.kind';
 import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
-import { hardStopAfterMs } from './solve-limits';
+import { solveDeadline } from './solve-limits';
 import type { SolveThreadInput } from './solve.thread';
 
 /** A solve: the engine searches within the budget; the plan, its KPIs and rejections are stored with the solve's end. */
@@ -24,7 +24,7 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveThreadInput, 
     return {
       input: { instance: s.instance, strategy: s.strategy, objective: s.objective, timeBudgetMs: s.timeBudgetMs, seed: s.seed, scoreWeights: s.scoreWeights ?? undefined, shuffleAware: s.shuffleAware },
       softStopAfterMs: s.timeBudgetMs,
-      hardStopAfterMs: hardStopAfterMs(s.timeBudgetMs),
+      deadline: solveDeadline(s.timeBudgetMs),
     };
   }
 
@@ -37,9 +37,8 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveThreadInput, 
     return last ? { ...last, elapsedMs } : { elapsedMs, phase: 'starting', iterations: 0, scheduledTasks: 0, makespanSlots: 0, boundSlots: null, gap: null };
   }
 
-  /** Engine errors are deterministic (a retry would fail the same way): the solve fails with the reason. */
-  failure(s: SolveEntity, e: ThreadError): string {
-    if (e.reason === 'killed') return `the search did not answer within ${hardStopAfterMs(s.timeBudgetMs)} ms of its ${s.timeBudgetMs} ms budget and was stopped`;
+  /** Engine errors are deterministic (a retry would fail the same way): the solve fails with the reason (a deadline's is the kernel's). */
+  failure(_s: SolveEntity, e: ThreadError): string {
     return e.reason === 'error' ? e.message : `the solve failed: ${e.message}`;
   }
 
