@@ -64,6 +64,7 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
     // Leave room for bounds, placement and the final evaluation inside the budget.
     deadline: startedAt + Math.max(1, budget * 0.97 - finishingCostMs(model)),
     maxIterations: options.maxIterations ?? Number.POSITIVE_INFINITY,
+    episodes: options.episodes,
     signal: stop.signal,
     stopFlags: options.stopFlag ? [options.stopFlag] : undefined,
     lowerBound: fullBound.makespanSlots,

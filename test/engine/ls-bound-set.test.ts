@@ -19,6 +19,7 @@ import { subsetSearch } from '../../src/engine/job-sets/subset-search';
 import { rffdOnce } from '../../src/engine/lists/job-orders';
 import { greedyJobSetsMissTheBest, oneNodeJobs } from '../support/job-set-instance';
 import { randomInstance } from '../support/random-instance';
+import { BY_WORK } from '../support/work-limit';
 
 const never = () => false;
 const barredIds = (ids: string[], barred: Uint8Array | null) => ids.filter((_, j) => barred?.[j]);
@@ -115,7 +116,8 @@ describe('ls greedy bound set', () => {
     // 10 slots on one node: a needs 11, b's two tasks 12.
     const none = loadInstance(oneNodeJobs('none-fit', 10, [['a', 1, 11], ['b', 2, 6]]));
     assert.equal(noJobFits(none, never), true);
-    const plan = await solve(none, { strategy: 'ls', timeBudgetMs: 5000, seed: 1 });
+    // By work: the refutation stops at the deadline, and a search would run if the clock cut it short.
+    const plan = await solve(none, { strategy: 'ls', ...BY_WORK, seed: 1 });
     assert.equal(plan.objective.scheduledTasks, 0);
     assert.equal(plan.optimal, true);
     assert.equal(plan.stats?.noJobFits, true);

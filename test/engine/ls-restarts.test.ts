@@ -1,7 +1,9 @@
 /**
  * ls's independent episodes when not every job fits (restarts.ts): how many there are, that the best
  * episode wins, that progress is only reported when it beats every earlier episode, that each episode
- * gets its own slice of the time and its own random stream, and that ls uses them on a time budget.
+ * gets its own slice of the time (or of the iterations) and its own random stream, and that ls runs them.
+ * The solve ends by its iteration limit (SolveOptions.episodes): how many episodes a time budget buys
+ * depends on the CPU the solve gets, so only episodeCount's arithmetic is tested on the clock.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -13,6 +15,7 @@ import { solve } from '../../src/engine/solve';
 import { episodeCount, restarts } from '../../src/engine/strategies/ls/restarts';
 import { StrategyContext, StrategyResult } from '../../src/engine/strategies/strategy';
 import { greedyJobSetsMissTheBest } from '../support/job-set-instance';
+import { BY_WORK } from '../support/work-limit';
 
 /** The given jobs accepted, their tasks one after another on the node from slot `from`. */
 function scheduleOf(model: Model, jobs: number[], from = 0): Schedule {
@@ -44,6 +47,9 @@ function context(model: Model, ms: number, reports: Array<[number, number]>): St
   };
 }
 
+/** The ls run's iteration limit: 2 episodes of 50,000 moves and decodes (0.35-1.3 s in all, measured on a busy machine). */
+const LS_ITERATIONS = 100_000;
+
 describe('ls restarts', () => {
   it('runs one search when everything fits, under an iteration limit, or without time for two episodes', () => {
     const model = loadInstance(greedyJobSetsMissTheBest());
@@ -53,6 +59,24 @@ describe('ls restarts', () => {
     assert.equal(episodeCount(context(model, 5_000, []), partial), 1);
     assert.equal(episodeCount(context(model, 10_000, []), all), 1);
     assert.equal(episodeCount({ ...context(model, 10_000, []), maxIterations: 1000 }, partial), 1);
+    // Under an iteration limit the episodes asked for, whatever the time left; still one when everything fits.
+    assert.equal(episodeCount({ ...context(model, 1, []), maxIterations: 1000, episodes: 4 }, partial), 4);
+    assert.equal(episodeCount({ ...context(model, 10_000, []), maxIterations: 1000, episodes: 4 }, all), 1);
+    assert.equal(episodeCount({ ...context(model, 10_000, []), episodes: 4 }, partial), 3, 'without a limit the time decides');
+  });
+
+  it('under an iteration limit, gives each episode an equal share of the iterations, what one leaves going to the next', () => {
+    const model = loadInstance(greedyJobSetsMissTheBest());
+    const ctx = { ...context(model, 300, []), maxIterations: 900 };
+    const seen: Array<{ deadline: number; maxIterations: number }> = [];
+    const out = restarts(ctx, 3, scheduleOf(model, [1]), (sub): StrategyResult => {
+      seen.push({ deadline: sub.deadline, maxIterations: sub.maxIterations });
+      return { schedule: scheduleOf(model, [1]), iterations: 100 };
+    });
+    // Shares end at 300, 600 and 900 iterations; each episode used 100.
+    assert.deepEqual(seen.map((s) => s.maxIterations), [300, 500, 700]);
+    assert.ok(seen.every((s) => s.deadline === ctx.deadline), 'the time is only the backstop of every episode');
+    assert.equal(out.iterations, 300);
   });
 
   it('keeps the best episode, reports only gains, and gives each episode its own time and random stream', () => {
@@ -105,11 +129,12 @@ describe('ls restarts', () => {
     assert.equal(out.schedule.makespan(), 43);
   });
 
-  it('ls on a time budget runs episodes when not every job fits, and returns the best feasible plan', async () => {
+  it('ls runs the episodes asked for when not every job fits, and returns the best feasible plan', async () => {
     const model = loadInstance(greedyJobSetsMissTheBest());
-    const plan = await solve(model, { strategy: 'ls', timeBudgetMs: 6500, seed: 3 });
+    const plan = await solve(model, { strategy: 'ls', ...BY_WORK, maxIterations: LS_ITERATIONS, episodes: 2, seed: 3 });
     const episodes = plan.stats?.episodes as Array<{ tasks: number; target?: number }>;
     assert.equal(episodes.length, 2);
+    assert.equal(plan.stats?.iterations, LS_ITERATIONS, 'the run ended by its iteration limit');
     // The first episode aims at the greedy bound set: pair and triple1, 5 tasks.
     assert.equal(episodes[0].target, 5);
     assert.equal(plan.objective.scheduledTasks, Math.max(...episodes.map((e) => e.tasks)));

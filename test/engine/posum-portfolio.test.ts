@@ -19,6 +19,7 @@ import { portfolioParams, simulatePolicy } from '../../src/engine/simulate';
 import { Provisioner, Simulator, TaskState } from '../../src/engine/simulate/simulator';
 import { earliestEnd } from '../../src/engine/posum/earliest-end';
 import { ActualUsage } from '../../src/engine/simulate/usage';
+import { BY_WORK } from '../support/work-limit';
 
 const LEASE = { startupSeconds: 30, minLeaseSeconds: 300 };
 
@@ -166,7 +167,8 @@ describe('POSUM portfolio', () => {
 
   test('strategy portfolio: the best member\'s job order as a feasible plan, every member\'s P in its stats', async () => {
     const model = loadInstance(cluster(JOBS, forecast));
-    const plan = await solve(model, { strategy: 'portfolio', timeBudgetMs: 5000, seed: 1 });
+    // By work: the strategy stops scoring members at its deadline, and all 16 are asserted.
+    const plan = await solve(model, { strategy: 'portfolio', ...BY_WORK, seed: 1 });
     const e = evaluatePlan(model, plan);
     assert.ok(e.ok, e.violations.join('; '));
     const stats = plan.stats as { member: { allocation: string; provisioning: string }; members: (PosumScore & { allocation: string; provisioning: string; distance: number })[] };
@@ -197,7 +199,8 @@ describe('POSUM portfolio', () => {
     const model = loadInstance(cluster(JOBS, forecast));
     type Stats = { weights: { alpha: number; beta: number; gamma: number }; member: { allocation: string; provisioning: string }; members: (PosumScore & { allocation: string; provisioning: string })[] };
     const chosen = async (w: { alpha: number; beta: number; gamma: number }) => {
-      const stats = (await solve(model, { strategy: 'portfolio', timeBudgetMs: 5000, seed: 1, scoreWeights: w })).stats as Stats;
+      const stats = (await solve(model, { strategy: 'portfolio', ...BY_WORK, seed: 1, scoreWeights: w })).stats as Stats;
+      assert.equal(stats.members.length, 16, 'every member scored');
       assert.deepEqual(stats.weights, w);
       return { stats, member: stats.members.find((m) => m.allocation === stats.member.allocation && m.provisioning === stats.member.provisioning)! };
     };

@@ -10,6 +10,7 @@ import { InstanceDoc } from '../../src/engine/model/types';
 import { choose, fc, posumScore, scoreParamIssues } from '../../src/engine/posum/score';
 import { simulatePlan } from '../../src/engine/simulate';
 import { solve } from '../../src/engine/solve';
+import { BY_WORK } from '../support/work-limit';
 
 describe('POSUM score', () => {
   test('Table I: V_D, S_B and C by hand', () => {
@@ -63,7 +64,7 @@ describe('POSUM score', () => {
       ],
     };
     const model = loadInstance(doc);
-    const plan = await solve(model, { strategy: 'rffd', timeBudgetMs: 1000, seed: 1 });
+    const plan = await solve(model, { strategy: 'rffd', ...BY_WORK, seed: 1 });
     const e = evaluatePlan(model, plan);
     assert.ok(e.ok, e.violations.join('; '));
     // 30 s of uptime at 36 per hour: C = 0.3.

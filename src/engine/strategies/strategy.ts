@@ -35,6 +35,13 @@ export interface SolveOptions {
   timeBudgetMs?: number;
   /** Stop after this many iterations instead (makes a solve reproducible for a seed). */
   maxIterations?: number;
+  /**
+   * `ls` under maxIterations, when not every job fits: run this many independent episodes, each with its
+   * own random stream and an equal share of the iterations, and keep the best, as a time budget of that
+   * many episodes does (ls/restarts.ts). Default 1 (one search). Without an iteration limit the time left
+   * decides the number of episodes and this is ignored.
+   */
+  episodes?: number;
   seed?: number;
   onProgress?: (p: Progress) => void;
   /** Aborting stops the search early; the best plan so far is still returned. */
@@ -60,6 +67,8 @@ export interface StrategyContext {
   /** Absolute time (ms since epoch) by which the strategy must return. */
   deadline: number;
   maxIterations: number;
+  /** SolveOptions.episodes: ls's episodes under an iteration limit (absent: one). */
+  episodes?: number;
   /** Aborts on SolveOptions.signal and (polled) SolveOptions.stopFlag: what asynchronous waits listen to. */
   signal?: AbortSignal;
   /**

@@ -28,6 +28,9 @@ export const auto: Strategy = {
     // keeps this thread busy, so exact's result cannot reach it through the event loop: the solver
     // thread raises `proven` itself, which the partner's timeUp reads. The controller is for
     // partners that do await.
+    // Under an iteration limit neither side stops the other: where a stop lands depends on the threads'
+    // timing, and a run under a limit must give the same plan for a seed. Both then end by their counts.
+    const racing = !Number.isFinite(ctx.maxIterations);
     const proven = newStopFlag();
     const stopPartner = new AbortController();
     const stopExact = new AbortController();
@@ -35,17 +38,17 @@ export const auto: Strategy = {
     const exactRun = Promise.resolve(
       exact.run({ ...ctx, rng: ctx.rng.fork(), signal: either(ctx.signal, stopExact.signal), provenFlag: proven }),
     ).then((r) => {
-      if (r.optimal) stopPartner.abort();
+      if (r.optimal && racing) stopPartner.abort();
       return r;
     });
     const lsResult = await ls.run({
       ...ctx,
       rng: ctx.rng.fork(),
       signal: either(ctx.signal, stopPartner.signal),
-      stopFlags: [...(ctx.stopFlags ?? []), proven],
+      stopFlags: racing ? [...(ctx.stopFlags ?? []), proven] : ctx.stopFlags,
     });
     // And the other way round: a partner that meets the lower bound with every job in is optimal.
-    if (provablyOptimal(ctx, lsResult.schedule)) stopExact.abort();
+    if (racing && provablyOptimal(ctx, lsResult.schedule)) stopExact.abort();
     const exactResult = await exactRun;
     const e = exactResult.schedule;
     const exactWins = exactResult.optimal === true || beats(ctx, e, lsResult.schedule);

@@ -14,12 +14,12 @@ const EPISODE_MS_PER_TASK = 1.2;
 
 /**
  * How many independent episodes the search should run: one when everything fits (the makespan search
- * gains from one long run), under an iteration limit (a reproducible run stays one search), or when the
- * time left is shorter than two episodes.
+ * gains from one long run) or when the time left is shorter than two episodes. Under an iteration limit
+ * the clock must not decide (the run is reproducible): ctx.episodes, one unless asked for more.
  */
 export function episodeCount(ctx: StrategyContext, initial: Schedule): number {
-  if (Number.isFinite(ctx.maxIterations)) return 1;
   if (initial.scheduledTasks() === ctx.model.nTasks) return 1;
+  if (Number.isFinite(ctx.maxIterations)) return Math.max(1, Math.floor(ctx.episodes ?? 1));
   const episodeMs = Math.max(EPISODE_MIN_MS, EPISODE_MS_PER_TASK * ctx.model.nTasks);
   return Math.max(1, Math.floor((ctx.deadline - Date.now()) / episodeMs));
 }
@@ -33,11 +33,12 @@ interface EpisodeSummary {
 }
 
 /**
- * Runs `search` `episodes` times, each on an equal share of the time left with a random stream of its
- * own and the task count of the best episode before it (-1 for the first), and returns the best
- * result (more tasks, then a smaller makespan). Progress is reported only when it beats every earlier
- * episode. An episode that schedules every task ends the restarts: the
- * time left then goes to one search continuing from it.
+ * Runs `search` `episodes` times, each on an equal share of the time left (under an iteration limit: of
+ * the iterations, the time staying the backstop of every episode) with a random stream of its own and the
+ * task count of the best episode before it (-1 for the first), and returns the best result (more tasks,
+ * then a smaller makespan). Progress is reported only when it beats every earlier episode. An episode
+ * that schedules every task ends the restarts: the time (or the iterations) left then goes to one search
+ * continuing from it.
  */
 export function restarts(
   ctx: StrategyContext,
@@ -47,6 +48,7 @@ export function restarts(
 ): StrategyResult {
   const start = Date.now();
   const span = ctx.deadline - start;
+  const limited = Number.isFinite(ctx.maxIterations);
   let best: StrategyResult | null = null;
   let bestTasks = -1;
   let bestMs = Infinity;
@@ -61,8 +63,11 @@ export function restarts(
   for (let k = 0; k < episodes; k++) {
     const episodeStart = Date.now();
     const last = k === episodes - 1;
-    const deadline = last ? ctx.deadline : start + Math.round(((k + 1) * span) / episodes);
-    const sub: StrategyContext = { ...ctx, rng: ctx.rng.fork(), deadline, report };
+    // Each episode ends where its share ends: what an earlier one left unused goes to the later ones.
+    const share = limited
+      ? { deadline: ctx.deadline, maxIterations: Math.floor(((k + 1) * ctx.maxIterations) / episodes) - iterations }
+      : { deadline: last ? ctx.deadline : start + Math.round(((k + 1) * span) / episodes) };
+    const sub: StrategyContext = { ...ctx, ...share, rng: ctx.rng.fork(), report };
     const r = search(sub, k === 0 ? initial : null, best ? best.schedule.scheduledTasks() : -1);
     iterations += r.iterations;
     const s = r.schedule;
@@ -75,10 +80,10 @@ export function restarts(
     });
     if (!best || better(s.scheduledTasks(), s.makespan(), best.schedule.scheduledTasks(), best.schedule.makespan())) best = r;
     report(0, s.scheduledTasks(), s.makespan());
-    if (stopRequested(ctx) || Date.now() >= ctx.deadline) break;
+    if (stopRequested(ctx) || Date.now() >= ctx.deadline || iterations >= ctx.maxIterations) break;
     if (s.scheduledTasks() === ctx.model.nTasks && !last) {
       // Everything fits after all: polish this schedule for the rest of the time instead.
-      const polished = search({ ...ctx, rng: ctx.rng.fork(), report }, s, s.scheduledTasks());
+      const polished = search({ ...ctx, maxIterations: ctx.maxIterations - iterations, rng: ctx.rng.fork(), report }, s, s.scheduledTasks());
       iterations += polished.iterations;
       const p = polished.schedule;
       if (better(p.scheduledTasks(), p.makespan(), s.scheduledTasks(), s.makespan())) best = polished;
