@@ -95,7 +95,8 @@ describe('documented defaults are the applied ones', () => {
         decideOnArrival: posum.decideOnArrival,
         lookAheadMode: posum.lookAheadMode,
       },
-      [],
+      // as on a solve, allowStaleForecast is not stored: it only decides whether a stale forecast is a 422 or a warning
+      ['allowStaleForecast'],
     );
     // A plan replay and a policy run differ in their QoS controller: the document says which is whose.
     assert.notEqual(documentedDefaults(doc, 'CreatePolicySimulationDto').qos, documentedDefaults(doc, 'CreateSimulationDto').qos);

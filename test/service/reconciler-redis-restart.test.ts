@@ -61,8 +61,8 @@ describe('reconciler after Redis restarts empty under a running worker', () => {
     assert.equal(await probe.dbsize(), 0, 'the restarted Redis holds nothing');
     // A solve queued in Postgres whose job the restart lost (queued before it, older than a reconciler period).
     const [lost] = await svc.sql<{ id: string }>(
-      `INSERT INTO solves (tenant_id, status, strategy, objective, time_budget_ms, seed, starts_at, shuffle_aware, instance, instance_name, attempts, created_at)
-       SELECT tenant_id, 'queued', strategy, objective, time_budget_ms, seed, starts_at, shuffle_aware, instance, instance_name, 0, now() - interval '1 minute'
+      `INSERT INTO solves (tenant_id, status, strategy, objective, time_budget_ms, seed, starts_at, shuffle_aware, instance, instance_name, forecast_choice, attempts, created_at)
+       SELECT tenant_id, 'queued', strategy, objective, time_budget_ms, seed, starts_at, shuffle_aware, instance, instance_name, forecast_choice, 0, now() - interval '1 minute'
        FROM solves LIMIT 1 RETURNING id`,
     );
     // New work runs at once (the worker's queue clients reconnected)...
