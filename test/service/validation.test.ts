@@ -244,7 +244,7 @@ describe('validation', () => {
       );
       expectProblems(problem(window, 422), [
         ['slots', 'must be an integer >= 1, got 0'],
-        ['slotSeconds', 'must be a number > 0, got 0'],
+        ['slotSeconds', 'must be a number > 0 and at most 604800 (a week), got 0'],
         ['quantile', 'strictly between 0 and 1'],
       ]);
     });
