@@ -21,7 +21,7 @@ export class RateLimiter {
     const counter = `${this.config.queuePrefix}:ratelimit:${keyId}:${currentMinute()}`;
     let count: number;
     try {
-      [[, count]] = (await this.redis.multi().incr(counter).expire(counter, 120).exec()) as [[Error | null, number]];
+      [[, count]] = (await onceMoreAfterATimeout(() => this.redis.multi().incr(counter).expire(counter, 120).exec())) as [[Error | null, number]];
     } catch (e) {
       // Redis away: refuse now (nothing is created) rather than hang and run the request later.
       throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'Service unavailable', `the rate limiter could not reach Redis (${(e as Error).message}); nothing was changed, try again shortly`, [], { 'Retry-After': '5' });
@@ -48,6 +48,21 @@ export class RateLimiter {
 
   private failureCounter(address: string): string {
     return `${this.config.queuePrefix}:authfail:${address}:${currentMinute()}`;
+  }
+}
+
+/**
+ * Runs a Redis command, and once more if it timed out. The 1 s command timeout (failFastRedis) is a timer on this
+ * event loop: when another request held the loop longer (refusing a 7.7 MB body took 3.6 s on a loaded machine),
+ * the timer fires before the answer already waiting on the socket is read, and a healthy Redis looked away (a 503
+ * to an unrelated request). A second try is answered at once then; a Redis really away fails it too.
+ */
+async function onceMoreAfterATimeout<T>(command: () => Promise<T>): Promise<T> {
+  try {
+    return await command();
+  } catch (e) {
+    if (!/timed out/i.test((e as Error).message)) throw e;
+    return command();
   }
 }
 
