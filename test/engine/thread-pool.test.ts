@@ -48,6 +48,22 @@ describe('ThreadPool: long-lived threads for short work (the API\'s charts)', ()
     assert.notEqual(threadOf(await p.run({ echo: 'y' })), before);
   });
 
+  it('runLoaded reads a task\'s input only once a thread is free for it; a load that fails fails its task alone', async () => {
+    const p = pool(2);
+    let loading = 0;
+    let most = 0;
+    const load = (i: number) => async (): Promise<PoolWorkerInput> => {
+      most = Math.max(most, ++loading);
+      await new Promise((r) => setTimeout(r, 20));
+      loading--;
+      if (i === 3) throw new Error('the plan is gone');
+      return { echo: `t${i}` };
+    };
+    const answers = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => p.runLoaded(load(i))));
+    assert.ok(most <= 2, `at most 2 inputs read at once, saw ${most}`);
+    assert.deepEqual(answers.map((a) => (a.status === 'fulfilled' ? a.value.split(' on ')[0] : (a.reason as Error).message)), ['t0', 't1', 't2', 'the plan is gone', 't4', 't5', 't6', 't7']);
+  });
+
   it('a missing thread script and a closed pool are failures that say so', async () => {
     await assert.rejects(new ThreadPool(join(__dirname, 'nope.js'), { size: 1, taskTimeoutMs: 1000 }).run({ echo: 'x' }), (e: unknown) => e instanceof ThreadError && e.reason === 'missing');
     const p = pool(1);

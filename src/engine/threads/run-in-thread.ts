@@ -48,6 +48,12 @@ export class ThreadError extends Error {
   }
 }
 
+/** A thread's uncaught error as a 'crashed' failure; past its heap limit (resourceLimits) the work, not the process, ran out of memory. */
+export function threadCrash(e: Error & { code?: string }, limits?: ResourceLimits): ThreadError {
+  const oom = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
+  return new ThreadError('crashed', oom ? `ran out of memory (its share is ${limits?.maxOldGenerationSizeMb ?? 'the default'} MB of heap)` : e.message, e.stack);
+}
+
 export interface RunInThreadOptions<E> {
   /** Each event the thread posts, in order. */
   onEvent?: (event: E) => void;
@@ -99,12 +105,7 @@ export function runInThread<I, E, R>(file: string, input: I, opts: RunInThreadOp
       else if (m.type === 'done') settle({ ok: true, result: m.result });
       else settle({ ok: false, error: new ThreadError(m.input ? 'input' : 'error', m.message, m.stack) });
     });
-    worker.on('error', (e: Error & { code?: string }) => {
-      // The thread's heap limit (resourceLimits) was reached: the work, not the process, ran out of memory.
-      const oom = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      const limit = opts.resourceLimits?.maxOldGenerationSizeMb;
-      settle({ ok: false, error: new ThreadError('crashed', oom ? `ran out of memory (its share is ${limit ?? 'the default'} MB of heap)` : e.message, e.stack) });
-    });
+    worker.on('error', (e: Error & { code?: string }) => settle({ ok: false, error: threadCrash(e, opts.resourceLimits) }));
     worker.on('exit', (code) => settle({ ok: false, error: new ThreadError('crashed', `thread exited with code ${code} before answering`) }));
   });
   const kill = () => settle({ ok: false, error: new ThreadError('killed', 'thread terminated before answering') });

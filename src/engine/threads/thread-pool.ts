@@ -12,14 +12,15 @@
  */
 import { existsSync } from 'node:fs';
 import { isMainThread, parentPort, ResourceLimits, Worker } from 'node:worker_threads';
-import { ThreadError } from './run-in-thread';
+import { threadCrash, ThreadError } from './run-in-thread';
 
 type PoolRequest<I> = { id: number; input: I };
 type PoolAnswer<R> = { id: number; type: 'done'; result: R } | { id: number; type: 'error'; message: string; stack?: string };
 
 interface Task<I, R> {
   id: number;
-  input: I;
+  /** Reads the task's input, called only once a thread is free for it (see runLoaded). */
+  load: () => I | Promise<I>;
   resolve(r: R): void;
   reject(e: Error): void;
 }
@@ -55,10 +56,19 @@ export class ThreadPool<I, R> {
   }
 
   run(input: I): Promise<R> {
+    return this.runLoaded(() => input);
+  }
+
+  /**
+   * Like run, with the input read by `load` only once a thread is free for it: what waits in the queue is a
+   * promise to read the input, not the input, so a burst of large inputs is held in memory `size` at a time.
+   * A `load` that fails fails its task.
+   */
+  runLoaded(load: () => I | Promise<I>): Promise<R> {
     if (this.closed) return Promise.reject(new ThreadError('killed', 'the thread pool is closed'));
     if (!existsSync(this.file)) return Promise.reject(new ThreadError('missing', `thread script missing (${this.file})`));
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, input, resolve, reject });
+      this.queue.push({ id: this.nextId++, load, resolve, reject });
       this.dispatch();
     });
   }
@@ -76,10 +86,24 @@ export class ThreadPool<I, R> {
       if (!lane && this.lanes.length < Math.max(1, this.opts.size)) lane = this.spawn();
       if (!lane) return;
       const task = this.queue.shift()!;
-      lane.task = task;
-      lane.timer = setTimeout(() => void this.retire(lane!, new ThreadError('killed', `took longer than ${this.opts.taskTimeoutMs} ms`)), this.opts.taskTimeoutMs);
-      lane.worker.postMessage({ id: task.id, input: task.input } satisfies PoolRequest<I>);
+      lane.task = task; // the lane is taken while the input loads, so at most `size` inputs are read at once
+      void this.start(lane, task);
     }
+  }
+
+  private async start(lane: Lane<I, R>, task: Task<I, R>): Promise<void> {
+    let input: I;
+    try {
+      input = await task.load();
+    } catch (e) {
+      if (lane.task === task) this.finish(lane);
+      task.reject(e as Error);
+      this.dispatch();
+      return;
+    }
+    if (lane.task !== task) return; // the lane was retired meanwhile (the pool closed): the task has failed already
+    lane.timer = setTimeout(() => void this.retire(lane, new ThreadError('killed', `took longer than ${this.opts.taskTimeoutMs} ms`)), this.opts.taskTimeoutMs);
+    lane.worker.postMessage({ id: task.id, input } satisfies PoolRequest<I>);
   }
 
   private spawn(): Lane<I, R> {
@@ -94,10 +118,7 @@ export class ThreadPool<I, R> {
       else task.reject(new ThreadError('error', m.message, m.stack));
       this.dispatch();
     });
-    worker.on('error', (e: Error & { code?: string }) => {
-      const oom = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      void this.retire(lane, new ThreadError('crashed', oom ? `ran out of memory (its share is ${this.opts.resourceLimits?.maxOldGenerationSizeMb ?? 'the default'} MB of heap)` : e.message, e.stack));
-    });
+    worker.on('error', (e: Error & { code?: string }) => void this.retire(lane, threadCrash(e, this.opts.resourceLimits)));
     worker.on('exit', (code) => void this.retire(lane, new ThreadError('crashed', `thread exited with code ${code} before answering`)));
     this.lanes.push(lane);
     return lane;

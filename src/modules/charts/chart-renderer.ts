@@ -17,14 +17,10 @@ const CHART_THREAD_MB = 1024;
 @Injectable()
 export class ChartRenderer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly pool: ThreadPool<ChartJob, string>;
-  private readonly size: number;
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
 
   constructor(@Inject(CONFIG) config: Config) {
-    this.size = config.chartThreads;
     this.pool = new ThreadPool(join(__dirname, '../../charts/chart.thread.js'), {
-      size: this.size,
+      size: config.chartThreads,
       taskTimeoutMs: CHART_TIMEOUT_MS,
       resourceLimits: { maxOldGenerationSizeMb: CHART_THREAD_MB },
     });
@@ -35,25 +31,14 @@ export class ChartRenderer implements OnApplicationBootstrap, OnModuleDestroy {
    * of (a plan and its instance: megabytes parsed on the event loop), so it is called only when a thread is free:
    * twenty charts asked at once hold one or two plans in memory at a time, not twenty.
    */
-  async make(job: () => Promise<ChartJob>): Promise<string> {
-    await this.turn();
-    try {
-      return await this.pool.run(await job());
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
-  }
-
-  private async turn(): Promise<void> {
-    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
+  make(job: () => Promise<ChartJob>): Promise<string> {
+    return this.pool.runLoaded(job);
   }
 
   /** The first chart a person asks for should not also wait for vega to load (bench/CHARTS.md: fresh process). */
   onApplicationBootstrap(): void {
     const warmUp: ChartJob = { kind: 'revenue', format: 'svg', input: { title: 'warm-up', currency: 'EUR', period: 'day', components: [] } };
-    this.make(async () => warmUp).catch(() => undefined); // a failure shows, with its reason, on the first chart request
+    this.pool.run(warmUp).catch(() => undefined); // a failure shows, with its reason, on the first chart request
   }
 
   onModuleDestroy(): Promise<void> {
