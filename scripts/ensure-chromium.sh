@@ -15,7 +15,6 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TMP="$ROOT/.tmp"
 ENV_FILE="$TMP/chromium.env"
-APT_LOG="$TMP/apt.log"
 HOW_TO="install Debian's chromium (apt-get install chromium, as root) or set FALLOW_CHROMIUM to a Chromium or Chrome binary"
 
 case "${1:-}" in
@@ -31,19 +30,12 @@ works() {
   [ -f "$1" ] && [ -x "$1" ] && v=$(timeout 60 "$1" --version 2>/dev/null) && [ -n "$v" ] && printf '%s' "$v"
 }
 
-# install: Debian's chromium with apt-get when allowed; sets WHY when it does not install
+# install: Debian's chromium with apt-get when allowed (scripts/apt-install.sh); sets WHY when it does not install
+# shellcheck source=scripts/apt-install.sh
+source "$ROOT/scripts/apt-install.sh"
 install() {
-  WHY=""
-  if [ -n "${FALLOW_NO_INSTALL:-}" ]; then WHY="not installing: FALLOW_NO_INSTALL is set"
-  elif [ "$(id -u)" -ne 0 ]; then WHY="not installing: not root"
-  elif ! command -v apt-get >/dev/null 2>&1; then WHY="not installing: no apt-get"; fi
-  [ -z "$WHY" ] || return 1
-  echo "ensure-chromium: installing chromium with apt-get, a minute or two (log: .tmp/apt.log)..." >&2
-  export DEBIAN_FRONTEND=noninteractive
-  # -o DPkg::Lock::Timeout: another apt-get (a concurrent test run, ensure-services.sh) may hold the lock
-  local apt=(apt-get -y -q -o DPkg::Lock::Timeout=600 install --no-install-recommends chromium fonts-liberation)
-  if "${apt[@]}" >>"$APT_LOG" 2>&1 || { apt-get -q update >>"$APT_LOG" 2>&1 && "${apt[@]}" >>"$APT_LOG" 2>&1; }; then return 0; fi
-  WHY="apt-get install chromium failed (see .tmp/apt.log: $(tail -n 1 "$APT_LOG"))"
+  if apt_install chromium fonts-liberation; then WHY=""; return 0; fi
+  WHY=$APT_WHY
   return 1
 }
 

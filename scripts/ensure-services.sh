@@ -252,19 +252,9 @@ pg_private() {
     die "cannot provide PostgreSQL: the private instance on 127.0.0.1:$port does not answer$(last_error)"
 }
 
-apt_install() { # pkg...
-  local why=""
-  [ -n "${FALLOW_NO_INSTALL:-}" ] && why="FALLOW_NO_INSTALL is set"
-  [ -z "$why" ] && ! is_root && why="not root"
-  [ -z "$why" ] && ! command -v apt-get >/dev/null 2>&1 && why="no apt-get"
-  if [ -n "$why" ]; then APT_WHY="not installing: $why"; return 1; fi
-  warn "installing $* with apt-get (log: $(rel "$TMP/apt.log"))..."
-  export DEBIAN_FRONTEND=noninteractive
-  if ! apt-get install -y -q --no-install-recommends "$@" >>"$TMP/apt.log" 2>&1 9>&-; then
-    apt-get update -q >>"$TMP/apt.log" 2>&1 9>&- || true
-    apt-get install -y -q --no-install-recommends "$@" >>"$TMP/apt.log" 2>&1 9>&- || { APT_WHY="apt-get install $* failed (see $(rel "$TMP/apt.log"))"; return 1; }
-  fi
-}
+# apt_install PKG...: the Debian packages, when this may install them (APT_WHY says why not)
+# shellcheck source=scripts/apt-install.sh
+source "$ROOT/scripts/apt-install.sh"
 
 ensure_postgres() {
   PG_URL=""; PG_HOW=""

@@ -11,26 +11,18 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TMP="$ROOT/.tmp"
 ENV_FILE="$TMP/tools.env"
-APT_LOG="$TMP/apt.log"
 TOOLS=(curl jq)
 mkdir -p "$TMP"
 
 missing() { local t out=(); for t in "${TOOLS[@]}"; do command -v "$t" >/dev/null 2>&1 || out+=("$t"); done; printf '%s' "${out[*]:-}"; }
 
+# shellcheck source=scripts/apt-install.sh
+source "$ROOT/scripts/apt-install.sh"
 WHY=""
 lack=$(missing)
 if [ -n "$lack" ]; then
-  if [ -n "${FALLOW_NO_INSTALL:-}" ]; then WHY="not installing: FALLOW_NO_INSTALL is set"
-  elif [ "$(id -u)" -ne 0 ]; then WHY="not installing: not root"
-  elif ! command -v apt-get >/dev/null 2>&1; then WHY="not installing: no apt-get"
-  else
-    echo "ensure-tools: installing $lack with apt-get (log: .tmp/apt.log)..." >&2
-    export DEBIAN_FRONTEND=noninteractive
-    # shellcheck disable=SC2206  # the list is words
-    apt=(apt-get -y -q -o DPkg::Lock::Timeout=600 install --no-install-recommends $lack)
-    "${apt[@]}" >>"$APT_LOG" 2>&1 || { apt-get -q update >>"$APT_LOG" 2>&1 && "${apt[@]}" >>"$APT_LOG" 2>&1; } ||
-      WHY="apt-get install $lack failed (see .tmp/apt.log)"
-  fi
+  # shellcheck disable=SC2086  # the list is words
+  apt_install $lack || WHY=$APT_WHY
   lack=$(missing)
 fi
 
