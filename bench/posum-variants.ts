@@ -10,8 +10,8 @@
  */
 import { parseArgs } from 'node:util';
 import { loadInstance } from '../src/engine/model/model';
-import { MEMBERS, PortfolioParams } from '../src/engine/posum/portfolio';
-import { portfolioParams, simulatePolicy } from '../src/engine/simulate';
+import { MEMBERS, PortfolioParams } from '../src/engine/policies/posum/params';
+import { portfolioParams, simulatePolicy } from '../src/engine/simulation';
 import { quantile } from '../src/engine/forecast/quantile';
 import { nothingToRun } from './common';
 import { posumInputs, WEIGHTS, workload } from './posum-workload';

@@ -6,9 +6,9 @@
  */
 import { Model } from '../src/engine/model/model';
 import { InstanceDoc, PlanDoc } from '../src/engine/model/types';
-import { makePolicy } from '../src/engine/policies';
+import { getPolicy } from '../src/engine/policies';
 import { getQos } from '../src/engine/qos';
-import { checkPlanFits, SimReport } from '../src/engine/simulate';
+import { checkPlanFits, portfolioParams, SimReport } from '../src/engine/simulation';
 import { PlanDriver } from '../src/engine/simulate/plan-driver';
 import { Driver, Simulator, TaskState } from '../src/engine/simulate/simulator';
 import { ActualUsage } from '../src/engine/simulate/usage';
@@ -89,7 +89,7 @@ export function runWithEvidence(
   seed: number,
 ): { report: SimReport; evidence: RunEvidence } {
   if ('plan' in what) checkPlanFits(model, what.plan);
-  const driver = new KillCounter('plan' in what ? new PlanDriver(model, what.plan) : makePolicy(what.policy, model), model.K);
+  const driver = new KillCounter('plan' in what ? new PlanDriver(model, what.plan) : getPolicy(what.policy).create({ model, posum: portfolioParams() }).driver, model.K);
   const usage = new ActualUsage(model, actual);
   const sim = new Simulator(model, usage, driver, { qos: getQos(qos), seed });
   const report = sim.run();

@@ -33,7 +33,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadInstance } from '../src/engine/model/model';
 import { InstanceDoc } from '../src/engine/model/types';
-import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulate';
+import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulation';
 import { median } from '../src/engine/simulate/metrics';
 import { solve } from '../src/engine/solve';
 import { nothingToRun, repoRoot, sharedDir, writeResultsSection } from './common';

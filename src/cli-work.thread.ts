@@ -7,9 +7,9 @@ import { baselineForecast, BaselineKind, forecast, ForecastInputError, Headroom,
 import { ValidationError } from './engine/model/errors';
 import { loadInstance } from './engine/model/model';
 import type { InstanceDoc, PlanDoc } from './engine/model/types';
-import { simulatePlan, simulatePolicy, SimulateOptions } from './engine/simulate';
+import { simulatePlan, simulatePolicy, SimulateOptions } from './engine/simulation';
 import { serveThread } from './engine/threads/thread-entry';
-import type { SimReport } from './engine/simulate';
+import type { SimReport } from './engine/simulation';
 
 export type CliWork =
   | { kind: 'simulate'; instance: InstanceDoc; plan: PlanDoc | null; policy: string | null; options: SimulateOptions }

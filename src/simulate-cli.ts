@@ -9,15 +9,15 @@ import { CommandSpec, parseCommand, UsageError } from './cli-args';
 import { readJson } from './cli-input';
 import { loadInstance } from './engine/model/model';
 import { PlanDoc } from './engine/model/types';
-import { POLICY_NAMES } from './engine/policies';
-import { PROVISIONING_NAMES, ProvisioningName } from './engine/policies/provisioning';
-import { PORTFOLIO_DEFAULTS, PortfolioParams, REBUILD_LOOK_AHEAD_SECONDS } from './engine/posum/portfolio';
-import { portfolioFromRequest, portfolioRequestIssues, PortfolioRequest } from './engine/posum/request';
+import { policyNames } from './engine/policies';
+import { PROVISIONING_NAMES, ProvisioningName } from './engine/policies/posum/provisioning';
+import { PORTFOLIO_DEFAULTS, PortfolioParams, REBUILD_LOOK_AHEAD_SECONDS } from './engine/policies/posum/params';
+import { portfolioFromRequest, portfolioRequestIssues, PortfolioRequest } from './engine/policies/posum/request';
 import { QOS_NAMES } from './engine/qos';
-import { checkPlanFits, validateActualUsage, validateRuntimeTruth } from './engine/simulate';
+import { checkPlanFits, validateActualUsage, validateRuntimeTruth } from './engine/simulation';
 import { runCliWork } from './cli-progress';
 
-const POLICIES = [...POLICY_NAMES, 'posum'];
+const POLICIES = policyNames();
 const P = PORTFOLIO_DEFAULTS;
 
 export const SIMULATE = {
@@ -82,7 +82,7 @@ export async function simulateCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-/** The flag each field of a POSUM request comes from (engine/posum/request.ts names fields). */
+/** The flag each field of a POSUM request comes from (engine/policies/posum/request.ts names fields). */
 const POSUM_FLAGS: Record<string, string> = {
   provision: 'provision',
   delta: 'delta',

@@ -15,7 +15,7 @@ import { runWithProgress } from './cli-progress';
 import { hardStopAfterMs } from './worker/kinds/solve-limits';
 import { strategyNames } from './engine/strategies';
 import { Objective, OBJECTIVES } from './engine/strategies/strategy';
-import { FcWeights, resolveScoreWeights } from './engine/posum/score';
+import { FcWeights, resolveScoreWeights } from './engine/evaluate/posum-score';
 
 export const SOLVE = {
   name: 'solve',

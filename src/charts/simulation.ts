@@ -5,7 +5,7 @@
  */
 import type { Model } from '../engine/model/model';
 import type { PlanDoc } from '../engine/model/types';
-import type { JobRun, SimReport } from '../engine/simulate';
+import type { JobRun, SimReport } from '../engine/simulation';
 import { planBars } from './plan-data';
 import { chart, ChartSpec, listLine, PLOT_WIDTH } from './spec';
 

@@ -1,10 +1,10 @@
 import { loadInstance, Model } from '../engine/model/model';
 import { InstanceDoc, JobSpec, NodeSpec } from '../engine/model/types';
 import { basic, detailed, emptyStats, PredictorChoice, mergeStats, predictDurations, StageEvidence, StageQuery, StageStats, standard, statsOf, TaskRun, TenantHistory } from '../engine/predict';
-import { makePolicy } from '../engine/policies';
+import { FairPolicy } from '../engine/policies/fair/fair';
 import { getQos } from '../engine/qos';
 import { Random } from '../engine/random';
-import { simulatePlan } from '../engine/simulate';
+import { simulatePlan } from '../engine/simulation';
 import { Simulator } from '../engine/simulate/simulator';
 import { ActualUsage } from '../engine/simulate/usage';
 import { solve } from '../engine/solve';
@@ -170,7 +170,7 @@ export interface SwimResult {
 export function evaluateSwim(trace: SwimJob[], o: SwimOptions = SWIM_DEFAULTS): SwimResult {
   const w = swimWorkload(trace, o);
   const model = loadInstance(w.doc);
-  const sim = new Simulator(model, new ActualUsage(model, undefined), makePolicy('fair', model), {
+  const sim = new Simulator(model, new ActualUsage(model, undefined), new FairPolicy(model), {
     qos: getQos('none'),
     seed: o.seed,
     reduceSlowstart: 0.05,
@@ -267,7 +267,7 @@ export async function planQuality(trace: SwimJob[], o: SwimOptions = SWIM_DEFAUL
   const w = swimWorkload(trace, o);
   w.doc.nodes = w.doc.nodes.map((n) => ({ ...n, speed: 1 }));
   const model = loadInstance(w.doc);
-  const sim = new Simulator(model, new ActualUsage(model, undefined), makePolicy('fair', model), { qos: getQos('none'), seed: o.seed, runtimeTruth: { runtimeSigma: o.runtimeSigma }, maxWindows: 1 });
+  const sim = new Simulator(model, new ActualUsage(model, undefined), new FairPolicy(model), { qos: getQos('none'), seed: o.seed, runtimeTruth: { runtimeSigma: o.runtimeSigma }, maxWindows: 1 });
   sim.run();
   const tasks = observe(model, sim, w.meta);
   const cut = Math.max(0, model.jobs.length - batch);

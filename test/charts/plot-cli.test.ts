@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { loadInstance } from '../../src/engine/model/model';
-import { simulatePlan } from '../../src/engine/simulate';
+import { simulatePlan } from '../../src/engine/simulation';
 import { at, planOf, withTempDir } from '../support/fixtures';
 import { flat, oneJob } from '../support/sim-fixtures';
 

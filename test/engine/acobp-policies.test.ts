@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadInstance, Model } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
-import { RwsPolicy } from '../../src/engine/policies';
+import { RwsPolicy } from '../../src/engine/policies/rws/rws';
 import { getQos } from '../../src/engine/qos';
-import { simulatePlan, simulatePolicy } from '../../src/engine/simulate';
+import { simulatePlan, simulatePolicy } from '../../src/engine/simulation';
 import { Driver, Simulator } from '../../src/engine/simulate/simulator';
-import { givenOrRandomReplicas } from '../../src/engine/policies/replicas';
+import { givenOrRandomReplicas } from '../../src/engine/policies/dispatch/replicas';
 import { ActualUsage } from '../../src/engine/simulate/usage';
 import { acoBpInstance } from '../../harness/acobp-instance';
 

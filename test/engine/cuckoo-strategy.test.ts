@@ -8,8 +8,8 @@ import { describe, test } from 'node:test';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc, PlanDoc } from '../../src/engine/model/types';
-import { hostWeights } from '../../src/engine/policies';
-import { simulatePlan, simulatePolicy } from '../../src/engine/simulate';
+import { hostWeights } from '../../src/engine/placement/host-weights';
+import { simulatePlan, simulatePolicy } from '../../src/engine/simulation';
 import { solve } from '../../src/engine/solve';
 import { node } from '../support/sim-fixtures';
 

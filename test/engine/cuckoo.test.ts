@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
-import { CuckooPolicy, hostWeights, wrrPlacement } from '../../src/engine/policies';
+import { CuckooPolicy } from '../../src/engine/policies/cuckoo/cuckoo';
+import { hostWeights } from '../../src/engine/placement/host-weights';
+import { wrrPlacement } from '../../src/engine/placement/wrr-placement';
 import { node, runDriver } from '../support/sim-fixtures';
 
 /**

@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { parseHistoryCsv } from '../../src/engine/forecast';
 import { loadInstance } from '../../src/engine/model/model';
-import { validateActualUsage } from '../../src/engine/simulate';
+import { validateActualUsage } from '../../src/engine/simulation';
 import { generatedExamples } from '../../examples/generate';
 import { withTempDir } from '../support/fixtures';
 

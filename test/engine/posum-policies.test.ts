@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
-import { PosumAllocation, PosumAllocationPolicy } from '../../src/engine/policies/posum-allocation';
+import { PosumAllocation, PosumAllocationPolicy } from '../../src/engine/policies/posum/allocation';
 import { getQos } from '../../src/engine/qos';
 import { Simulator } from '../../src/engine/simulate/simulator';
 import { ActualUsage } from '../../src/engine/simulate/usage';

@@ -1,5 +1,5 @@
 /**
- * POSUM's replayed look-ahead (engine/posum/replay.ts). Its promise is exactness: replaying the workload known
+ * POSUM's replayed look-ahead (engine/policies/posum/replay.ts). Its promise is exactness: replaying the workload known
  * so far from time 0 with POSUM's past choices reaches the live state. Exact look-aheads make switching a
  * policy improvement: when every job is known at time 0, the load is as forecast and the look-ahead reaches the
  * window's end, the member chosen at time 0 is the best member, and every later switch can only improve on
@@ -10,13 +10,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc, JobSpec } from '../../src/engine/model/types';
-import { PosumAllocationPolicy } from '../../src/engine/policies/posum-allocation';
-import { MEMBERS, PortfolioPolicy } from '../../src/engine/posum/portfolio';
-import { replayInstance } from '../../src/engine/posum/replay';
-import { portfolioFromRequest, portfolioRequestIssues } from '../../src/engine/posum/request';
+import { PosumAllocationPolicy } from '../../src/engine/policies/posum/allocation';
+import { MEMBERS } from '../../src/engine/policies/posum/params';
+import { PortfolioPolicy } from '../../src/engine/policies/posum/posum-policy';
+import { replayInstance } from '../../src/engine/policies/posum/replay';
+import { portfolioFromRequest, portfolioRequestIssues } from '../../src/engine/policies/posum/request';
 import { getQos } from '../../src/engine/qos';
 import { Random } from '../../src/engine/random';
-import { portfolioParams, simulatePolicy } from '../../src/engine/simulate';
+import { portfolioParams, simulatePolicy } from '../../src/engine/simulation';
 import { Simulator } from '../../src/engine/simulate/simulator';
 import { ActualUsage } from '../../src/engine/simulate/usage';
 

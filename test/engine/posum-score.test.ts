@@ -7,8 +7,9 @@ import { describe, test } from 'node:test';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
-import { choose, fc, posumScore, scoreParamIssues } from '../../src/engine/posum/score';
-import { simulatePlan } from '../../src/engine/simulate';
+import { fc, posumScore, scoreParamIssues } from '../../src/engine/evaluate/posum-score';
+import { choose } from '../../src/engine/policies/posum/choose';
+import { simulatePlan } from '../../src/engine/simulation';
 import { solve } from '../../src/engine/solve';
 import { BY_WORK } from '../support/work-limit';
 

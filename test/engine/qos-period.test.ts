@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadInstance, Model } from '../../src/engine/model/model';
-import { HadoopPolicy } from '../../src/engine/policies/hadoop';
-import { PosumAllocationPolicy } from '../../src/engine/policies/posum-allocation';
+import { HadoopPolicy } from '../../src/engine/policies/hadoop/hadoop';
+import { PosumAllocationPolicy } from '../../src/engine/policies/posum/allocation';
 import { crossingTime, nextPoll } from '../../src/engine/simulate/qos-clock';
 import { Driver, Simulator } from '../../src/engine/simulate/simulator';
 import { ActualUsage } from '../../src/engine/simulate/usage';

@@ -9,7 +9,7 @@ import { ValidationError } from '../../src/engine/model/errors';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
 import { getQos } from '../../src/engine/qos';
-import { validateRuntimeTruth } from '../../src/engine/simulate';
+import { validateRuntimeTruth } from '../../src/engine/simulation';
 import { Driver, RuntimeTruth, Simulator } from '../../src/engine/simulate/simulator';
 import { ActualUsage } from '../../src/engine/simulate/usage';
 

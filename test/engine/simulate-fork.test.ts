@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadInstance, Model } from '../../src/engine/model/model';
 import { InstanceDoc, JobSpec } from '../../src/engine/model/types';
-import { makePolicy } from '../../src/engine/policies';
-import { PosumAllocationPolicy } from '../../src/engine/policies/posum-allocation';
-import { ProvisioningPolicy } from '../../src/engine/policies/provisioning';
+import { HadoopPolicy } from '../../src/engine/policies/hadoop/hadoop';
+import { PosumAllocationPolicy } from '../../src/engine/policies/posum/allocation';
+import { ProvisioningPolicy } from '../../src/engine/policies/posum/provisioning';
 import { getQos } from '../../src/engine/qos';
 import { Random } from '../../src/engine/random';
 import { SimReport } from '../../src/engine/simulate/metrics';
@@ -52,7 +52,7 @@ const runs: [string, Make][] = [
   }],
   ['hadoop under Cuckoo with runtime noise', (model) => {
     const options: SimOptions = { qos: getQos('cuckoo'), seed: 5, runtimeTruth: { runtimeSigma: 0.3 } };
-    return new Simulator(model, new ActualUsage(model, model.doc.usage), makePolicy('hadoop', model), options);
+    return new Simulator(model, new ActualUsage(model, model.doc.usage), new HadoopPolicy(model), options);
   }],
 ];
 

@@ -6,8 +6,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadInstance } from '../../src/engine/model/model';
-import { CuckooPolicy, HadoopPolicy, hostWeights } from '../../src/engine/policies';
-import { HEARTBEAT_SECONDS } from '../../src/engine/policies/locality-dispatch';
+import { CuckooPolicy } from '../../src/engine/policies/cuckoo/cuckoo';
+import { HadoopPolicy } from '../../src/engine/policies/hadoop/hadoop';
+import { hostWeights } from '../../src/engine/placement/host-weights';
+import { HEARTBEAT_SECONDS } from '../../src/engine/policies/dispatch/locality-dispatch';
 import { stagingSeconds } from '../../src/engine/simulate/transfer';
 import { at, planOf } from '../support/fixtures';
 import { flat, node, oneJob, runDriver, runPlan } from '../support/sim-fixtures';

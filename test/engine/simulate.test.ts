@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadInstance } from '../../src/engine/model/model';
-import { simulatePlan, simulatePolicy } from '../../src/engine/simulate';
+import { simulatePlan, simulatePolicy } from '../../src/engine/simulation';
 import { EventQueue, SimEvent } from '../../src/engine/simulate/event-queue';
 import { transferSeconds } from '../../src/engine/simulate/transfer';
 import { solve } from '../../src/engine/solve';
 import { Random } from '../../src/engine/random';
-import { HadoopPolicy } from '../../src/engine/policies';
+import { HadoopPolicy } from '../../src/engine/policies/hadoop/hadoop';
 import { ephemeralInstance } from '../../harness/ephemeral-instance';
 import { at, planOf } from '../support/fixtures';
 import { flat, node, oneJob, runDriver, runPlan, stable, step } from '../support/sim-fixtures';

@@ -1,6 +1,6 @@
 import { batchKpis } from './batch-kpis';
 import { planScore } from './posum-kpi';
-import type { PosumScore } from '../posum/score';
+import type { PosumScore } from '../evaluate/posum-score';
 import { LocalityCounts, localityOf } from './locality';
 import { Model, NO_TASK_LIMIT, stageKey } from '../model/model';
 import { PLAN_FORMAT } from '../model/types';

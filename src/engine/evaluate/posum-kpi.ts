@@ -1,9 +1,9 @@
 import type { Model } from '../model/model';
-import { posumScore, PosumScore, ScoredJob } from '../posum/score';
+import { posumScore, PosumScore, ScoredJob } from '../evaluate/posum-score';
 import type { JobOutcome } from './evaluate';
 
 /**
- * POSUM's P = (V_D, S_B, C) of a plan (Table I; src/engine/posum/score.ts): a deadline-class job with a
+ * POSUM's P = (V_D, S_B, C) of a plan (Table I; evaluate/posum-score.ts): a deadline-class job with a
  * deadline counts in V_D, every other job in S_B; e_i is the planned duration of the job's tasks; a rejected
  * job counts as never ending before the window closes; every node is up from slot 0 to the makespan.
  */

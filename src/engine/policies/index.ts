@@ -1,29 +1,33 @@
 import { ValidationError } from '../model/errors';
-import { Model } from '../model/model';
-import { Driver } from '../simulate/driver';
-import { AcoBpPolicy } from './aco-bp';
-import { CuckooPolicy } from './cuckoo';
-import { FairPolicy } from './fair';
-import { HadoopPolicy } from './hadoop';
-import { HmjsPolicy } from './hmjs';
-import { RwsPolicy } from './rws';
-import { PosumAllocationPolicy } from './posum-allocation';
+import { acoBp } from './aco-bp/aco-bp';
+import { cuckoo } from './cuckoo/cuckoo';
+import { fair, fairNoDelay } from './fair/fair';
+import { hadoop } from './hadoop/hadoop';
+import { hmjs } from './hmjs/hmjs';
+import type { Policy } from './policy';
+import { posumAllocations } from './posum/members';
+import { posum } from './posum/posum-policy';
+import { rws } from './rws/rws';
 
-export const POLICY_NAMES = ['hadoop', 'cuckoo', 'fair', 'fair-nodelay', 'rws', 'hmjs', 'aco-bp', 'edls-sh', 'edls-pr', 'hsrtf', 'locf'] as const;
-export type PolicyName = (typeof POLICY_NAMES)[number];
+/**
+ * The online policies by name (the online twin of strategies/index.ts). The order is the one the API's enum
+ * and the CLI's help list them in: the baselines, POSUM's four allocation policies, then POSUM itself.
+ * A new policy: its folder under policies/ and one entry here.
+ */
+const registry = new Map<string, Policy>();
+for (const p of [hadoop, cuckoo, fair, fairNoDelay, rws, hmjs, acoBp, ...posumAllocations, posum] as Policy[]) registry.set(p.name, p);
 
-export function makePolicy(name: string, model: Model): Driver {
-  if (name === 'hadoop') return new HadoopPolicy(model);
-  if (name === 'cuckoo') return new CuckooPolicy(model);
-  if (name === 'fair') return new FairPolicy(model);
-  if (name === 'fair-nodelay') return new FairPolicy(model, 0);
-  if (name === 'rws') return new RwsPolicy(model);
-  if (name === 'hmjs') return new HmjsPolicy(model);
-  if (name === 'aco-bp') return new AcoBpPolicy(model);
-  if (name === 'edls-sh' || name === 'edls-pr' || name === 'hsrtf' || name === 'locf') return new PosumAllocationPolicy(model, name);
-  throw new ValidationError('options', [{ path: 'policy', message: `unknown policy "${name}" (one of ${POLICY_NAMES.join(', ')})` }]);
+export function policyNames(): string[] {
+  return [...registry.keys()];
 }
 
-export { AcoBpPolicy, CuckooPolicy, FairPolicy, HadoopPolicy, HmjsPolicy, PosumAllocationPolicy, RwsPolicy };
-export { hostWeights } from './host-weights';
-export { wrrPlacement } from './wrr-placement';
+/** The registered policy called `name`, or undefined. */
+export function lookupPolicy(name: string): Policy | undefined {
+  return registry.get(name);
+}
+
+export function getPolicy(name: string): Policy {
+  const p = registry.get(name);
+  if (!p) throw new ValidationError('options', [{ path: 'policy', message: `unknown policy "${name}" (one of ${policyNames().join(', ')})` }]);
+  return p;
+}

@@ -1,5 +1,4 @@
-import type { Decision } from '../posum/portfolio';
-import type { PosumScore } from '../posum/score';
+import type { PosumScore } from '../evaluate/posum-score';
 import type { BatchMetrics } from './batch-metrics';
 /**
  * The realised metrics of one simulated run (Salamander IV: job execution time, % relaunched and % remote
@@ -35,8 +34,6 @@ export interface SimReport extends BatchMetrics {
   fc?: number;
   /** Policies: the provisioning policy that leased nodes (posum: its members'), null for none. */
   provisioning?: string | null;
-  /** POSUM: every decision (time, each member's score and distance to the ideal point, the choice). */
-  decisions?: Decision[];
   /** Share of a stage's predecessor tasks that ended before it could launch (1: the strict barrier). */
   reduceSlowstart: number;
   /** How often the QoS controller checked each node, simulated seconds (the slot length: once per slot). */

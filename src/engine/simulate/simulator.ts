@@ -9,7 +9,7 @@ import { crossingTime, nextPoll } from './qos-clock';
 import { NodeLinks, pathSeconds, stagingSeconds } from './transfer';
 import { ActualUsage } from './usage';
 import { cloneState } from './fork';
-import { posumScore, PosumScore } from '../posum/score';
+import { posumScore, PosumScore } from '../evaluate/posum-score';
 import { roundScore } from '../evaluate/posum-kpi';
 
 /**

@@ -7,7 +7,7 @@ import { exact } from './exact/exact';
 import { fifo } from './fifo/fifo';
 import { ga } from './ga/ga';
 import { ls } from './ls/ls';
-import { portfolio } from './portfolio/portfolio';
+import { portfolio } from '../policies/posum/members-strategy';
 import { rffd } from './rffd/rffd';
 import { Strategy } from './strategy';
 import { tps } from './tps/tps';

@@ -1,7 +1,7 @@
 import { Model } from '../model/model';
 import { PlacementDoc } from '../model/types';
 import { Random } from '../random';
-import type { FcWeights } from '../posum/score';
+import type { FcWeights } from '../evaluate/posum-score';
 import { Schedule } from '../schedule/schedule';
 
 export interface Progress {

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { FcWeights } from '../../engine/posum/score';
+import type { FcWeights } from '../../engine/evaluate/posum-score';
 
 @Entity('tenants')
 export class TenantEntity {

@@ -5,7 +5,7 @@ import { ApiPage } from '../common/api-page';
 import { pageLimit } from '../common/cursor';
 import { ApiProblems } from '../common/api-problems';
 import { IdempotencyInterceptor, SecretInResponse } from '../common/idempotency.interceptor';
-import { FC_DEFAULTS } from '../../engine/posum/score';
+import { FC_DEFAULTS } from '../../engine/evaluate/posum-score';
 import { ApiKeyEntity } from './api-key.entity';
 import { Roles } from './principal';
 import { ScoreWeightsDto } from '../common/score-weights.dto';

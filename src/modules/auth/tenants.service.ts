@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FC_DEFAULTS, FcWeights, weightsIssues } from '../../engine/posum/score';
+import { FC_DEFAULTS, FcWeights, weightsIssues } from '../../engine/evaluate/posum-score';
 import { pageOf } from '../common/keyset-page';
 import { conflict, invalid, notFound } from '../common/problem';
 import { ApiKeyEntity, Role } from './api-key.entity';

@@ -1,6 +1,6 @@
 import { ValidationError } from '../../engine/model/errors';
 import { InstanceDoc, Issue } from '../../engine/model/types';
-import { UsageDoc, validateActualUsage } from '../../engine/simulate';
+import { UsageDoc, validateActualUsage } from '../../engine/simulation';
 
 /**
  * The simulator's own check of an actual usage document against the plan's instance (known nodes and

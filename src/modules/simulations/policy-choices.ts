@@ -1,4 +1,4 @@
-import { POLICY_NAMES } from '../../engine/policies';
+import { policyNames } from '../../engine/policies';
 
 /** What a policy simulation may run: every online policy, and `posum`, the portfolio choosing among its members. */
-export const SIMULATED_POLICIES: readonly string[] = [...POLICY_NAMES, 'posum'];
+export const SIMULATED_POLICIES: readonly string[] = policyNames();

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { POSUM_ALLOCATIONS, POSUM_ALLOCATION_DEFAULTS } from '../../engine/policies/posum-allocation';
-import { LOOK_AHEAD_MODES, LS_MEMBER, PORTFOLIO_DEFAULTS, REBUILD_LOOK_AHEAD_SECONDS, REPLAY_LOOK_AHEAD_SECONDS } from '../../engine/posum/portfolio';
-import { PROVISIONING_NAMES } from '../../engine/policies/provisioning';
+import { POSUM_ALLOCATIONS, POSUM_ALLOCATION_DEFAULTS } from '../../engine/policies/posum/allocation';
+import { LOOK_AHEAD_MODES, LS_MEMBER, PORTFOLIO_DEFAULTS, REBUILD_LOOK_AHEAD_SECONDS, REPLAY_LOOK_AHEAD_SECONDS } from '../../engine/policies/posum/params';
+import { PROVISIONING_NAMES } from '../../engine/policies/posum/provisioning';
 import { QOS_NAMES } from '../../engine/qos';
 import { DEFAULT_SIMULATION_LIMITS as LIMITS } from '../../engine/model/admission';
 import { HorizonDto } from '../common/format.dto';

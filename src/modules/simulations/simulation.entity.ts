@@ -1,7 +1,7 @@
-import type { PortfolioParams } from '../../engine/posum/portfolio';
+import type { PortfolioParams } from '../../engine/policies/posum/params';
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { InstanceDoc } from '../../engine/model/types';
-import type { SimReport, UsageDoc } from '../../engine/simulate';
+import type { SimReport, UsageDoc } from '../../engine/simulation';
 import type { ForecastChoice } from '../forecasts/forecast-choice';
 
 export const SIMULATION_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;

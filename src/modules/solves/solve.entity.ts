@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { FcWeights } from '../../engine/posum/score';
+import type { FcWeights } from '../../engine/evaluate/posum-score';
 import type { StagePrediction } from '../../engine/predict';
 import { InstanceDoc } from '../../engine/model/types';
 import type { ForecastChoice } from '../forecasts/forecast-choice';

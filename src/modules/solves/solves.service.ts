@@ -23,7 +23,7 @@ import { SOLVE_DEFAULTS } from './solve-defaults';
 import { SolvesRepository } from './solves.repository';
 import { historyKeys, needsPrediction, predictDurations, PredictorChoice, StagePrediction } from '../../engine/predict';
 import { RuntimeHistoryService } from '../executions/runtime-history.service';
-import { FcWeights, resolveScoreWeights } from '../../engine/posum/score';
+import { FcWeights, resolveScoreWeights } from '../../engine/evaluate/posum-score';
 import { TenantsService } from '../auth/tenants.service';
 
 interface References {

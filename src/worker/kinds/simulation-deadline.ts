@@ -1,4 +1,4 @@
-import { MEMBERS } from '../../engine/posum/portfolio';
+import { MEMBERS } from '../../engine/policies/posum/params';
 import type { Deadline } from '../../modules/work/work-handler';
 import { scaledDeadline } from '../../modules/work/deadline';
 import type { SimulationInput } from './simulation.thread';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Config, CONFIG } from '../../config';
 import { join } from 'node:path';
 import type { InstanceDoc } from '../../engine/model/types';
-import type { SimReport } from '../../engine/simulate';
+import type { SimReport } from '../../engine/simulation';
 import type { ThreadError } from '../../engine/threads/run-in-thread';
 import { PlansService } from '../../modules/plans/plans.service';
 import type { SimulationEntity } from '../../modules/simulations/simulation.entity';

@@ -5,9 +5,9 @@
 import { ValidationError } from '../../engine/model/errors';
 import { loadInstance } from '../../engine/model/model';
 import { InstanceDoc, PlanDoc } from '../../engine/model/types';
-import { simulatePlan, simulatePolicy, SimReport, UsageDoc } from '../../engine/simulate';
-import type { ProvisioningName } from '../../engine/policies/provisioning';
-import type { PortfolioParams } from '../../engine/posum/portfolio';
+import { simulatePlan, simulatePolicy, SimReport, UsageDoc } from '../../engine/simulation';
+import type { ProvisioningName } from '../../engine/policies/posum/provisioning';
+import type { PortfolioParams } from '../../engine/policies/posum/params';
 import { serveThread } from '../../engine/threads/thread-entry';
 
 export interface SimulationInput {

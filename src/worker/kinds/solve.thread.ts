@@ -5,7 +5,7 @@
 import { loadInstance } from '../../engine/model/model';
 import { InstanceDoc } from '../../engine/model/types';
 import { solveWithOutcome, SolveOutcome } from '../../engine/solve';
-import type { FcWeights } from '../../engine/posum/score';
+import type { FcWeights } from '../../engine/evaluate/posum-score';
 import { Objective, Progress } from '../../engine/strategies/strategy';
 import { serveThread } from '../../engine/threads/thread-entry';
 

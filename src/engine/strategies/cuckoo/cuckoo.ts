@@ -1,7 +1,7 @@
 import { Model, stageKey } from '../../model/model';
 import { PlacementDoc } from '../../model/types';
 import { placeChunks } from '../../placement/placement';
-import { cuckooPlacement } from '../../policies/cuckoo-plan';
+import { cuckooPlacement } from '../../placement/cuckoo-plan';
 import { Schedule } from '../../schedule/schedule';
 import { Strategy, StrategyContext, StrategyResult } from '../strategy';
 import { localityListSchedule } from './locality-list';

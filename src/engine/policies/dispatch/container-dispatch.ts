@@ -1,6 +1,6 @@
-import type { Model } from '../model/model';
-import { Driver, TaskState } from '../simulate/driver';
-import type { Simulator } from '../simulate/simulator';
+import type { Model } from '../../model/model';
+import { Driver, TaskState } from '../../simulate/driver';
+import type { Simulator } from '../../simulate/simulator';
 import { givenOrRandomReplicas } from './replicas';
 
 /** No fixed slots: a container policy launches what fits in the node's free resources (YARN, not Hadoop 1). */

@@ -1,5 +1,5 @@
-import { Model, taskSeconds } from '../model/model';
-import { Simulator, TaskState } from '../simulate/simulator';
+import { Model, taskSeconds } from '../../model/model';
+import { Simulator, TaskState } from '../../simulate/simulator';
 
 /**
  * The earliest job j can end from the simulation's present state, were capacity unlimited from now on:

@@ -1,8 +1,8 @@
-import type { Issue } from '../model/types';
-import { show } from '../model/validate';
-import { PROVISIONING_NAMES } from '../policies/provisioning';
-import { LOOK_AHEAD_MODES, LookAheadMode, lookAheadSettings, PORTFOLIO_DEFAULTS, PortfolioParams } from './portfolio';
-import { FcWeights, scoreParamIssues } from './score';
+import type { Issue } from '../../model/types';
+import { show } from '../../model/validate';
+import { PROVISIONING_NAMES } from './provisioning';
+import { FcWeights, scoreParamIssues } from '../../evaluate/posum-score';
+import { LOOK_AHEAD_MODES, LookAheadMode, PORTFOLIO_DEFAULTS, PortfolioParams, portfolioParams } from './params';
 
 /**
  * What a caller may say of POSUM (policy posum, or one member: an allocation policy with `provision`), as
@@ -20,7 +20,7 @@ export interface PortfolioRequest {
   echoArrivals?: unknown;
   /** Decide also at every job's arrival (true, the default), or only every period (false, as the paper). */
   decideOnArrival?: unknown;
-  /** How each look-ahead starts from the present: replay (the default) or rebuild (portfolio.ts). */
+  /** How each look-ahead starts from the present: replay (the default) or rebuild (posum-policy.ts). */
   lookAheadMode?: unknown;
   /** Nodes plus-x leases and minus-x releases per period. */
   x?: unknown;
@@ -54,24 +54,28 @@ export function portfolioRequestIssues(r: PortfolioRequest): Issue[] {
 
 /**
  * The request as parameters, defaults for the rest (`weights`: the caller's default alpha, beta, gamma, e.g.
- * its tenant's); call once portfolioRequestIssues found nothing.
+ * its tenant's), filled by portfolioParams as the engine's callers' are; call once portfolioRequestIssues found nothing.
  */
 export function portfolioFromRequest(r: PortfolioRequest, weights: FcWeights = PORTFOLIO_DEFAULTS.weights): PortfolioParams {
-  const d = PORTFOLIO_DEFAULTS;
   const n = (v: unknown) => (typeof v === 'number' ? v : undefined);
-  return {
-    ...d,
-    lsMember: r.lsMember === true,
-    ...lookAheadSettings({
+  const b = (v: unknown) => (typeof v === 'boolean' ? v : undefined);
+  return portfolioParams(
+    given({
       lsMember: r.lsMember === true,
       lookAheadMode: r.lookAheadMode as LookAheadMode | undefined,
-      echoArrivals: typeof r.echoArrivals === 'boolean' ? r.echoArrivals : undefined,
+      echoArrivals: b(r.echoArrivals),
       lookAheadSeconds: n(r.lookAheadSeconds),
-    }),
-    decideOnArrival: typeof r.decideOnArrival === 'boolean' ? r.decideOnArrival : d.decideOnArrival,
-    periodSeconds: n(r.periodSeconds) ?? d.periodSeconds,
-    weights: { alpha: n(r.alpha) ?? weights.alpha, beta: n(r.beta) ?? weights.beta, gamma: n(r.gamma) ?? weights.gamma },
-    allocation: { ...d.allocation, delta: n(r.delta) ?? d.allocation.delta },
-    provisioning: { ...d.provisioning, x: n(r.x) ?? d.provisioning.x, maxBoundedSlowdown: n(r.maxBoundedSlowdown) ?? d.provisioning.maxBoundedSlowdown },
-  };
+      decideOnArrival: b(r.decideOnArrival),
+      periodSeconds: n(r.periodSeconds),
+      weights: given({ alpha: n(r.alpha), beta: n(r.beta), gamma: n(r.gamma) }),
+      allocation: given({ delta: n(r.delta) }),
+      provisioning: given({ x: n(r.x), maxBoundedSlowdown: n(r.maxBoundedSlowdown) }),
+    }) as Partial<PortfolioParams>,
+    weights,
+  );
+}
+
+/** The fields given (not undefined): spreading an undefined over a default would erase it. */
+function given<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,21 +1,24 @@
-import { makespanBound } from '../bounds/makespan';
-import type { Model } from '../model/model';
-import { toPlanDoc } from '../model/plan';
-import type { PlanDoc } from '../model/types';
-import { placeChunks } from '../placement/placement';
-import { matchBlocks } from '../placement/match-blocks';
-import { JobOrderDispatch } from '../policies/job-order-dispatch';
-import { Random } from '../random';
-import type { Simulator } from '../simulate/simulator';
-import { ls } from '../strategies/ls/ls';
+import { makespanBound } from '../../bounds/makespan';
+import type { Model } from '../../model/model';
+import { toPlanDoc } from '../../model/plan';
+import type { PlanDoc } from '../../model/types';
+import { placeChunks } from '../../placement/placement';
+import { matchBlocks } from '../../placement/match-blocks';
+import { Random } from '../../random';
+import type { Simulator } from '../../simulate/simulator';
+import type { Strategy } from '../../strategies/strategy';
+import { JobOrderDispatch } from '../dispatch/job-order-dispatch';
 
 /**
  * Fallow's own plan-based scheduling as a seventeenth portfolio member (issue 24, beyond the paper): at a
  * decision, `ls` solves the present (look-ahead.ts's instance) within a small budget; the look-ahead scores
  * the plan replayed as planned; when chosen, the live run follows it as a priority: every free container
- * goes to the waiting task of the stage the plan starts earliest.
+ * goes to the waiting task of the stage the plan starts earliest. `ls` comes through the strategy lookup
+ * (PolicyContext.strategy), so that the online side imports no strategy family.
  */
-export function planPresent(model: Model, budgetMs: number, seed: number): PlanDoc {
+export function planPresent(strategy: ((name: string) => Strategy | undefined) | undefined, model: Model, budgetMs: number, seed: number): PlanDoc {
+  const ls = strategy?.('ls');
+  if (!ls) throw new Error('the ls member needs strategy ls: give the policy the strategy lookup (PolicyContext.strategy)');
   const startedAt = Date.now();
   const result = ls.run({
     model,

@@ -1,6 +1,6 @@
-import { clusterCapacity } from '../evaluate/batch-kpis';
-import type { Model } from '../model/model';
-import type { Simulator } from '../simulate/simulator';
+import { clusterCapacity } from '../../evaluate/batch-kpis';
+import type { Model } from '../../model/model';
+import type { Simulator } from '../../simulate/simulator';
 import { ContainerDispatch } from './container-dispatch';
 
 /**

@@ -1,7 +1,7 @@
-import { Model } from '../model/model';
-import { Driver, TaskState } from '../simulate/driver';
-import { MinHeap } from '../schedule/min-heap';
-import type { Simulator } from '../simulate/simulator';
+import { Model } from '../../model/model';
+import { Driver, TaskState } from '../../simulate/driver';
+import { MinHeap } from '../../schedule/min-heap';
+import type { Simulator } from '../../simulate/simulator';
 
 /** Hadoop's default TaskTracker configuration (Cuckoo IV-A, Salamander IV-A): 20 map/reduce slots. */
 export const HADOOP_SLOTS_PER_NODE = 20;

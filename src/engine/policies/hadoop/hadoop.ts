@@ -1,7 +1,8 @@
-import { Model } from '../model/model';
-import type { Simulator } from '../simulate/simulator';
-import { HADOOP_SLOTS_PER_NODE, LocalityDispatch } from './locality-dispatch';
-import { randomNodes } from './replicas';
+import { Model } from '../../model/model';
+import type { Simulator } from '../../simulate/simulator';
+import { HADOOP_SLOTS_PER_NODE, LocalityDispatch } from '../dispatch/locality-dispatch';
+import { randomNodes } from '../dispatch/replicas';
+import type { Policy } from '../policy';
 
 /**
  * The Hadoop default baseline (Cuckoo II-B and IV): every job is accepted; each chunk gets `replication`
@@ -23,3 +24,9 @@ export class HadoopPolicy extends LocalityDispatch {
     }
   }
 }
+
+export const hadoop: Policy = {
+  name: 'hadoop',
+  description: "Hadoop's default: random replicas, FIFO locality-first to fixed slots",
+  create: ({ model }) => ({ driver: new HadoopPolicy(model) }),
+};

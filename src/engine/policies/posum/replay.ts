@@ -1,13 +1,13 @@
-import { compile, Model, taskSeconds } from '../model/model';
-import type { InstanceDoc, JobSpec } from '../model/types';
-import type { SimReport } from '../simulate/metrics';
-import { Simulator, TaskState } from '../simulate/simulator';
+import { compile, Model, taskSeconds } from '../../model/model';
+import type { InstanceDoc, JobSpec } from '../../model/types';
+import type { SimReport } from '../../simulate/metrics';
+import { Simulator, TaskState } from '../../simulate/simulator';
 import { earliestEnd } from './earliest-end';
-import { posumScore, PosumScore, ScoredJob } from './score';
+import { posumScore, PosumScore, ScoredJob } from '../../evaluate/posum-score';
 
 /**
  * The replayed present (PortfolioParams.lookAheadMode 'replay'): instead of rebuilding the state at `now` as a
- * new instance (portfolio.ts lookAhead: running tasks become load rounded to whole slots, a reduce whose maps all
+ * new instance (look-ahead.ts lookAhead: running tasks become load rounded to whole slots, a reduce whose maps all
  * run may start at once), each member's look-ahead runs the workload again from time 0 with what the scheduler
  * knows at `now`: the jobs submitted so far (and, with `echoArrivals`, the arrivals of the last `echoSeconds` once
  * more, one such window later), the regular load it has observed up to the current slot and the forecast after it, the
@@ -16,7 +16,7 @@ import { posumScore, PosumScore, ScoredJob } from './score';
  * Past contributions to the score are the same for every member, so comparing the totals compares the futures;
  * V_D is then the run's mean over every deadline job so far, as the final score counts it.
  *
- * The past is simulated once a decision and forked per member (portfolio.ts rethinkByReplay, Simulator.fork), so
+ * The past is simulated once a decision and forked per member (posum-policy.ts rethinkByReplay, Simulator.fork), so
  * the cost still grows with `now`, by one simulation of the past, where the rebuilt present costs the same at
  * every decision.
  */

@@ -1,21 +1,24 @@
-import { PosumAllocation, PosumAllocationPolicy } from '../../policies/posum-allocation';
-import { ProvisioningPolicy } from '../../policies/provisioning';
-import { MEMBERS } from '../../posum/portfolio';
-import { choose, FC_DEFAULTS, PosumScore } from '../../posum/score';
+import { FC_DEFAULTS, PosumScore } from '../../evaluate/posum-score';
 import { getQos } from '../../qos';
 import { buildFromJobOrder } from '../../schedule/sgs';
 import { Simulator } from '../../simulate/simulator';
 import { ActualUsage } from '../../simulate/usage';
-import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
+import { Strategy, StrategyContext, StrategyResult, timeUp } from '../../strategies/strategy';
+import { PosumAllocation, PosumAllocationPolicy } from './allocation';
+import { choose } from './choose';
+import { MEMBERS } from './params';
+import { ProvisioningPolicy } from './provisioning';
 
 /**
  * POSUM's portfolio as a solve strategy (issue 24): each of the 16 members (allocation x provisioning) runs
  * online in the simulator against the instance's forecast (its usage), and is scored (Table I); the member
- * nearest the ideal point (posum/score.ts choose, with the solve's scoreWeights, else 1/1/1) wins, and its run becomes a plan: its jobs
+ * nearest the ideal point (choose.ts, with the solve's scoreWeights, else 1/1/1) wins, and its run becomes a plan: its jobs
  * in the order the member started them, each placed whole by the serial list scheduler (a plan is slotted
  * and checked by the evaluator; the member's continuous-time run is not). Every member's P is in the plan's
  * stats. Members the budget (or a stop flag) leaves no time for are not scored. A fixed construction, not
- * an anytime search: on a small instance it may end before a stop flag is raised.
+ * an anytime search: on a small instance it may end before a stop flag is raised. It lives with POSUM (it
+ * runs POSUM's members in the simulator); strategies/index.ts registers it, so no strategy family imports the
+ * simulator or a policy.
  */
 export const portfolio: Strategy = {
   name: 'portfolio',

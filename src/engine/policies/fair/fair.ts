@@ -1,7 +1,7 @@
-import type { Model } from '../model/model';
-import type { Simulator } from '../simulate/simulator';
-import { JobOrderDispatch } from './job-order-dispatch';
-import { HEARTBEAT_SECONDS } from './locality-dispatch';
+import type { Model } from '../../model/model';
+import { FairShareDispatch } from '../dispatch/fair-share-dispatch';
+import { HEARTBEAT_SECONDS } from '../dispatch/locality-dispatch';
+import type { Policy } from '../policy';
 
 /**
  * Hadoop's Fair Scheduler, the ACO-BP paper's FS baseline ([10]: fair sharing between the running jobs,
@@ -12,16 +12,23 @@ import { HEARTBEAT_SECONDS } from './locality-dispatch';
  * any task. A local launch resets its wait. `delaySeconds` 0 is FS without delay scheduling.
  * Choice (the paper says neither): the delay is one heartbeat (3 s) per level, Hadoop's default order of magnitude.
  */
-export class FairPolicy extends JobOrderDispatch {
+export class FairPolicy extends FairShareDispatch {
   readonly name: string;
 
   constructor(model: Model, delaySeconds = HEARTBEAT_SECONDS) {
     super(model, delaySeconds);
     this.name = delaySeconds > 0 ? 'fair' : 'fair-nodelay';
   }
-
-  /** The job furthest below its fair share first: the least dominant share of the cluster held. */
-  protected order(_sim: Simulator, stages: number[]): number[] {
-    return stages.sort((a, b) => this.share(this.model.stages[a].job) - this.share(this.model.stages[b].job) || a - b);
-  }
 }
+
+export const fair: Policy = {
+  name: 'fair',
+  description: "Hadoop's Fair Scheduler with delay scheduling (the ACO-BP paper's FS baseline)",
+  create: ({ model }) => ({ driver: new FairPolicy(model) }),
+};
+
+export const fairNoDelay: Policy = {
+  name: 'fair-nodelay',
+  description: "Hadoop's Fair Scheduler without delay scheduling",
+  create: ({ model }) => ({ driver: new FairPolicy(model, 0) }),
+};

@@ -1,10 +1,11 @@
-import { decide } from '../aco-bp/decide';
-import { ACO_BP_DEFAULTS, AcoBpParams } from '../aco-bp/params';
-import { preferredMask, stageCaps, waitsForPreferred } from '../aco-bp/stage-caps';
-import { clusterCapacity } from '../evaluate/batch-kpis';
-import type { Model } from '../model/model';
-import type { Simulator } from '../simulate/simulator';
-import { ContainerDispatch } from './container-dispatch';
+import { decide } from '../../aco-bp/decide';
+import { ACO_BP_DEFAULTS, AcoBpParams } from '../../aco-bp/params';
+import { preferredMask, stageCaps, waitsForPreferred } from '../../aco-bp/stage-caps';
+import { clusterCapacity } from '../../evaluate/batch-kpis';
+import type { Model } from '../../model/model';
+import type { Simulator } from '../../simulate/simulator';
+import { ContainerDispatch } from '../dispatch/container-dispatch';
+import type { Policy } from '../policy';
 
 /**
  * ACO-BP as an online policy (seeds/003, Algorithm 1 step 5): every C_t (20 s) of simulated time, one
@@ -103,3 +104,9 @@ export class AcoBpPolicy extends ContainerDispatch {
     this.anyTask = decision.nonLocal;
   }
 }
+
+export const acoBp: Policy = {
+  name: 'aco-bp',
+  description: "ACO-BP's colony deciding containers per node every C_t (seeds/003)",
+  create: ({ model }) => ({ driver: new AcoBpPolicy(model) }),
+};

@@ -1,6 +1,6 @@
-import type { Model } from '../model/model';
-import { taskEstimates } from '../posum/estimates';
-import type { Provisioner, Simulator } from '../simulate/simulator';
+import type { Model } from '../../model/model';
+import { taskEstimates } from './estimates';
+import type { Provisioner, Simulator } from '../../simulate/simulator';
 
 /**
  * POSUM's provisioning policies (seeds/002 Table II) over the instance's `lease` nodes:

@@ -1,4 +1,4 @@
-import { Model, taskSeconds } from '../model/model';
+import { Model, taskSeconds } from '../../model/model';
 
 /**
  * What POSUM's policies assume a task takes before any of its stage has ended: per stage, one task's

@@ -1,10 +1,10 @@
-import type { Model } from '../model/model';
-import { taskEstimates } from '../posum/estimates';
-import { basic } from '../predict';
-import { emptyStats } from '../predict/stats';
-import type { Simulator } from '../simulate/simulator';
-import { JobOrderDispatch } from './job-order-dispatch';
-import { HEARTBEAT_SECONDS } from './locality-dispatch';
+import type { Model } from '../../model/model';
+import { taskEstimates } from './estimates';
+import { basic } from '../../predict';
+import { emptyStats } from '../../predict/stats';
+import type { Simulator } from '../../simulate/simulator';
+import { JobOrderDispatch } from '../dispatch/job-order-dispatch';
+import { HEARTBEAT_SECONDS } from '../dispatch/locality-dispatch';
 
 /**
  * POSUM's four allocation policies (seeds/002, section V and Table II). Each decides task by task at every

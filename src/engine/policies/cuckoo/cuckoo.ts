@@ -1,7 +1,8 @@
-import { Model } from '../model/model';
-import type { Simulator } from '../simulate/simulator';
-import { cuckooPlacement } from './cuckoo-plan';
-import { HADOOP_SLOTS_PER_NODE, LocalityDispatch } from './locality-dispatch';
+import { Model } from '../../model/model';
+import type { Simulator } from '../../simulate/simulator';
+import { cuckooPlacement } from '../../placement/cuckoo-plan';
+import { HADOOP_SLOTS_PER_NODE, LocalityDispatch } from '../dispatch/locality-dispatch';
+import type { Policy } from '../policy';
 
 /**
  * Cuckoo (Cuckoo III): host weights from the forecast and the safety margin (Alg. 1), weighted
@@ -29,3 +30,9 @@ export class CuckooPolicy extends LocalityDispatch {
     r.replicas.forEach((nodes, i) => (sim.replicas[i] = nodes));
   }
 }
+
+export const cuckoo: Policy = {
+  name: 'cuckoo',
+  description: "Cuckoo's host weights and WRR placement with admission, then Hadoop's scheduler",
+  create: ({ model }) => ({ driver: new CuckooPolicy(model) }),
+};

@@ -1,8 +1,9 @@
-import { resourceUtilisation } from '../aco-bp/equations';
-import type { Model } from '../model/model';
-import type { Simulator } from '../simulate/simulator';
-import { ContainerDispatch } from './container-dispatch';
-import { rouletteReplicas } from './rws';
+import { resourceUtilisation } from '../../aco-bp/equations';
+import type { Model } from '../../model/model';
+import type { Simulator } from '../../simulate/simulator';
+import { ContainerDispatch } from '../dispatch/container-dispatch';
+import { rouletteReplicas } from '../dispatch/replicas';
+import type { Policy } from '../policy';
 
 /**
  * HMJS, the ACO-BP paper's third baseline ([11], seeds/003 L59, L99, L324, L342): 2D bin packing of the
@@ -54,3 +55,9 @@ export class HmjsPolicy extends ContainerDispatch {
     }
   }
 }
+
+export const hmjs: Policy = {
+  name: 'hmjs',
+  description: "2D bin packing of ready tasks into the VMs, fastest first (the ACO-BP paper's HMJS baseline)",
+  create: ({ model }) => ({ driver: new HmjsPolicy(model) }),
+};

@@ -1,0 +1,260 @@
+import { compile, Model } from '../../model/model';
+import type { PlanDoc } from '../../model/types';
+import { posumScore, PosumScore, ScoredJob } from '../../evaluate/posum-score';
+import { getQos } from '../../qos';
+import type { Driver, Provisioner, Simulator } from '../../simulate/simulator';
+import { Simulator as Sim } from '../../simulate/simulator';
+import { PlanDriver } from '../../simulate/plan-driver';
+import { ActualUsage } from '../../simulate/usage';
+import type { JobOrderDispatch } from '../dispatch/job-order-dispatch';
+import { POSUM_ALLOCATIONS, PosumAllocation, PosumAllocationPolicy } from './allocation';
+import { choose } from './choose';
+import { earliestEnd } from './earliest-end';
+import { drainSeconds, lookAhead, Present, resumingLeases, withoutLease } from './look-ahead';
+import { planPresent, PlanOrderPolicy } from './ls-member';
+import { LS_MEMBER, Member, MEMBERS, PORTFOLIO_DEFAULTS, PortfolioParams } from './params';
+import { PROVISIONING_NAMES, ProvisioningName, ProvisioningPolicy } from './provisioning';
+import type { Policy } from '../policy';
+import { replayInstance, replayScore } from './replay';
+import { portfolioRequestIssues } from './request';
+import type { Strategy } from '../../strategies/strategy';
+
+export interface Decision {
+  timeSeconds: number;
+  /**
+   * Every member's predicted score and its weighted distance to the ideal point: replayed, the score of the whole
+   * run so far until the look-ahead's end (the past is the same for every member); rebuilt, that of the present's jobs.
+   */
+  scores: (Member & PosumScore & { distance: number })[];
+  choice: Member;
+  /** What called the decision: the period's timer, or a job's submission (decideOnArrival). One decision an instant. */
+  trigger: DecisionTrigger;
+  elapsedMs: number;
+}
+
+export type DecisionTrigger = 'period' | 'arrival';
+
+/**
+ * What a replay's POSUM does instead of deciding: at a past decision's time, what was chosen then; from `from` on,
+ * `member` (the one under trial; null: no change). Data, not a closure, so that a fork of the replay copies it.
+ */
+export interface ReplayScript {
+  past: [number, Member][];
+  from: number;
+  member: Member | null;
+}
+
+function scriptedChoice(script: ReplayScript, t: number): Member | null {
+  if (t >= script.from - 1e-9) return script.member;
+  return script.past.find(([at]) => Math.abs(at - t) < 1e-9)?.[1] ?? null;
+}
+
+/** Timer payload of a decision (the allocation policies' own timers carry job indexes). */
+const DECIDE = 0x3fffffff;
+
+/**
+ * POSUM (seeds/002, sections III and V): a portfolio of 4 allocation x 4 provisioning policies. Every
+ * `periodSeconds`, and (beyond the paper, `decideOnArrival`) whenever a job is submitted, it takes the present (by default replayed, replay.ts: the jobs submitted so far run again from
+ * time 0 with the load observed so far and POSUM's past choices, reaching the live state exactly; or rebuilt as an
+ * instance, look-ahead.ts lookAhead: what is left of each job, the running tasks as load on their nodes for their
+ * predicted remaining time, the leased nodes), and from it, on the regular customers' *forecast* (never the
+ * actual future), simulates every member over `lookAheadSeconds` (by default, replayed, until the submitted work
+ * is done), scores each (Table I) and switches to the one nearest the ideal point (choose.ts). All four
+ * allocation policies follow the queue from the start, so a switch takes effect at the next free container.
+ * Every decision is kept: time, each member's score and distance, the choice.
+ */
+export class PortfolioPolicy implements Driver, Provisioner {
+  readonly name = 'posum';
+  readonly mode = 'policy' as const;
+  readonly trail: Decision[] = [];
+  private readonly allocations: Map<PosumAllocation | 'ls-plan', JobOrderDispatch>;
+  private readonly planOrder: PlanOrderPolicy;
+  private readonly members: Member[];
+  private readonly provisioners: Map<ProvisioningName, ProvisioningPolicy>;
+  private current: Member = MEMBERS[0];
+  private readonly submitted: Uint8Array;
+  private arrived = false;
+  private decidedAt = -1;
+  /** The provisioner runs at the portfolio's own period (Provisioner). */
+  readonly periodSeconds: number;
+
+  constructor(
+    private readonly model: Model,
+    private readonly p: PortfolioParams = PORTFOLIO_DEFAULTS,
+    /** A replay's POSUM (replay.ts): it takes the choices of the script instead of deciding. */
+    private readonly script?: ReplayScript,
+    /** The registered strategies (PolicyContext.strategy), through which the ls member gets `ls`. */
+    private readonly strategy?: (name: string) => Strategy | undefined,
+  ) {
+    if (!(p.periodSeconds > 0)) throw new Error('periodSeconds must be > 0');
+    if (p.lookAheadMode === 'replay' && p.lsMember) throw new Error('lookAheadMode replay does not take the ls member');
+    if (!(p.lookAheadSeconds > 0)) throw new Error('lookAheadSeconds must be > 0');
+    this.periodSeconds = p.provisioning.periodSeconds;
+    this.planOrder = new PlanOrderPolicy(model);
+    this.allocations = new Map<PosumAllocation | 'ls-plan', JobOrderDispatch>([
+      ...POSUM_ALLOCATIONS.map((a) => [a, new PosumAllocationPolicy(model, a, p.allocation)] as [PosumAllocation, JobOrderDispatch]),
+      ['ls-plan', this.planOrder],
+    ]);
+    this.members = p.lsMember ? [...MEMBERS, LS_MEMBER] : MEMBERS;
+    this.provisioners = new Map(PROVISIONING_NAMES.map((n) => [n, new ProvisioningPolicy(model, n, p.provisioning)]));
+    this.submitted = new Uint8Array(model.jobs.length);
+  }
+
+  get choice(): Member {
+    return this.current;
+  }
+
+  prepare(sim: Simulator): void {
+    // One of them sets the simulation up (acceptance, slots, replicas); the others only keep queues.
+    this.allocations.get(POSUM_ALLOCATIONS[0])!.prepare(sim);
+    sim.timer(0, DECIDE);
+  }
+
+  onReady(sim: Simulator, i: number): void {
+    const j = this.model.taskJob[i];
+    if (!this.submitted[j]) (this.submitted[j] = 1), (this.arrived = true);
+    for (const a of this.allocations.values()) a.onReady(sim, i);
+  }
+
+  onKilled(sim: Simulator, i: number): void {
+    for (const a of this.allocations.values()) a.onKilled(sim, i);
+  }
+
+  onTimer(sim: Simulator, payload: number): void {
+    if (payload !== DECIDE) {
+      for (const a of this.allocations.values()) a.onTimer(sim, payload);
+      return;
+    }
+    this.decideOnce(sim, 'period');
+    sim.timer(sim.now + this.p.periodSeconds, DECIDE);
+  }
+
+  /** One decision an instant: a period's and an arrival's at the same time see the same present. */
+  private decideOnce(sim: Simulator, trigger: DecisionTrigger): void {
+    if (this.decidedAt === sim.now) return;
+    this.decidedAt = sim.now;
+    this.rethink(sim, trigger);
+  }
+
+  dispatch(sim: Simulator): void {
+    if (this.arrived && this.p.decideOnArrival) this.decideOnce(sim, 'arrival');
+    this.arrived = false;
+    this.allocations.get(this.current.allocation)!.dispatch(sim);
+  }
+
+  /** Provisioner (the simulator calls it every provisioning period): the current member's provisioning policy. */
+  decide(sim: Simulator): void {
+    this.provisioners.get(this.current.provisioning)!.decide(sim);
+  }
+
+  /** Simulates every member from the present over the look-ahead and switches to the best; `trigger` goes into the trail. */
+  rethink(sim: Simulator, trigger: DecisionTrigger = 'period'): void {
+    if (this.script) {
+      this.current = scriptedChoice(this.script, sim.now) ?? this.current;
+      return;
+    }
+    const started = Date.now();
+    if (this.p.lookAheadMode === 'replay') return this.rethinkByReplay(sim, started, trigger);
+    const present = lookAhead(this.model, sim, this.p.lookAheadSeconds, this.p.echoArrivals);
+    if (!present) return; // nothing left to schedule
+    let plan: PlanDoc | null = null;
+    const scores = this.members.map((m, n) => {
+      const seed = this.trail.length * this.members.length + n;
+      if (m.allocation !== 'ls-plan') return { ...m, ...this.score(present, m, sim.now, seed) };
+      const scored = this.scorePlan(present, sim.now, seed);
+      plan = scored.plan;
+      return { ...m, ...scored.score };
+    });
+    this.switchTo(sim.now, scores, started, trigger, plan);
+  }
+
+  /** Switches to the member nearest the ideal point of `scores` (following the ls plan when it is chosen) and keeps the decision. */
+  private switchTo(now: number, scores: (Member & PosumScore)[], started: number, trigger: DecisionTrigger, plan: PlanDoc | null = null): void {
+    const best = choose(scores, this.p.weights);
+    this.current = this.members[best.index];
+    if (this.current.allocation === 'ls-plan' && plan) this.planOrder.follow(plan, now, this.model.slotSeconds);
+    this.trail.push({
+      timeSeconds: now,
+      scores: scores.map((s, n) => ({ ...s, distance: Math.round(best.distances[n] * 1e4) / 1e4 })),
+      choice: this.current,
+      trigger,
+      elapsedMs: Date.now() - started,
+    });
+  }
+
+  /**
+   * rethink with the replayed present (replay.ts): the workload known so far runs once from time 0 with the past
+   * choices up to the instant of the decision, then a fork of it per member runs on until the look-ahead's end
+   * (a fork goes on exactly as that run would: the past is simulated once, not once per member).
+   */
+  private rethinkByReplay(live: Simulator, started: number, trigger: DecisionTrigger): void {
+    const input = replayInstance(this.model, live, this.p.echoSeconds, this.p.echoArrivals);
+    if (!input) return; // nothing left to schedule
+    const now = live.now;
+    const end = now + this.p.lookAheadSeconds;
+    const script: ReplayScript = { past: this.trail.map((d) => [d.timeSeconds, d.choice]), from: now, member: null };
+    const replayed = new PortfolioPolicy(input.model, this.p, script);
+    const past = new Sim(input.model, new ActualUsage(input.model, input.model.doc.usage), replayed, { ...live.options, provisioner: replayed, stopAtSeconds: end });
+    past.begin();
+    past.advance(now);
+    const scores = this.members.map((m) => {
+      const sim = past.fork();
+      (sim.driver as PortfolioPolicy).script!.member = m;
+      const r = sim.runToEnd();
+      return { ...m, ...replayScore(input, sim, r, end) };
+    });
+    this.switchTo(now, scores, started, trigger);
+  }
+
+  /** The ls member: a plan of the present on the nodes up now, replayed over the look-ahead as planned. */
+  private scorePlan(present: Present, now: number, seed: number): { score: PosumScore; plan: PlanDoc | null } {
+    const doc = { ...present.model.doc, nodes: present.model.doc.nodes.flatMap((n, k) => (!n.lease ? [n] : present.leased.includes(k) ? [withoutLease(n)] : [])) };
+    const model = compile(doc);
+    const plan = planPresent(this.strategy, model, this.p.lsBudgetMs, seed + 1);
+    const sim = new Sim(model, new ActualUsage(model, model.doc.usage), new PlanDriver(model, plan), { qos: getQos('none'), seed: seed + 1, maxWindows: 1 });
+    const r = sim.run();
+    const jobs: ScoredJob[] = r.jobs.map((run, j) => ({ ...present.jobs[j], endSeconds: now + (run.endSeconds ?? Math.max(this.p.lookAheadSeconds, earliestEnd(model, sim, j))) }));
+    const nodes = model.doc.nodes.map((n) => ({ uptimeSeconds: r.makespanSeconds, costPerHour: n.costPerHour ?? 0 }));
+    return { score: posumScore(jobs, nodes, now + this.p.lookAheadSeconds), plan };
+  }
+
+  private score(present: Present, m: Member, now: number, seed: number): PosumScore {
+    const model = present.model;
+    const sim = new Sim(model, new ActualUsage(model, model.doc.usage), new PosumAllocationPolicy(model, m.allocation as PosumAllocation, this.p.allocation), {
+      qos: getQos('none'),
+      seed: seed + 1,
+      provisioner: resumingLeases(present.leased, new ProvisioningPolicy(model, m.provisioning, this.p.provisioning)),
+      maxWindows: 1,
+    });
+    const r = sim.run();
+    // What the look-ahead leaves: the unfinished work drains on the capacity the member ends with.
+    const lookEnd = Math.max(sim.now, r.makespanSeconds);
+    const drain = this.p.terminalDrain ? drainSeconds(model, sim, this.p.lookAheadSeconds) : 0;
+    // Unfinished: draining after the window, or (the default) running until the window's end at least, and
+    // until the earliest its tasks allow (earliest-end.ts: a long task's end is known, not the window's).
+    const unfinishedEnd = this.p.terminalDrain ? lookEnd + drain : this.p.lookAheadSeconds;
+    const jobs: ScoredJob[] = r.jobs.map((run, j) => ({
+      ...present.jobs[j],
+      endSeconds: now + (run.endSeconds ?? (this.p.terminalDrain ? unfinishedEnd : Math.max(unfinishedEnd, earliestEnd(model, sim, j)))),
+    }));
+    const paidUntil = (k: number) => (drain > 0 && sim.up[k] ? lookEnd + drain : model.doc.nodes[k].lease ? lookEnd : r.makespanSeconds);
+    // A lease still running at the end is paid at least to its minimum lease, which the window may cut short.
+    // (Charging it also until the tasks it runs end, as a busy node cannot be released, was tried: without
+    // the same horizon for the jobs' gains it kept POSUM from leasing where it had to; bench/POSUM.md.)
+    const minimumEnd = (k: number) => (sim.leasedAt[k] >= 0 ? sim.leasedAt[k] + model.doc.nodes[k].lease!.minLeaseSeconds : 0);
+    const nodes = model.doc.nodes.map((n, k) => ({ uptimeSeconds: sim.uptime(k, Math.max(paidUntil(k), minimumEnd(k))), costPerHour: n.costPerHour ?? 0 }));
+    return posumScore(jobs, nodes, now + unfinishedEnd);
+  }
+}
+
+
+/** POSUM registered as a policy: the portfolio drives and provisions; its decisions go into the report. */
+export const posum: Policy<PortfolioParams> = {
+  name: 'posum',
+  description: "POSUM's portfolio: every period (and at arrivals) simulates its 16 members over the look-ahead and switches to the best",
+  issues: (request) => portfolioRequestIssues(request),
+  create({ model, posum: params, strategy }) {
+    const portfolio = new PortfolioPolicy(model, params, undefined, strategy);
+    return { driver: portfolio, provisioner: portfolio, report: () => ({ decisions: portfolio.trail }) };
+  },
+};

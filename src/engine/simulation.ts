@@ -1,0 +1,115 @@
+/**
+ * The online entry point, the twin of solve.ts: replay a plan (with a QoS controller) or run an online policy
+ * (policies/index.ts, by name) against the regular customers' *actual* utilisation in the simulator
+ * (simulate/), and get the realised metrics (simulate/metrics.ts). `simulate` makes the plan-or-policy choice.
+ */
+import { ValidationError } from './model/errors';
+import { Model } from './model/model';
+import { PlanDoc } from './model/types';
+import { evaluatePlan } from './evaluate/evaluate';
+import { fc } from './evaluate/posum-score';
+import { getPolicy } from './policies';
+import { portfolioParams, PortfolioParams } from './policies/posum/params';
+import type { Decision } from './policies/posum/posum-policy';
+import { ProvisioningName, ProvisioningPolicy } from './policies/posum/provisioning';
+import { getQos } from './qos';
+import { lookupStrategy } from './strategies';
+import type { SimReport as KernelReport } from './simulate/metrics';
+import { PlanDriver } from './simulate/plan-driver';
+import { RuntimeTruth, Simulator } from './simulate/simulator';
+import { ActualUsage, UsageDoc } from './simulate/usage';
+import { PLAN_REPLAY_QOS, POLICY_RUN_QOS } from './simulate/defaults';
+
+/** What a run reports: the simulator's metrics and, for a policy, what the policy adds (PolicyRun.report). */
+export type SimReport = KernelReport & {
+  /** POSUM: every decision (time, each member's score and distance to the ideal point, the choice). */
+  decisions?: Decision[];
+};
+
+export interface SimulateOptions {
+  /** The actual utilisation (shape of `usage`); default the instance's own usage (a perfect forecast). */
+  actual?: UsageDoc;
+  /** 'salamander' (default for plans), 'cuckoo' (default for policies), 'cuckoo-salamander-reading' or 'none' (QOS_NAMES). */
+  qos?: string;
+  /** Seconds between the QoS controller's checks, in (0, slotSeconds]: default 0.1; the slot length gives the per-slot controller (SimOptions). */
+  qosPeriodSeconds?: number;
+  seed?: number;
+  /** Give up after this many window lengths of simulated time (default 10). */
+  maxWindows?: number;
+  /** Share of a stage's predecessor tasks that must end before it may launch and start fetching (Hadoop's slow start); default 1, the strict barrier. */
+  reduceSlowstart?: number;
+  /** What tasks really take, when not what the instance says (true per-stage seconds, lognormal noise). */
+  runtimeTruth?: RuntimeTruth;
+  /** A provisioning policy leasing the instance's `lease` nodes (POSUM's plus-x, minus-x, dlx, maxbsd); policies only. */
+  provision?: ProvisioningName;
+  /** POSUM's parameters: delta, the periods, the look-ahead, alpha/beta/gamma (policy posum and its members). */
+  posum?: Partial<PortfolioParams>;
+}
+
+/** POSUM's parameters with the defaults filled in (policies/posum/params.ts: the one place that fills them). */
+export { portfolioParams };
+
+/** A ValidationError (its first 20 violations) unless the plan passes the evaluator against the instance. */
+export function checkPlanFits(model: Model, plan: PlanDoc): void {
+  const check = evaluatePlan(model, plan);
+  if (!check.ok)
+    throw new ValidationError(
+      'plan',
+      check.violations.slice(0, 20).map((v) => ({ path: 'plan', message: v })),
+    );
+}
+
+/** Replays a plan; the plan must pass the evaluator against the instance (it was made for it). */
+export function simulatePlan(model: Model, plan: PlanDoc, options: SimulateOptions = {}): SimReport {
+  checkPlanFits(model, plan);
+  const driver = new PlanDriver(model, plan);
+  return new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), driver, {
+    qos: getQos(options.qos ?? PLAN_REPLAY_QOS),
+    qosPeriodSeconds: options.qosPeriodSeconds,
+    seed: options.seed,
+    maxWindows: options.maxWindows,
+    reduceSlowstart: options.reduceSlowstart,
+    runtimeTruth: options.runtimeTruth,
+  }).run();
+}
+
+/**
+ * Runs an online policy (policyNames(): the baselines, POSUM's allocation policies, and `posum`, its
+ * portfolio) against the actual utilisation; with `provision`, a provisioning policy leases the instance's
+ * `lease` nodes meanwhile (unless the policy provisions itself, as posum does). The report carries F_c of its
+ * score against (0, 0, 0) with the weights given, and the policy's own trail (posum: its decisions).
+ */
+export function simulatePolicy(model: Model, policy: string, options: SimulateOptions = {}): SimReport {
+  const params = portfolioParams(options.posum);
+  const run = getPolicy(policy).create({ model, posum: params, strategy: lookupStrategy });
+  const provisioner = run.provisioner ?? (options.provision ? new ProvisioningPolicy(model, options.provision, params.provisioning) : undefined);
+  const report = new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), run.driver, {
+    qos: getQos(options.qos ?? POLICY_RUN_QOS),
+    qosPeriodSeconds: options.qosPeriodSeconds,
+    seed: options.seed,
+    maxWindows: options.maxWindows,
+    reduceSlowstart: options.reduceSlowstart,
+    runtimeTruth: options.runtimeTruth,
+    provisioner,
+  }).run();
+  return {
+    ...report,
+    provisioning: run.provisioner ? run.provisioner.name : (options.provision ?? null),
+    fc: Math.round(fc(report.score, { vd: 0, sb: 0, c: 0 }, params.weights) * 1e4) / 1e4,
+    ...run.report?.(),
+  };
+}
+
+/** What to simulate: a plan to replay, or an online policy by name. */
+export type SimulationSubject = { plan: PlanDoc; policy?: undefined } | { policy: string; plan?: undefined };
+
+/** The one plan-or-policy choice, for every caller (the CLI, the worker). */
+export function simulate(model: Model, subject: SimulationSubject, options: SimulateOptions = {}): SimReport {
+  return subject.plan ? simulatePlan(model, subject.plan, options) : simulatePolicy(model, subject.policy!, options);
+}
+
+export type { JobRun } from './simulate/metrics';
+export type { RuntimeTruth } from './simulate/simulator';
+export { validateActualUsage } from './simulate/usage';
+export type { UsageDoc } from './simulate/usage';
+export { validateRuntimeTruth } from './simulate/truth';
