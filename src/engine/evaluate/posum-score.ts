@@ -7,6 +7,8 @@
  *   total execution time of the job's tasks (Table I's words) and MinE a lower bound on it;
  * - C: node uptime in hours times each node's costPerHour (Table I counts uptime; the issue prices it).
  * All three are "lower is better". A job that has not ended counts with runtime up to `now`.
+ * A KPI: the simulator scores runs and the evaluator plans with it (posum-kpi.ts); POSUM's choice among scores,
+ * nearest the ideal point, is its own decision (policies/posum/choose.ts).
  */
 export interface PosumScore {
   vd: number;

@@ -6,7 +6,9 @@ import type { Driver, Provisioner, Simulator } from '../../simulate/simulator';
 import { Simulator as Sim } from '../../simulate/simulator';
 import { PlanDriver } from '../../simulate/plan-driver';
 import { ActualUsage } from '../../simulate/usage';
+import type { Strategy } from '../../strategies/strategy';
 import type { JobOrderDispatch } from '../dispatch/job-order-dispatch';
+import type { Policy } from '../policy';
 import { POSUM_ALLOCATIONS, PosumAllocation, PosumAllocationPolicy } from './allocation';
 import { choose } from './choose';
 import { earliestEnd } from './earliest-end';
@@ -14,11 +16,10 @@ import { drainSeconds, lookAhead, Present, resumingLeases, withoutLease } from '
 import { planPresent, PlanOrderPolicy } from './ls-member';
 import { LS_MEMBER, Member, MEMBERS, PORTFOLIO_DEFAULTS, PortfolioParams } from './params';
 import { PROVISIONING_NAMES, ProvisioningName, ProvisioningPolicy } from './provisioning';
-import type { Policy } from '../policy';
 import { replayInstance, replayScore } from './replay';
 import { portfolioRequestIssues } from './request';
-import type { Strategy } from '../../strategies/strategy';
 
+/** One of POSUM's decisions, as its report() gives them (the report's `decisions`). */
 export interface Decision {
   timeSeconds: number;
   /**
