@@ -10,7 +10,7 @@ import { ForecastProvenance } from '../../modules/forecasts/forecast-provenance'
 import { ForecastsService } from '../../modules/forecasts/forecasts.service';
 import { TrainingHistory, UsageService } from '../../modules/usage/usage.service';
 import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
-import { BuildInput, BuildOutput } from './forecast-build.compute';
+import { BuildInput, BuildOutput } from '../../work/forecast';
 import { forecastBuildDeadline } from './forecast-build-deadline';
 
 type ClusterVersion = NonNullable<Awaited<ReturnType<ClustersService['findVersion']>>>;

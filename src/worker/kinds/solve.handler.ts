@@ -7,7 +7,7 @@ import { PlansService } from '../../modules/plans/plans.service';
 import type { SolveEntity, SolveProgress } from '../../modules/solves/solve.entity';
 import { SOLVE_WORK } from '../../modules/solves/solve.kind';
 import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
-import { solveDeadline } from './solve-limits';
+import { solveDeadline } from '../../work/solve-limits';
 import type { SolveThreadInput } from './solve.thread';
 
 /** A solve: the engine searches within the budget; the plan, its KPIs and rejections are stored with the solve's end. */

@@ -4,18 +4,18 @@
  *   fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos NAME] [--qos-period S] [--seed N] [--reduce-slowstart F]
  *   fallow simulate INSTANCE.json --policy NAME|posum [--provision NAME] [--delta D] [--alpha A --beta B --gamma G] [--actual USAGE.json] [--qos ...] [--seed N] ...
  */
-import { MIN_QOS_PERIOD_SECONDS } from './engine/simulate/simulator';
-import { CommandSpec, parseCommand, UsageError } from './cli-args';
-import { readJson } from './cli-input';
-import { loadInstance } from './engine/model/model';
-import { PlanDoc } from './engine/model/types';
-import { POLICY_NAMES } from './engine/policies';
-import { PROVISIONING_NAMES, ProvisioningName } from './engine/policies/provisioning';
-import { PORTFOLIO_DEFAULTS, PortfolioParams, REBUILD_LOOK_AHEAD_SECONDS } from './engine/posum/portfolio';
-import { portfolioFromRequest, portfolioRequestIssues, PortfolioRequest } from './engine/posum/request';
-import { QOS_NAMES } from './engine/qos';
-import { checkPlanFits, validateActualUsage, validateRuntimeTruth } from './engine/simulate';
-import { runCliWork } from './cli-progress';
+import { MIN_QOS_PERIOD_SECONDS } from '../engine/simulate/simulator';
+import { CommandSpec, parseCommand, UsageError } from './args';
+import { readJson } from './input';
+import { loadInstance } from '../engine/model/model';
+import { PlanDoc } from '../engine/model/types';
+import { POLICY_NAMES } from '../engine/policies';
+import { PROVISIONING_NAMES, ProvisioningName } from '../engine/policies/provisioning';
+import { PORTFOLIO_DEFAULTS, PortfolioParams, REBUILD_LOOK_AHEAD_SECONDS } from '../engine/posum/portfolio';
+import { portfolioFromRequest, portfolioRequestIssues, PortfolioRequest } from '../engine/posum/request';
+import { QOS_NAMES } from '../engine/qos';
+import { checkPlanFits, validateActualUsage, validateRuntimeTruth } from '../engine/simulate';
+import { runCliWork } from './progress';
 
 const POLICIES = [...POLICY_NAMES, 'posum'];
 const P = PORTFOLIO_DEFAULTS;

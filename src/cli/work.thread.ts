@@ -3,13 +3,13 @@
  * computation runs here so that the command's main thread can draw its progress every quarter second.
  * The inputs were checked on the main thread; an engine ValidationError still comes back as `input`.
  */
-import { baselineForecast, BaselineKind, forecast, ForecastInputError, Headroom, trainForecaster, UsageForecast, UsageHistory } from './engine/forecast';
-import { ValidationError } from './engine/model/errors';
-import { loadInstance } from './engine/model/model';
-import type { InstanceDoc, PlanDoc } from './engine/model/types';
-import { simulatePlan, simulatePolicy, SimulateOptions } from './engine/simulate';
-import { serveThread } from './engine/threads/thread-entry';
-import type { SimReport } from './engine/simulate';
+import { baselineForecast, BaselineKind, forecast, ForecastInputError, Headroom, trainForecaster, UsageForecast, UsageHistory } from '../engine/forecast';
+import { ValidationError } from '../engine/model/errors';
+import { loadInstance } from '../engine/model/model';
+import type { InstanceDoc, PlanDoc } from '../engine/model/types';
+import { simulatePlan, simulatePolicy, SimulateOptions } from '../engine/simulate';
+import { serveThread } from '../engine/threads/thread-entry';
+import type { SimReport } from '../engine/simulate';
 
 export type CliWork =
   | { kind: 'simulate'; instance: InstanceDoc; plan: PlanDoc | null; policy: string | null; options: SimulateOptions }

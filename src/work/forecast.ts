@@ -17,8 +17,8 @@ import {
   trainForecaster,
   UsageForecast,
   UsageHistory,
-} from '../../engine/forecast';
-import { HoldoutScore, ScoreSummary } from '../../modules/forecasts/forecast-provenance';
+} from '../engine/forecast';
+import { HoldoutScore, ScoreSummary } from '../modules/forecasts/forecast-provenance';
 
 export interface BuildInput {
   history: UsageHistory;

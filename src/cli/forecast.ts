@@ -1,13 +1,13 @@
 /**
  * `fallow forecast` and `fallow forecast-eval` (issue 5): file handling and argument checks around the
  * pure engine in engine/forecast. A bad option is a UsageError, an unreadable or malformed file a
- * ForecastInputError (both exit 2, src/cli.ts).
+ * ForecastInputError (both exit 2, src/cli/main.ts).
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CommandSpec, parseCommand, UsageError } from './cli-args';
-import { readText } from './cli-input';
-import { runCliWork } from './cli-progress';
+import { CommandSpec, parseCommand, UsageError } from './args';
+import { readText } from './input';
+import { runCliWork } from './progress';
 import {
   BaselineKind,
   describeEval,
@@ -22,7 +22,7 @@ import {
   runForecastEval,
   UsageForecast,
   UsageHistory,
-} from './engine/forecast';
+} from '../engine/forecast';
 
 const HEADROOM_HELP = "raise the GBT's forecasts by D (a fraction of capacity, or per metric), never above the node's history maximum";
 

@@ -3,19 +3,19 @@
  * evaluator's verdict on a plan (docs/FORMAT.md), with no database or Redis.
  */
 import { writeFileSync } from 'node:fs';
-import { CommandSpec, parseCommand, UsageError } from './cli-args';
-import { readJson } from './cli-input';
-import { evaluatePlan } from './engine/evaluate/evaluate';
-import { loadInstance } from './engine/model/model';
+import { CommandSpec, parseCommand, UsageError } from './args';
+import { readJson } from './input';
+import { evaluatePlan } from '../engine/evaluate/evaluate';
+import { loadInstance } from '../engine/model/model';
 import { join } from 'node:path';
-import type { SolveOutcome } from './engine/solve';
-import type { InstanceDoc } from './engine/model/types';
-import type { SolveThreadInput } from './worker/kinds/solve.thread';
-import { runWithProgress } from './cli-progress';
-import { hardStopAfterMs } from './worker/kinds/solve-limits';
-import { strategyNames } from './engine/strategies';
-import { Objective, OBJECTIVES } from './engine/strategies/strategy';
-import { FcWeights, resolveScoreWeights } from './engine/posum/score';
+import type { SolveOutcome } from '../engine/solve';
+import type { InstanceDoc } from '../engine/model/types';
+import type { SolveThreadInput } from '../worker/kinds/solve.thread';
+import { runWithProgress } from './progress';
+import { hardStopAfterMs } from '../work/solve-limits';
+import { strategyNames } from '../engine/strategies';
+import { Objective, OBJECTIVES } from '../engine/strategies/strategy';
+import { FcWeights, resolveScoreWeights } from '../engine/posum/score';
 
 export const SOLVE = {
   name: 'solve',
@@ -71,7 +71,7 @@ export async function solveCommand(args: string[]): Promise<number> {
   // The search runs on a thread so that this one can redraw the progress every quarter second and stop
   // the search on Ctrl-C, keeping the best plan so far.
   const { plan } = await runWithProgress<SolveThreadInput, SolveOutcome>({
-    file: join(__dirname, 'worker', 'kinds', 'solve.thread.js'),
+    file: join(__dirname, '..', 'worker', 'kinds', 'solve.thread.js'),
     input: { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations, scoreWeights, shuffleAware: values['shuffle-aware'] },
     label: `solve ${values.strategy}`,
     budgetMs: budget,
