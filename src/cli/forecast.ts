@@ -9,7 +9,6 @@ import { CommandSpec, parseCommand, UsageError } from './args';
 import { readText } from './input';
 import { runCliWork } from './progress';
 import {
-  BaselineKind,
   describeEval,
   ForecastInputError,
   MODELS,
@@ -73,7 +72,7 @@ export async function forecastCommand(args: string[]): Promise<number> {
   const headroom = values.headroom === undefined ? undefined : parseHeadroom(values.headroom);
   if (headroom !== undefined && model !== 'gbt') throw new UsageError('--headroom applies to --model gbt only');
   const history = parseHistoryCsv(readText(positionals[0]));
-  const usage = await runCliWork<UsageForecast>(`forecast ${model}`, { kind: 'forecast', history, model: model as 'gbt' | BaselineKind, q, slotSeconds, horizonSlots, seed, headroom }, values.quiet);
+  const usage = await runCliWork<UsageForecast>(`forecast ${model}`, { kind: 'forecast', input: { history, model, quantile: q, slotSeconds, horizonSlots, seed, headroom } }, values.quiet);
   const scale = 10 ** Math.max(0, Math.min(12, digits));
   const rounded = JSON.stringify(usage, (_, v) => (typeof v === 'number' ? Math.round(v * scale) / scale : v));
   process.stdout.write(rounded + '\n');

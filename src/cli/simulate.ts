@@ -77,7 +77,7 @@ export async function simulateCommand(args: string[]): Promise<number> {
   // The plan is checked here (a plan that does not fit its instance is the user's mistake, named by path).
   const plan = values.policy === undefined ? (readJson(positionals[1]) as PlanDoc) : null;
   if (plan) checkPlanFits(model, plan);
-  const report = await runCliWork('simulate', { kind: 'simulate', instance: model.doc, plan, policy: values.policy ?? null, options }, values.quiet);
+  const report = await runCliWork('simulate', { kind: 'simulate', run: { instance: model.doc, plan, policy: values.policy ?? null, options } }, values.quiet);
   process.stdout.write(JSON.stringify(report, null, 1) + '\n');
   return 0;
 }
