@@ -40,6 +40,26 @@ module.exports = {
       to: { pathNot: ['^src/charts/', '^src/engine/', '(^|/)node_modules/'], dependencyTypesNot: ['core'] },
     },
     {
+      name: 'cli-not-worker',
+      comment:
+        'The offline CLI (src/cli/) and the worker process (src/worker/) are two callers of the same long work: ' +
+        'each kind (solve, simulation, forecast) has one entry in src/work/ that both call, so neither imports ' +
+        "the other (the CLI once ran the worker's solve thread and repeated its plan-or-policy choice).",
+      severity: 'error',
+      from: { path: '^src/(cli|worker)/' },
+      to: { path: '^src/(cli|worker)/', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'work-is-pure',
+      comment:
+        'src/work/ holds one entry per kind of long work (input document in, result out), run inside whichever ' +
+        'thread calls it, the worker\'s or the CLI\'s: it may import the engine, Node built-ins and npm ' +
+        'packages, never the NestJS modules, the worker, the API or the CLI.',
+      severity: 'error',
+      from: { path: '^src/work/' },
+      to: { pathNot: ['^src/work/', '^src/engine/', '(^|/)node_modules/'], dependencyTypesNot: ['core'] },
+    },
+    {
       name: 'strategy-families-apart',
       comment:
         'Each strategy family (src/engine/strategies/<family>/) stands alone on the shared strategy contract ' +

@@ -20,7 +20,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_GBT, DEFAULT_ROW_FRACTION, describeEval, EvalReport, renderEvalTable, renderMatchedTable, runForecastEval, trainForecaster } from '../src/engine/forecast';
-import { loadTraces } from '../src/forecast-cli';
+import { loadTraces } from '../src/cli/forecast';
 import { trainForecasterParallel } from '../src/worker/forecast-build-parallel';
 import { syntheticHistory } from '../harness/usage-traces';
 import { machineInfo, median, nothingToRun, repoRoot, resultsDir, sharedDir, timestamp } from './common';

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
-import { migrate } from '../src/ops';
+import { migrate } from '../src/ops/main';
 import { stopChild } from '../harness/service';
 
 const { values } = parseArgs({

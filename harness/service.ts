@@ -13,7 +13,7 @@ import { createApi } from '../src/api/create-api';
 import { createFallowClient, FallowClient } from '../src/client';
 import { Config, loadConfig } from '../src/config';
 import { AuthService } from '../src/modules/auth/auth.service';
-import { migrate } from '../src/ops';
+import { migrate } from '../src/ops/main';
 
 export const DIST_SRC = path.resolve(__dirname, '../src');
 const DEFAULT_DB = 'postgres://postgres@127.0.0.1:5432/test';

@@ -7,7 +7,7 @@
 //   2. tsc --incremental into the staging tree .tmp/build/out (kept between builds, so a rebuild recompiles
 //      only what changed);
 //   3. each output whose bytes differ is copied into dist/ beside its old self and renamed over it (a rename
-//      is atomic: dist/src/cli.js always exists), outputs of deleted sources are removed, then the stamp is
+//      is atomic: dist/src/cli/main.js always exists), outputs of deleted sources are removed, then the stamp is
 //      written last (an interrupted build is redone next time).
 // --force rebuilds from scratch (drops the staging tree). One build at a time per checkout (.tmp/build/lock).
 import { createHash } from 'node:crypto';
@@ -26,7 +26,7 @@ const LOCK = path.join(STAGE, 'lock');
 const STAMP = path.join(DIST, '.build-stamp');
 const SOURCE_DIRS = ['src', 'test', 'bench', 'harness', 'migrations', 'examples']; // tsconfig.json's include
 const EXTRA_INPUTS = ['tsconfig.json', 'package-lock.json', 'scripts/build.mjs'];
-const EXECUTABLES = ['src/cli.js']; // package.json "bin"
+const EXECUTABLES = ['src/cli/main.js']; // package.json "bin"
 
 const say = (msg) => process.stdout.write(`build: ${msg}\n`);
 /** A failure with the one line that says what to do; main() prints it and exits 1 (after releasing the lock). */

@@ -5,7 +5,7 @@
 #      node_modules: that one is left to its owner); the build (scripts/build.mjs, skipped when dist/ is up
 #      to date with the sources);
 #   3. Postgres and Redis (scripts/ensure-services.sh: reuses running ones, else starts private ones in .tmp);
-#   4. node dist/src/ops.js migrate, then seed-demo: the demo tenant's farmer and customer keys kept in
+#   4. node dist/src/ops/main.js migrate, then seed-demo: the demo tenant's farmer and customer keys kept in
 #      STATE/demo-keys are shown again while they work; when they do not (a second clone on the same
 #      database, a deleted .tmp) new ones are issued beside the old ones, which stay valid;
 #   5. the worker and the API (node dist/src/{worker,main}.js) as child processes, their logs (JSON, pino) in
@@ -109,11 +109,11 @@ if [ -z "${FALLOW_BOOTSTRAP_KEY:-}" ]; then
 fi
 
 # ---- 4. schema and demo data
-node dist/src/ops.js migrate 8>&- || die "migrating $(redact "$DATABASE_URL") failed (above): check that database (or point DATABASE_URL at another) and run npm run up again"
+node dist/src/ops/main.js migrate 8>&- || die "migrating $(redact "$DATABASE_URL") failed (above): check that database (or point DATABASE_URL at another) and run npm run up again"
 SEED_ERR="$STATE/seed-demo.err"
 SEED_ARGS=(seed-demo --keys-file "$STATE/demo-keys")
 [ -z "$NEW_DEMO_KEYS" ] || SEED_ARGS+=(--new-keys)
-if ! SEED_OUT=$(node dist/src/ops.js "${SEED_ARGS[@]}" 2>"$SEED_ERR" 8>&-); then
+if ! SEED_OUT=$(node dist/src/ops/main.js "${SEED_ARGS[@]}" 2>"$SEED_ERR" 8>&-); then
   [ -z "$SEED_OUT" ] || printf '%s\n' "$SEED_OUT"
   cat "$SEED_ERR" >&2
   die "seeding the demo tenant failed (above): check $(redact "$DATABASE_URL"), or delete $STATE/demo-keys and run npm run up again"

@@ -95,6 +95,12 @@ describe('architecture (.dependency-cruiser.cjs)', () => {
         'src/engine/strategies/ls/ls.ts': "import { NONE } from '../strategy';\nimport { helper } from './helper';\nimport { ga } from '../ga/ga';\nexport const ls = [NONE, helper, ga];\n",
         'src/engine/strategies/ls/helper.ts': 'export const helper = 1;\n',
         'src/engine/strategies/ga/ga.ts': "import { all } from '../index';\nexport const ga = () => all();\n",
+        // cli-not-worker: the CLI imports a worker thread, a worker thread imports the CLI (src/work/ and their own folders are fine)
+        'src/cli/solve.ts': "import { args } from './args';\nimport { runSolve } from '../work/solve';\nimport { serve } from '../worker/kinds/solve.thread';\nexport const solve = [args, runSolve, serve];\n",
+        'src/cli/args.ts': 'export const args = 1;\n',
+        'src/worker/kinds/solve.thread.ts': "import { runSolve } from '../../work/solve';\nimport { args } from '../../cli/args';\nexport const serve = [runSolve, args];\n",
+        // work-is-pure: a kind of work reaches into a module (the engine and node:path are fine)
+        'src/work/solve.ts': "import { join } from 'node:path';\nimport { a } from '../engine/a';\nimport { x } from '../modules/x/x.service';\nexport const runSolve = [join, a, x];\n",
         // src-not-bench-or-test
         'src/cli.ts': "import { run } from '../bench/run';\nimport { a } from './engine/a';\nexport const cli = [run, a];\n",
         // bench-not-test (harness and src are fine)
@@ -118,12 +124,15 @@ describe('architecture (.dependency-cruiser.cjs)', () => {
         [
           'bench-not-test: bench/run.ts -> test/support/h.ts',
           'charts-are-pure: src/charts/c.ts -> src/modules/x/x.service.ts',
+          'cli-not-worker: src/cli/solve.ts -> src/worker/kinds/solve.thread.ts',
+          'cli-not-worker: src/worker/kinds/solve.thread.ts -> src/cli/args.ts',
           'engine-is-pure: src/engine/a.ts -> src/modules/x/x.service.ts',
           'harness-not-bench-or-test: harness/h2.ts -> test/support/h.ts',
           'modules-own-their-data: src/modules/x/x.service.ts -> src/modules/y/y.entity.ts',
           'src-not-bench-or-test: src/cli.ts -> bench/run.ts',
           'strategy-families-apart: src/engine/strategies/ga/ga.ts -> src/engine/strategies/index.ts',
           'strategy-families-apart: src/engine/strategies/ls/ls.ts -> src/engine/strategies/ga/ga.ts',
+          'work-is-pure: src/work/solve.ts -> src/modules/x/x.service.ts',
           'worker-uses-modules-through-exports: src/worker/w.ts -> src/modules/y/y.repository.ts',
         ],
         `violations reported:\n${seen}`,

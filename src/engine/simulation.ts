@@ -100,12 +100,18 @@ export function simulatePolicy(model: Model, policy: string, options: SimulateOp
   };
 }
 
-/** What to simulate: a plan to replay, or an online policy by name. */
-export type SimulationSubject = { plan: PlanDoc; policy?: undefined } | { policy: string; plan?: undefined };
+/**
+ * What to simulate: an online policy by name, or else the plan to replay. The policy decides: a plan that is
+ * `null` (a plan file holding null) is still a plan, refused by the plan's check, never a policy run.
+ */
+export interface SimulationSubject {
+  policy?: string | null;
+  plan?: PlanDoc | null;
+}
 
-/** The one plan-or-policy choice, for every caller (the CLI, the worker). */
+/** The one plan-or-policy choice, for every caller (the CLI and the worker, through src/work/simulate.ts). */
 export function simulate(model: Model, subject: SimulationSubject, options: SimulateOptions = {}): SimReport {
-  return subject.plan ? simulatePlan(model, subject.plan, options) : simulatePolicy(model, subject.policy!, options);
+  return subject.policy != null ? simulatePolicy(model, subject.policy, options) : simulatePlan(model, subject.plan as PlanDoc, options);
 }
 
 export type { JobRun } from './simulate/metrics';

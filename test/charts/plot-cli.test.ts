@@ -12,7 +12,7 @@ import { simulatePlan } from '../../src/engine/simulation';
 import { at, planOf, withTempDir } from '../support/fixtures';
 import { flat, oneJob } from '../support/sim-fixtures';
 
-const CLI = path.resolve(__dirname, '../../src/cli.js');
+const CLI = path.resolve(__dirname, '../../src/cli/main.js');
 
 function fallow(...args: string[]) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000 });

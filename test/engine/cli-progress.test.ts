@@ -9,9 +9,9 @@ import { describe, test } from 'node:test';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
 import { readFileSync } from 'node:fs';
-import { ProgressLine } from '../../src/cli-progress';
+import { ProgressLine } from '../../src/cli/progress';
 
-const CLI = path.resolve(__dirname, '../../src/cli.js');
+const CLI = path.resolve(__dirname, '../../src/cli/main.js');
 const LARGE = path.resolve(__dirname, '../../../examples/instance-large.json');
 const LINE = /^solve ls (\d+\.\d)\/3\.0 s {2}(starting|(searching|finishing|done) {2}(best \d+ tasks, makespan \d+|nothing placed yet)( {2}bound \d+)?( {2}gap \d+\.\d%)? {2}iterations \d+)$/;
 

@@ -1,5 +1,5 @@
 /**
- * Issue 26's measured defects of the command line, each asserted on the compiled CLI (dist/src/cli.js):
+ * Issue 26's measured defects of the command line, each asserted on the compiled CLI (dist/src/cli/main.js):
  * --help on every command (exit 0, usage on stdout, every option with its default), -h, `help CMD`,
  * --version, no command at all (exit 2, usage on stderr), unknown commands and options named with a
  * pointer to --help and no stack trace, --debug showing the stack, and `fallow bench` exiting 2.
@@ -9,14 +9,14 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { CommandSpec, UsageError } from '../../src/cli-args';
-import { describeError } from '../../src/cli-errors';
-import { FORECAST, FORECAST_EVAL } from '../../src/forecast-cli';
-import { PREDICT_EVAL } from '../../src/predict-eval-cli';
-import { SIMULATE } from '../../src/simulate-cli';
-import { CHECK, SOLVE } from '../../src/solve-cli';
+import { CommandSpec, UsageError } from '../../src/cli/args';
+import { describeError } from '../../src/cli/errors';
+import { FORECAST, FORECAST_EVAL } from '../../src/cli/forecast';
+import { PREDICT_EVAL } from '../../src/cli/predict-eval';
+import { SIMULATE } from '../../src/cli/simulate';
+import { CHECK, SOLVE } from '../../src/cli/solve';
 
-const CLI = path.resolve(__dirname, '../../src/cli.js');
+const CLI = path.resolve(__dirname, '../../src/cli/main.js');
 const PACKAGE = path.resolve(__dirname, '../../../package.json');
 const SPECS: CommandSpec[] = [SOLVE, CHECK, FORECAST, FORECAST_EVAL, SIMULATE, PREDICT_EVAL];
 const COMMANDS = [...SPECS.map((s) => s.name), 'bench'];

@@ -1,5 +1,5 @@
 /**
- * The compiled command line (dist/src/cli.js) end to end: `solve` writes a plan, `check` exits 0 on it,
+ * The compiled command line (dist/src/cli/main.js) end to end: `solve` writes a plan, `check` exits 0 on it,
  * 1 on a corrupted plan (printing the violation) and 2 on an invalid instance (naming the JSON path).
  */
 import assert from 'node:assert/strict';
@@ -15,8 +15,8 @@ import { clone, withTempDir } from '../support/fixtures';
 import { ephemeralInstance } from '../../harness/ephemeral-instance';
 import { randomInstance } from '../support/random-instance';
 
-/** This file compiles to dist/test/engine/cli.test.js; the CLI to dist/src/cli.js. */
-const CLI = path.resolve(__dirname, '../../src/cli.js');
+/** This file compiles to dist/test/engine/cli.test.js; the CLI to dist/src/cli/main.js. */
+const CLI = path.resolve(__dirname, '../../src/cli/main.js');
 
 function fallow(...args: string[]) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });

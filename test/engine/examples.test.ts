@@ -17,7 +17,7 @@ import { withTempDir } from '../support/fixtures';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const EXAMPLES = path.join(ROOT, 'examples');
-const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
+const CLI = path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const read = (name: string) => readFileSync(path.join(EXAMPLES, name), 'utf8');
 const readJson = (name: string) => JSON.parse(read(name)) as never;
 

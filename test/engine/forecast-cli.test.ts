@@ -7,8 +7,8 @@ import { historyToCsv } from '../../src/engine/forecast';
 import { withTempDir } from '../support/fixtures';
 import { syntheticHistory } from '../../harness/usage-traces';
 
-/** This file compiles to <out>/test/engine/forecast-cli.test.js; the CLI to <out>/src/cli.js. */
-const CLI = path.resolve(__dirname, '../../src/cli.js');
+/** This file compiles to <out>/test/engine/forecast-cli.test.js; the CLI to <out>/src/cli/main.js. */
+const CLI = path.resolve(__dirname, '../../src/cli/main.js');
 
 function fallow(...args: string[]) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000 });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
+const CLI = path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
 
 /** `npx [flags] fallow` unless a flag forbids installing (--no-install, --no). */
 const NPX_FALLOW = /\bnpx((?:\s+-[\w-]+(?:=\S+)?)*)\s+fallow\b/g;
@@ -63,8 +63,8 @@ describe('how the project tells users to run the CLI', () => {
   test('the README says how to run the CLI from anywhere without the registry', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     assert.match(readme, /^npm ci && npm link /m);
-    assert.match(readme, /node dist\/src\/cli\.js/);
+    assert.match(readme, /node dist\/src\/cli\/main\.js/);
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
-    assert.deepEqual(pkg.bin, { fallow: 'dist/src/cli.js' });
+    assert.deepEqual(pkg.bin, { fallow: 'dist/src/cli/main.js' });
   });
 });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { withTempDir } from '../support/fixtures';
 
-const CLI = path.resolve(__dirname, '../../src/cli.js');
+const CLI = path.resolve(__dirname, '../../src/cli/main.js');
 const fallow = (...args: string[]) => {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

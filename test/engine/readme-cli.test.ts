@@ -17,7 +17,7 @@ import { withTempDir } from '../support/fixtures';
 import { readme, ROOT, shBlocksUnder } from '../support/readme-blocks';
 
 const run = promisify(execFile);
-const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
+const CLI = path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const EXAMPLES = path.join(ROOT, 'examples');
 
 async function runBlock(block: string, cwd: string): Promise<string> {

@@ -1,5 +1,5 @@
 /**
- * `fallow simulate` end to end on temporary files: the compiled CLI (dist/src/cli.js) prints one JSON
+ * `fallow simulate` end to end on temporary files: the compiled CLI (dist/src/cli/main.js) prints one JSON
  * report for a plan or a policy, says when it uses the instance's own usage, and exits 2 naming the
  * field on bad input.
  */
@@ -11,7 +11,7 @@ import { InstanceDoc } from '../../src/engine/model/types';
 import { at, planOf, withTempDir } from '../support/fixtures';
 import { flat, oneJob } from '../support/sim-fixtures';
 
-const CLI = path.resolve(__dirname, '../../src/cli.js');
+const CLI = path.resolve(__dirname, '../../src/cli/main.js');
 
 function fallow(...args: string[]) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Service, startService, waitFor } from '../../harness/service';
-import { openApiDocument } from '../../src/ops';
+import { openApiDocument } from '../../src/ops/main';
 
 type Json = any;
 

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/modules/database/data-source';
-import { migrate, openApiDocument } from '../../src/ops';
+import { migrate, openApiDocument } from '../../src/ops/main';
 
 const ROOT = path.resolve(__dirname, '../../..');
 

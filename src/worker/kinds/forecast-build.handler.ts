@@ -10,7 +10,7 @@ import { ForecastProvenance } from '../../modules/forecasts/forecast-provenance'
 import { ForecastsService } from '../../modules/forecasts/forecasts.service';
 import { TrainingHistory, UsageService } from '../../modules/usage/usage.service';
 import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
-import { BuildInput, BuildOutput } from './forecast-build.compute';
+import type { BuildOutput, ForecastInput } from '../../work/forecast';
 import { forecastBuildDeadline } from './forecast-build-deadline';
 
 type ClusterVersion = NonNullable<Awaited<ReturnType<ClustersService['findVersion']>>>;
@@ -22,7 +22,7 @@ const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
  * (the same table as posted forecasts, so solves use it by id) with the build's end in one transaction.
  */
 @Injectable()
-export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, BuildInput, never, BuildOutput> {
+export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, ForecastInput, never, BuildOutput> {
   readonly kind = FORECAST_BUILD_WORK;
   readonly threadFile = join(__dirname, 'forecast-build.thread.js');
   /** What prepare loaded for each running build (history and cluster version), for the failure message, the check and the provenance. */
@@ -35,7 +35,7 @@ export class ForecastBuildHandler implements WorkHandler<ForecastBuildEntity, Bu
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
-  async prepare(build: ForecastBuildEntity): Promise<Prepared<BuildInput>> {
+  async prepare(build: ForecastBuildEntity): Promise<Prepared<ForecastInput>> {
     const version = await this.clusters.findVersion(build.clusterId, build.clusterVersion);
     if (!version) return { fail: `cluster ${build.clusterId} has no version ${build.clusterVersion}` };
     const loaded = await this.usage.history(build.clusterId, version.nodes.map((n) => n.id), version.metrics, build.trainingDays);

@@ -4,7 +4,7 @@
  */
 import { ForecastInputError } from '../../engine/forecast';
 import { serveThread } from '../../engine/threads/thread-entry';
-import { BuildInput, BuildOutput, computeBuild } from './forecast-build.compute';
+import { BuildOutput, computeBuild, ForecastInput } from '../../work/forecast';
 
 // An input error: the history or the request cannot make this forecast (the user's, not a crash).
-serveThread<BuildInput, never, BuildOutput>(computeBuild, { isInputError: (e) => e instanceof ForecastInputError });
+serveThread<ForecastInput, never, BuildOutput>(computeBuild, { isInputError: (e) => e instanceof ForecastInputError });

@@ -7,18 +7,18 @@ import { PlansService } from '../../modules/plans/plans.service';
 import type { SolveEntity, SolveProgress } from '../../modules/solves/solve.entity';
 import { SOLVE_WORK } from '../../modules/solves/solve.kind';
 import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
-import { solveDeadline } from './solve-limits';
-import type { SolveThreadInput } from './solve.thread';
+import { solveDeadline } from '../../work/solve-limits';
+import type { SolveInput } from '../../work/solve';
 
 /** A solve: the engine searches within the budget; the plan, its KPIs and rejections are stored with the solve's end. */
 @Injectable()
-export class SolveHandler implements WorkHandler<SolveEntity, SolveThreadInput, Progress, SolveOutcome> {
+export class SolveHandler implements WorkHandler<SolveEntity, SolveInput, Progress, SolveOutcome> {
   readonly kind = SOLVE_WORK;
   readonly threadFile = join(__dirname, 'solve.thread.js');
 
   constructor(private readonly plans: PlansService) {}
 
-  async prepare(s: SolveEntity): Promise<Prepared<SolveThreadInput>> {
+  async prepare(s: SolveEntity): Promise<Prepared<SolveInput>> {
     // The engine stops itself at its deadline; the stop flag is raised at the budget in case a phase overran
     // it; a search that has still not answered long after is terminated (it would hold its worker forever).
     return {

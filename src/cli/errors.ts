@@ -1,12 +1,12 @@
 /**
- * What the CLI prints for an error and the exit code it answers (cli-args.ts EXIT_CODES): 2 with one
+ * What the CLI prints for an error and the exit code it answers (args.ts EXIT_CODES): 2 with one
  * message for a user's mistake (bad usage, unreadable file, invalid document), 1 for Fallow's own failure.
  * The stack trace only with --debug, whichever it was.
  */
-import { UsageError } from './cli-args';
-import { InputError } from './cli-input';
-import { ForecastInputError } from './engine/forecast';
-import { ValidationError } from './engine/model/errors';
+import { UsageError } from './args';
+import { InputError } from './input';
+import { ForecastInputError } from '../engine/forecast';
+import { ValidationError } from '../engine/model/errors';
 
 export function describeError(command: string, e: unknown, debug: boolean): { code: number; text: string } {
   const head = `fallow ${command}: `;

@@ -1,6 +1,6 @@
 /**
  * How every `fallow` command reads its arguments and describes itself. A command is a CommandSpec (its
- * synopsis, its options with their defaults) and a run function; `src/cli.ts` routes to it, answers
+ * synopsis, its options with their defaults) and a run function; `src/cli/main.ts` routes to it, answers
  * `-h/--help` with helpText(spec), and turns the errors below into one line and exit code 2.
  *
  * Node's util.parseArgs does the parsing; it throws ERR_PARSE_ARGS_* with a stack for a user's typo, so

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { InputError } from './cli-input';
-import type { Progress } from './engine/strategies/strategy';
-import { runInThread, ThreadError } from './engine/threads/run-in-thread';
-import type { CliWork } from './cli-work.thread';
+import { InputError } from './input';
+import type { Progress } from '../engine/strategies/strategy';
+import { runInThread, ThreadError } from '../engine/threads/run-in-thread';
+import type { CliWork } from './work.thread';
 
 /**
  * The progress of a long command on stderr: on a terminal one line redrawn in place (a bar of the elapsed
@@ -104,7 +104,10 @@ export async function runWithProgress<I, R>(w: ThreadedWork<I>): Promise<R> {
   }
 }
 
-/** The CLI's own long work (cli-work.thread.ts: simulate, forecast) with its elapsed time on stderr. */
+/** The thread entry of every long command (solve, simulate, forecast). */
+export const CLI_WORK_THREAD = join(__dirname, 'work.thread.js');
+
+/** Long work without a budget (simulate, forecast) with its elapsed time on stderr. */
 export function runCliWork<R>(label: string, input: CliWork, quiet = false): Promise<R> {
-  return runWithProgress<CliWork, R>({ file: join(__dirname, 'cli-work.thread.js'), input, label, quiet });
+  return runWithProgress<CliWork, R>({ file: CLI_WORK_THREAD, input, label, quiet });
 }

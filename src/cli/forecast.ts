@@ -1,15 +1,14 @@
 /**
  * `fallow forecast` and `fallow forecast-eval` (issue 5): file handling and argument checks around the
  * pure engine in engine/forecast. A bad option is a UsageError, an unreadable or malformed file a
- * ForecastInputError (both exit 2, src/cli.ts).
+ * ForecastInputError (both exit 2, src/cli/main.ts).
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CommandSpec, parseCommand, UsageError } from './cli-args';
-import { readText } from './cli-input';
-import { runCliWork } from './cli-progress';
+import { CommandSpec, parseCommand, UsageError } from './args';
+import { readText } from './input';
+import { runCliWork } from './progress';
 import {
-  BaselineKind,
   describeEval,
   ForecastInputError,
   MODELS,
@@ -22,7 +21,7 @@ import {
   runForecastEval,
   UsageForecast,
   UsageHistory,
-} from './engine/forecast';
+} from '../engine/forecast';
 
 const HEADROOM_HELP = "raise the GBT's forecasts by D (a fraction of capacity, or per metric), never above the node's history maximum";
 
@@ -73,7 +72,7 @@ export async function forecastCommand(args: string[]): Promise<number> {
   const headroom = values.headroom === undefined ? undefined : parseHeadroom(values.headroom);
   if (headroom !== undefined && model !== 'gbt') throw new UsageError('--headroom applies to --model gbt only');
   const history = parseHistoryCsv(readText(positionals[0]));
-  const usage = await runCliWork<UsageForecast>(`forecast ${model}`, { kind: 'forecast', history, model: model as 'gbt' | BaselineKind, q, slotSeconds, horizonSlots, seed, headroom }, values.quiet);
+  const usage = await runCliWork<UsageForecast>(`forecast ${model}`, { kind: 'forecast', input: { history, model, quantile: q, slotSeconds, horizonSlots, seed, headroom } }, values.quiet);
   const scale = 10 ** Math.max(0, Math.min(12, digits));
   const rounded = JSON.stringify(usage, (_, v) => (typeof v === 'number' ? Math.round(v * scale) / scale : v));
   process.stdout.write(rounded + '\n');

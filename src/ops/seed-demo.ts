@@ -1,5 +1,5 @@
 /**
- * `ops.js seed-demo [--keys-file FILE] [--new-keys]`: the operator key from FALLOW_BOOTSTRAP_KEY, the demo
+ * `node dist/src/ops/main.js seed-demo [--keys-file FILE] [--new-keys]`: the operator key from FALLOW_BOOTSTRAP_KEY, the demo
  * tenant and its farmer and customer keys, printed as `demo <role> key: <key>` lines on stdout.
  *   --keys-file FILE  the keys kept by an earlier run (same line format; `npm run up` keeps .tmp/demo-keys):
  *                     a kept key that still works is shown again, any other role gets a new key, and FILE is
@@ -10,14 +10,14 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
-import { loadConfig } from './config';
-import { ApiKeyEntity } from './modules/auth/api-key.entity';
-import { ApiKeysRepository } from './modules/auth/api-keys.repository';
-import { AuthService } from './modules/auth/auth.service';
-import { DEMO_ROLES, DemoKey, DemoKeys, DemoRole } from './modules/auth/demo-keys';
-import { TenantEntity } from './modules/auth/tenant.entity';
-import { TenantsRepository } from './modules/auth/tenants.repository';
-import { dataSourceOptions } from './modules/database/data-source';
+import { loadConfig } from '../config';
+import { ApiKeyEntity } from '../modules/auth/api-key.entity';
+import { ApiKeysRepository } from '../modules/auth/api-keys.repository';
+import { AuthService } from '../modules/auth/auth.service';
+import { DEMO_ROLES, DemoKey, DemoKeys, DemoRole } from '../modules/auth/demo-keys';
+import { TenantEntity } from '../modules/auth/tenant.entity';
+import { TenantsRepository } from '../modules/auth/tenants.repository';
+import { dataSourceOptions } from '../modules/database/data-source';
 
 const KEY_LINE = /^demo ([a-z]+) key: (\S+)$/;
 

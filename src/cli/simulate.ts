@@ -4,18 +4,18 @@
  *   fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos NAME] [--qos-period S] [--seed N] [--reduce-slowstart F]
  *   fallow simulate INSTANCE.json --policy NAME|posum [--provision NAME] [--delta D] [--alpha A --beta B --gamma G] [--actual USAGE.json] [--qos ...] [--seed N] ...
  */
-import { MIN_QOS_PERIOD_SECONDS } from './engine/simulate/simulator';
-import { CommandSpec, parseCommand, UsageError } from './cli-args';
-import { readJson } from './cli-input';
-import { loadInstance } from './engine/model/model';
-import { PlanDoc } from './engine/model/types';
-import { policyNames } from './engine/policies';
-import { PROVISIONING_NAMES, ProvisioningName } from './engine/policies/posum/provisioning';
-import { PORTFOLIO_DEFAULTS, PortfolioParams, REBUILD_LOOK_AHEAD_SECONDS } from './engine/policies/posum/params';
-import { portfolioFromRequest, portfolioRequestIssues, PortfolioRequest } from './engine/policies/posum/request';
-import { QOS_NAMES } from './engine/qos';
-import { checkPlanFits, validateActualUsage, validateRuntimeTruth } from './engine/simulation';
-import { runCliWork } from './cli-progress';
+import { MIN_QOS_PERIOD_SECONDS } from '../engine/simulate/simulator';
+import { CommandSpec, parseCommand, UsageError } from './args';
+import { readJson } from './input';
+import { loadInstance } from '../engine/model/model';
+import { PlanDoc } from '../engine/model/types';
+import { policyNames } from '../engine/policies';
+import { PROVISIONING_NAMES, ProvisioningName } from '../engine/policies/posum/provisioning';
+import { PORTFOLIO_DEFAULTS, PortfolioParams, REBUILD_LOOK_AHEAD_SECONDS } from '../engine/policies/posum/params';
+import { portfolioFromRequest, portfolioRequestIssues, PortfolioRequest } from '../engine/policies/posum/request';
+import { QOS_NAMES } from '../engine/qos';
+import { checkPlanFits, validateActualUsage, validateRuntimeTruth } from '../engine/simulation';
+import { runCliWork } from './progress';
 
 const POLICIES = policyNames();
 const P = PORTFOLIO_DEFAULTS;
@@ -77,7 +77,7 @@ export async function simulateCommand(args: string[]): Promise<number> {
   // The plan is checked here (a plan that does not fit its instance is the user's mistake, named by path).
   const plan = values.policy === undefined ? (readJson(positionals[1]) as PlanDoc) : null;
   if (plan) checkPlanFits(model, plan);
-  const report = await runCliWork('simulate', { kind: 'simulate', instance: model.doc, plan, policy: values.policy ?? null, options }, values.quiet);
+  const report = await runCliWork('simulate', { kind: 'simulate', run: { instance: model.doc, plan, policy: values.policy ?? null, options } }, values.quiet);
   process.stdout.write(JSON.stringify(report, null, 1) + '\n');
   return 0;
 }

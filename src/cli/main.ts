@@ -3,17 +3,17 @@
  * The offline command line (no database or Redis): `fallow COMMAND [options]`, `fallow COMMAND --help`.
  * Each command lives in its own file as a CommandSpec and a run function; adding one is one entry in
  * COMMANDS. This file only routes, prints help and the version, and turns errors into exit codes
- * (cli-args.ts EXIT_CODES): a user's mistake is one line on stderr, a stack only with --debug.
+ * (args.ts EXIT_CODES): a user's mistake is one line on stderr, a stack only with --debug.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CommandSpec, EXIT_CODES, GLOBAL_OPTIONS, helpText, UsageError, wantsHelp } from './cli-args';
-import { describeError } from './cli-errors';
-import { FORECAST, FORECAST_EVAL, forecastCommand, forecastEvalCommand } from './forecast-cli';
-import { PLOT, plotCommand } from './plot-cli';
-import { PREDICT_EVAL, predictEvalCommand } from './predict-eval-cli';
-import { SIMULATE, simulateCommand } from './simulate-cli';
-import { CHECK, checkCommand, SOLVE, solveCommand } from './solve-cli';
+import { CommandSpec, EXIT_CODES, GLOBAL_OPTIONS, helpText, UsageError, wantsHelp } from './args';
+import { describeError } from './errors';
+import { FORECAST, FORECAST_EVAL, forecastCommand, forecastEvalCommand } from './forecast';
+import { PLOT, plotCommand } from './plot';
+import { PREDICT_EVAL, predictEvalCommand } from './predict-eval';
+import { SIMULATE, simulateCommand } from './simulate';
+import { CHECK, checkCommand, SOLVE, solveCommand } from './solve';
 
 interface Command {
   spec: CommandSpec;
@@ -55,7 +55,7 @@ function overallHelp(): string {
     GLOBAL_OPTIONS,
     '  -V, --version            print the version',
     '',
-    'Formats: docs/FORMAT.md in the repository. Run from the checkout with `node dist/src/cli.js`, or put',
+    'Formats: docs/FORMAT.md in the repository. Run from the checkout with `node dist/src/cli/main.js`, or put',
     '`fallow` on your PATH with `npm link` there (never through npx: the registry has an unrelated "fallow").',
     '',
     EXIT_CODES,
@@ -64,8 +64,8 @@ function overallHelp(): string {
 }
 
 function version(): string {
-  // dist/src/cli.js -> the package.json of this checkout (or of the installed package).
-  return (JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+  // dist/src/cli/main.js -> the package.json of this checkout (or of the installed package).
+  return (JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 async function main(argv: string[], debug: boolean): Promise<number> {

@@ -7,10 +7,10 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { CommandSpec, parseCommand, UsageError } from './cli-args';
-import { readText } from './cli-input';
-import { evaluateAlibaba, parseAlibaba } from './predict-eval/alibaba';
-import { evaluateSwim, parseSwim, planQuality, SWIM_DEFAULTS } from './predict-eval/swim';
+import { CommandSpec, parseCommand, UsageError } from './args';
+import { readText } from './input';
+import { evaluateAlibaba, parseAlibaba } from '../predict-eval/alibaba';
+import { evaluateSwim, parseSwim, planQuality, SWIM_DEFAULTS } from '../predict-eval/swim';
 
 export const PREDICT_EVAL = {
   name: 'predict-eval',
@@ -27,7 +27,7 @@ export const PREDICT_EVAL = {
   notes: ['Without --alibaba or --swim, the traces beside the repository (../shared/data) are used when present.'],
 } satisfies CommandSpec;
 
-const SHARED = path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
+const SHARED = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'data');
 const DEFAULT_ALIBABA = path.join(SHARED, 'alibaba-v2017-batch-task', 'batch_task.csv');
 const DEFAULT_SWIM = path.join(SHARED, 'swim-facebook', 'FB-2010_samples_24_times_1hr_0.tsv');
 

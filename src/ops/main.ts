@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 /**
  * Operations: `migrate` (run pending migrations), `seed-demo [--keys-file FILE] [--new-keys]` (operator key
- * from FALLOW_BOOTSTRAP_KEY and the demo tenant's keys: src/ops-seed-demo.ts), `openapi [FILE]` (write the
+ * from FALLOW_BOOTSTRAP_KEY and the demo tenant's keys: src/ops/seed-demo.ts), `openapi [FILE]` (write the
  * OpenAPI document generated from the code).
  */
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { Logger, LoggerService } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { loadConfig } from './config';
-import { dataSourceOptions } from './modules/database/data-source';
-import { seedDemoCommand } from './ops-seed-demo';
+import { loadConfig } from '../config';
+import { dataSourceOptions } from '../modules/database/data-source';
+import { seedDemoCommand } from './seed-demo';
 
 export async function migrate(databaseUrl: string): Promise<string[]> {
   const ds = await new DataSource(dataSourceOptions(databaseUrl)).initialize();
@@ -27,7 +27,7 @@ export async function migrate(databaseUrl: string): Promise<string[]> {
  * `npm run up`, need not wait for).
  */
 export async function openApiDocument(): Promise<object> {
-  const [{ NestFactory }, { AppModule }, { buildOpenApiDocument }] = await Promise.all([import('@nestjs/core'), import('./app.module'), import('./api/openapi')]);
+  const [{ NestFactory }, { AppModule }, { buildOpenApiDocument }] = await Promise.all([import('@nestjs/core'), import('../app.module'), import('../api/openapi')]);
   const config = loadConfig({});
   const app = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false, abortOnError: false });
   const doc = buildOpenApiDocument(app, config);
@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<void> {
     if (arg) writeFileSync(arg, json);
     else process.stdout.write(json);
   } else {
-    process.stderr.write('usage: node dist/src/ops.js migrate | seed-demo [--keys-file FILE] [--new-keys] | openapi [FILE]\n');
+    process.stderr.write('usage: node dist/src/ops/main.js migrate | seed-demo [--keys-file FILE] [--new-keys] | openapi [FILE]\n');
     process.exit(2);
   }
 }

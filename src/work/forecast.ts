@@ -1,7 +1,9 @@
 /**
- * What a forecast build computes, from a loaded usage history (pure: no database, runs in a worker thread):
- * the forecast of the `horizonSlots` slots after the last sample, its in-sample score and a held-out
- * last-day score of every model. Built from the engine's forecasting functions only.
+ * A forecast, the one entry the worker's forecast-build thread (worker/kinds/forecast-build.thread.ts) and
+ * `fallow forecast` (cli/work.thread.ts) share, from a loaded usage history (pure: no database, runs in the
+ * thread that calls it): forecastUsage is the forecast of the `horizonSlots` slots after the last sample;
+ * computeBuild adds what a build stores with it, its in-sample score and a held-out last-day score of every
+ * model. Built from the engine's forecasting functions only.
  */
 import {
   baselineForecast,
@@ -9,6 +11,7 @@ import {
   evaluateUsage,
   forecast,
   ForecastScore,
+  Headroom,
   MODELS,
   ModelKind,
   sliceHistory,
@@ -17,17 +20,36 @@ import {
   trainForecaster,
   UsageForecast,
   UsageHistory,
-} from '../../engine/forecast';
-import { HoldoutScore, ScoreSummary } from '../../modules/forecasts/forecast-provenance';
+} from '../engine/forecast';
 
-export interface BuildInput {
+export interface ForecastInput {
   history: UsageHistory;
   model: ModelKind;
   quantile: number;
   slotSeconds: number;
   horizonSlots: number;
+  /** The GBT's seed; absent: the engine's default (a build's). */
+  seed?: number;
   /** Raises the GBT's forecast (engine/forecast/headroom.ts); 0 or absent: none. */
-  headroom?: number;
+  headroom?: Headroom;
+}
+
+/** A forecast's score over some slots at its quantile q (null when no slot was measured). */
+export interface ScoreSummary {
+  /** Slots scored (node-metric series pooled). */
+  n: number;
+  /** Mean pinball loss at q: lower is better. */
+  pinball: number | null;
+  /** Share of slots whose actual usage was at most the forecast (a calibrated forecast covers about q). */
+  coverage: number | null;
+  /** Mean 1 - forecast: the share of capacity the forecast offers to ephemeral work. */
+  reclaimable: number | null;
+}
+
+export interface HoldoutScore extends ScoreSummary {
+  model: ModelKind;
+  /** Why the model could not be scored (e.g. too little history before the held-out day). */
+  skipped?: string;
 }
 
 export interface BuildOutput {
@@ -40,7 +62,12 @@ export interface BuildOutput {
   trainMs: number;
 }
 
-export function computeBuild(input: BuildInput): BuildOutput {
+/** The forecast alone: what `fallow forecast` prints (a build stores the same, computeBuild's `usage`). */
+export function forecastUsage(input: ForecastInput): UsageForecast {
+  return input.model === 'gbt' ? gbt(input).usage : baselineUsage(input);
+}
+
+export function computeBuild(input: ForecastInput): BuildOutput {
   const { history, model, quantile: q, slotSeconds: S } = input;
   const grid = toGrid(history, S);
   const t0 = performance.now();
@@ -59,22 +86,28 @@ interface Fit {
 }
 
 /** In-sample for the GBT: its own training rows, the slots after its first lag window. */
-function gbt({ history, quantile: q, slotSeconds: S, horizonSlots: H, headroom = 0 }: BuildInput): Fit {
-  const m = trainForecaster(history, { slotSeconds: S, quantiles: [q], horizonSlots: H });
+function gbt({ history, quantile: q, slotSeconds: S, horizonSlots: H, seed, headroom = 0 }: ForecastInput): Fit {
+  // The seed only when given: the engine spreads the options over its defaults, where an undefined would win.
+  const m = trainForecaster(history, { slotSeconds: S, quantiles: [q], horizonSlots: H, ...(seed === undefined ? {} : { seed }) });
   const offset = m.lagSlots;
   const o = { headroom };
   return { usage: forecast(m, undefined, H, o)[0].usage, fitted: () => forecast(m, (m.startSlot + offset) * S, m.endSlot - m.startSlot - offset, o)[0].usage, offset };
 }
 
 /** In-sample for a baseline: each slot from the days before it (after the first day, when there is more than one). */
-function baseline({ history, model, quantile: q, slotSeconds: S, horizonSlots: H }: BuildInput, slots: number, startSlot: number): Fit {
+function baseline(input: ForecastInput, slots: number, startSlot: number): Fit {
+  const { history, model, quantile: q, slotSeconds: S } = input;
   const kind = model as BaselineKind;
   const offset = slots > slotsPerDay(S) ? slotsPerDay(S) : 0;
   return {
-    usage: baselineForecast(kind, history, { q, slotSeconds: S, horizonSlots: H }),
+    usage: baselineUsage(input),
     fitted: () => baselineForecast(kind, history, { q, slotSeconds: S, horizonSlots: slots - offset, from: (startSlot + offset) * S }),
     offset,
   };
+}
+
+function baselineUsage({ history, model, quantile: q, slotSeconds: S, horizonSlots: H }: ForecastInput): UsageForecast {
+  return baselineForecast(model as BaselineKind, history, { q, slotSeconds: S, horizonSlots: H });
 }
 
 /**
@@ -83,7 +116,7 @@ function baseline({ history, model, quantile: q, slotSeconds: S, horizonSlots: H
  * cannot train on the shorter history (the GBT needs more than a day) is listed with the reason. The GBT
  * has the build's headroom, so that its row scores what is stored.
  */
-function holdout(history: UsageHistory, q: number, S: number, headroom: number): BuildOutput['holdout'] {
+function holdout(history: UsageHistory, q: number, S: number, headroom: Headroom): BuildOutput['holdout'] {
   const grid = toGrid(history, S);
   const day = slotsPerDay(S);
   if (grid.endSlot - grid.startSlot < 2 * day) return null;

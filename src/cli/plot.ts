@@ -2,16 +2,16 @@
  * `fallow plot`: the charts the API serves, drawn offline from files (src/charts), as SVG or as the Vega-Lite spec.
  */
 import { writeFileSync } from 'node:fs';
-import { CommandSpec, parseCommand, UsageError } from './cli-args';
-import { InputError, readJson } from './cli-input';
-import { PLAN_CHARTS, PlanChart, planChartSpec } from './charts/charts';
-import { ChartInputError } from './charts/plan-data';
-import { renderSvg } from './charts/render';
-import { plannedEnds, ReportForChart, simulationSpec } from './charts/simulation';
-import { ChartSpec } from './charts/spec';
-import { ValidationError } from './engine/model/errors';
-import { loadInstance } from './engine/model/model';
-import { PlanDoc } from './engine/model/types';
+import { CommandSpec, parseCommand, UsageError } from './args';
+import { InputError, readJson } from './input';
+import { PLAN_CHARTS, PlanChart, planChartSpec } from '../charts/charts';
+import { ChartInputError } from '../charts/plan-data';
+import { renderSvg } from '../charts/render';
+import { plannedEnds, ReportForChart, simulationSpec } from '../charts/simulation';
+import { ChartSpec } from '../charts/spec';
+import { ValidationError } from '../engine/model/errors';
+import { loadInstance } from '../engine/model/model';
+import { PlanDoc } from '../engine/model/types';
 
 export const PLOT = {
   name: 'plot',

@@ -3,19 +3,18 @@
  * evaluator's verdict on a plan (docs/FORMAT.md), with no database or Redis.
  */
 import { writeFileSync } from 'node:fs';
-import { CommandSpec, parseCommand, UsageError } from './cli-args';
-import { readJson } from './cli-input';
-import { evaluatePlan } from './engine/evaluate/evaluate';
-import { loadInstance } from './engine/model/model';
-import { join } from 'node:path';
-import type { SolveOutcome } from './engine/solve';
-import type { InstanceDoc } from './engine/model/types';
-import type { SolveThreadInput } from './worker/kinds/solve.thread';
-import { runWithProgress } from './cli-progress';
-import { hardStopAfterMs } from './worker/kinds/solve-limits';
-import { strategyNames } from './engine/strategies';
-import { Objective, OBJECTIVES } from './engine/strategies/strategy';
-import { FcWeights, resolveScoreWeights } from './engine/evaluate/posum-score';
+import { CommandSpec, parseCommand, UsageError } from './args';
+import { readJson } from './input';
+import { evaluatePlan } from '../engine/evaluate/evaluate';
+import { loadInstance } from '../engine/model/model';
+import type { SolveOutcome } from '../engine/solve';
+import type { InstanceDoc } from '../engine/model/types';
+import { CLI_WORK_THREAD, runWithProgress } from './progress';
+import type { CliWork } from './work.thread';
+import { hardStopAfterMs } from '../work/solve-limits';
+import { strategyNames } from '../engine/strategies';
+import { Objective, OBJECTIVES } from '../engine/strategies/strategy';
+import { FcWeights, resolveScoreWeights } from '../engine/evaluate/posum-score';
 
 export const SOLVE = {
   name: 'solve',
@@ -70,9 +69,9 @@ export async function solveCommand(args: string[]): Promise<number> {
   const scoreWeights = scoreWeightsOf(values);
   // The search runs on a thread so that this one can redraw the progress every quarter second and stop
   // the search on Ctrl-C, keeping the best plan so far.
-  const { plan } = await runWithProgress<SolveThreadInput, SolveOutcome>({
-    file: join(__dirname, 'worker', 'kinds', 'solve.thread.js'),
-    input: { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations, scoreWeights, shuffleAware: values['shuffle-aware'] },
+  const { plan } = await runWithProgress<CliWork, SolveOutcome>({
+    file: CLI_WORK_THREAD,
+    input: { kind: 'solve', input: { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations, scoreWeights, shuffleAware: values['shuffle-aware'] } },
     label: `solve ${values.strategy}`,
     budgetMs: budget,
     hardStopAfterMs: hardStopAfterMs(budget),
