@@ -14,7 +14,8 @@ import type { SolveThreadInput } from './worker/kinds/solve.thread';
 import { runWithProgress } from './cli-progress';
 import { hardStopAfterMs } from './worker/kinds/solve-limits';
 import { strategyNames } from './engine/strategies';
-import { Objective, OBJECTIVES } from './engine/strategies/strategy';
+import { Objective, OBJECTIVES } from './engine/contracts/strategy';
+import { DEFAULT_TIME_BUDGET_MS } from './engine/budget/budget';
 import { FcWeights, resolveScoreWeights } from './engine/posum/score';
 
 export const SOLVE = {
@@ -24,7 +25,7 @@ export const SOLVE = {
   options: {
     strategy: { type: 'string', default: 'auto', value: 'NAME', help: `one of ${strategyNames().join(', ')}` },
     objective: { type: 'string', default: 'tasks-then-makespan', value: 'NAME', help: OBJECTIVES.join(' | ') },
-    'budget-ms': { type: 'string', default: '5000', value: 'MS', help: 'time budget in milliseconds' },
+    'budget-ms': { type: 'string', default: String(DEFAULT_TIME_BUDGET_MS), value: 'MS', help: 'time budget in milliseconds' },
     seed: { type: 'string', default: '1', value: 'N', help: 'seed of the random stream' },
     iterations: { type: 'string', value: 'N', help: 'stop after N iterations (the same plan for the same seed)' },
     alpha: { type: 'string', value: 'A', help: "strategy portfolio: weight of V_D in POSUM's Eq. 5 (default 1)" },

@@ -1,4 +1,5 @@
 import { makespanBound } from '../bounds/makespan';
+import { Budget } from '../budget/budget';
 import type { Model } from '../model/model';
 import { toPlanDoc } from '../model/plan';
 import type { PlanDoc } from '../model/types';
@@ -16,14 +17,11 @@ import { ls } from '../strategies/ls/ls';
  * goes to the waiting task of the stage the plan starts earliest.
  */
 export function planPresent(model: Model, budgetMs: number, seed: number): PlanDoc {
-  const startedAt = Date.now();
   const result = ls.run({
     model,
     objective: 'tasks-then-makespan',
     rng: new Random(seed),
-    startedAt,
-    deadline: startedAt + budgetMs,
-    maxIterations: Number.POSITIVE_INFINITY,
+    budget: Budget.start({ timeBudgetMs: budgetMs }),
     lowerBound: makespanBound(model).makespanSlots,
     report: () => {},
   });

@@ -6,17 +6,21 @@ import { loadInstance } from '../../engine/model/model';
 import { InstanceDoc } from '../../engine/model/types';
 import { solveWithOutcome, SolveOutcome } from '../../engine/solve';
 import type { FcWeights } from '../../engine/posum/score';
-import { Objective, Progress } from '../../engine/strategies/strategy';
+import type { BudgetRequest } from '../../engine/budget/budget';
+import { Objective, Progress } from '../../engine/contracts/strategy';
 import { serveThread } from '../../engine/threads/thread-entry';
 
-export interface SolveThreadInput {
+/**
+ * The solve's request. Its budget comes as the request's fields (BudgetRequest: timeBudgetMs and, from
+ * the CLI's --iterations, maxIterations), not as a started Budget: the engine starts the budget's clock
+ * when the search starts, in this thread, and its stop request is this thread's stop flag.
+ */
+export interface SolveThreadInput extends Omit<BudgetRequest, 'stop'> {
   instance: InstanceDoc;
   strategy: string;
   objective: Objective;
   timeBudgetMs: number;
   seed: number;
-  /** Stop after this many iterations (the CLI's --iterations: the same plan for the same seed). */
-  maxIterations?: number;
   /** The portfolio strategy's alpha, beta, gamma (the request's, else the tenant's default). */
   scoreWeights?: FcWeights;
   /** Place the reduces again over the links once the search is done (the CLI's --shuffle-aware). */
@@ -32,7 +36,7 @@ serveThread<SolveThreadInput, Progress, SolveOutcome>((input, { emit, stop }) =>
     maxIterations: input.maxIterations,
     scoreWeights: input.scoreWeights,
     shuffleAware: input.shuffleAware,
-    stopFlag: stop,
+    stop,
     onProgress: emit,
   }),
 );

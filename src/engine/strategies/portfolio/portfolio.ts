@@ -6,7 +6,7 @@ import { getQos } from '../../qos';
 import { buildFromJobOrder } from '../../schedule/sgs';
 import { Simulator } from '../../simulate/simulator';
 import { ActualUsage } from '../../simulate/usage';
-import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
+import { Strategy, StrategyContext, StrategyResult } from '../../contracts/strategy';
 
 /**
  * POSUM's portfolio as a solve strategy (issue 24): each of the 16 members (allocation x provisioning) runs
@@ -25,7 +25,7 @@ export const portfolio: Strategy = {
     const scores: (PosumScore & { allocation: string; provisioning: string })[] = [];
     const orders: number[][] = [];
     for (const m of MEMBERS) {
-      if (scores.length > 0 && timeUp(ctx, scores.length)) break; // the budget, or a stop flag
+      if (scores.length > 0 && ctx.budget.stopNow(scores.length)) break; // the budget, or a stop flag
       const sim = new Simulator(model, new ActualUsage(model, model.doc.usage), new PosumAllocationPolicy(model, m.allocation as PosumAllocation), {
         qos: getQos('none'),
         seed: 1,
