@@ -50,8 +50,9 @@ export class Budget {
   /** The budget a request asks for, its clock started now: the one place the defaults are applied. */
   static start(request: BudgetRequest, startedAt = Date.now()): Budget {
     const ms = request.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
+    // Checked here, not when the budget is first handed to a thread: only a shared flag reaches one.
+    if (request.stop) stopFlagBuffer(request.stop);
     const outer = request.stop ? [request.stop] : [];
-    outer.forEach(stopFlagBuffer); // only a shared flag can reach the threads this budget is handed to
     return new Budget(startedAt, ms, startedAt + ms, request.maxIterations ?? Number.POSITIVE_INFINITY, [newStopFlag(), ...outer]);
   }
 
