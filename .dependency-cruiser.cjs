@@ -63,7 +63,7 @@ module.exports = {
       name: 'strategy-families-apart',
       comment:
         'Each strategy family (src/engine/strategies/<family>/) stands alone on the shared strategy contract ' +
-        '(strategy.ts and the rest of the engine): it must not reach into another family, nor into the registry ' +
+        '(engine/contracts/strategy.ts and the rest of the engine): it must not reach into another family, nor into the registry ' +
         '(strategies/index.ts), which imports every family and so closes a cycle. What two families share ' +
         'belongs outside the families.',
       severity: 'error',

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { InputError } from './input';
-import type { Progress } from '../engine/strategies/strategy';
+import type { Progress } from '../engine/contracts/strategy';
 import { runInThread, ThreadError } from '../engine/threads/run-in-thread';
 import type { CliWork } from './work.thread';
 

@@ -12,8 +12,9 @@ import type { InstanceDoc } from '../engine/model/types';
 import { CLI_WORK_THREAD, runWithProgress } from './progress';
 import type { CliWork } from './work.thread';
 import { hardStopAfterMs } from '../work/solve-limits';
+import { DEFAULT_TIME_BUDGET_MS } from '../engine/budget/budget';
 import { strategyNames } from '../engine/strategies';
-import { Objective, OBJECTIVES } from '../engine/strategies/strategy';
+import { Objective, OBJECTIVES } from '../engine/contracts/strategy';
 import { FcWeights, resolveScoreWeights } from '../engine/evaluate/posum-score';
 
 export const SOLVE = {
@@ -23,7 +24,7 @@ export const SOLVE = {
   options: {
     strategy: { type: 'string', default: 'auto', value: 'NAME', help: `one of ${strategyNames().join(', ')}` },
     objective: { type: 'string', default: 'tasks-then-makespan', value: 'NAME', help: OBJECTIVES.join(' | ') },
-    'budget-ms': { type: 'string', default: '5000', value: 'MS', help: 'time budget in milliseconds' },
+    'budget-ms': { type: 'string', default: String(DEFAULT_TIME_BUDGET_MS), value: 'MS', help: 'time budget in milliseconds' },
     seed: { type: 'string', default: '1', value: 'N', help: 'seed of the random stream' },
     iterations: { type: 'string', value: 'N', help: 'stop after N iterations (the same plan for the same seed)' },
     alpha: { type: 'string', value: 'A', help: "strategy portfolio: weight of V_D in POSUM's Eq. 5 (default 1)" },

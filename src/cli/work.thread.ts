@@ -8,7 +8,7 @@ import { ForecastInputError, UsageForecast } from '../engine/forecast';
 import { ValidationError } from '../engine/model/errors';
 import type { SimReport } from '../engine/simulation';
 import type { SolveOutcome } from '../engine/solve';
-import type { Progress } from '../engine/strategies/strategy';
+import type { Progress } from '../engine/contracts/strategy';
 import { serveThread } from '../engine/threads/thread-entry';
 import { ForecastInput, forecastUsage } from '../work/forecast';
 import { runSimulation, SimulationRun } from '../work/simulate';

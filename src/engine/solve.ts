@@ -11,9 +11,8 @@ import { placeReducesOverLinks } from './placement/shuffle-aware';
 import { Random } from './random';
 import { scheduleRevenue } from './schedule/revenue';
 import { getStrategy, lookupStrategy } from './strategies';
-import { Progress, SolveOptions, StrategyContext, StrategyResult } from './strategies/strategy';
-
-export const DEFAULT_TIME_BUDGET_MS = 5000;
+import { Budget } from './budget/budget';
+import { Progress, SolveOptions, StrategyContext, StrategyResult } from './contracts/strategy';
 
 /** Raised when a strategy produced a plan the evaluator rejects: always a bug in the engine. */
 export class InfeasiblePlanError extends Error {
@@ -48,25 +47,20 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
 export async function solveWithOutcome(model: Model, options: SolveOptions = {}): Promise<SolveOutcome> {
   const name = options.strategy ?? 'auto';
   const strategy = getStrategy(name);
-  const startedAt = Date.now();
-  const budget = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
+  const budget = Budget.start(options);
+  const startedAt = budget.startedAt;
   const seed = options.seed ?? 1;
   const fullBound = makespanBound(model);
   let lastReport = 0;
-  const stop = stopControl(options);
   const objective = options.objective ?? 'tasks-then-makespan';
   const revenueUpper = objective === 'revenue' ? revenueBound(model) : null;
   const ctx: StrategyContext = {
     model,
     objective,
     rng: new Random(seed),
-    startedAt,
     // Leave room for bounds, placement and the final evaluation inside the budget.
-    deadline: startedAt + Math.max(1, budget * 0.97 - finishingCostMs(model)),
-    maxIterations: options.maxIterations ?? Number.POSITIVE_INFINITY,
+    budget: budget.with({ deadline: startedAt + Math.max(1, budget.timeBudgetMs * 0.97 - finishingCostMs(model)) }),
     episodes: options.episodes,
-    signal: stop.signal,
-    stopFlags: options.stopFlag ? [options.stopFlag] : undefined,
     lowerBound: fullBound.makespanSlots,
     revenueUpper: revenueUpper?.revenue,
     strategy: lookupStrategy,
@@ -81,12 +75,7 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
   };
   // A first report before the strategy runs: the bound is known, nothing is scheduled yet.
   options.onProgress?.(progressOf(model, name, Date.now() - startedAt, 0, 0, 0, fullBound.makespanSlots, 'searching'));
-  let result: StrategyResult;
-  try {
-    result = await strategy.run(ctx);
-  } finally {
-    stop.dispose();
-  }
+  const result: StrategyResult = await strategy.run(ctx);
   options.onProgress?.(progressOf(model, name, Date.now() - startedAt, result.iterations, result.schedule.scheduledTasks(), result.schedule.makespan(), fullBound.makespanSlots, 'finishing'));
   const schedule = result.schedule;
   // Where blocks already live, deal each stage's tasks to its slots so that most read locally (same ends).
@@ -125,7 +114,7 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
     elapsedMs: Date.now() - startedAt,
     iterations: result.iterations,
     seed,
-    timeBudgetMs: budget,
+    timeBudgetMs: budget.timeBudgetMs,
     ...(movedReduces !== null ? { shuffleAware: { movedReduces } } : {}),
     bounds: { criticalPath: accBound.criticalPath, energy: accBound.energy, taskSlots: accBound.taskSlots, throughput: accBound.throughput, jobPacking: accBound.jobPacking, classPacking: accBound.classPacking, mixedPacking: accBound.mixedPacking, strategy: result.bound ?? null },
     ...result.stats,
@@ -143,39 +132,6 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
     gap: plan.gap,
   });
   return { plan, kpis: check.kpis as unknown as Record<string, unknown>, rejections: explainRejections(model, plan), ends: assignmentEnds(model, plan) };
-}
-
-/** How often the stop flag is polled to turn it into an abort for asynchronous waits (the MILP thread). */
-const STOP_POLL_MS = 20;
-
-/**
- * One signal for the strategy that aborts on options.signal or once options.stopFlag is raised.
- * Synchronous loops read the flag themselves (timeUp); the poll serves the awaiting ones, and is
- * unref'd so it never keeps the process alive.
- */
-function stopControl(options: SolveOptions): { signal: AbortSignal; dispose(): void } {
-  const ctrl = new AbortController();
-  const outer = options.signal;
-  const onAbort = () => ctrl.abort(outer?.reason);
-  if (outer?.aborted) onAbort();
-  else outer?.addEventListener('abort', onAbort, { once: true });
-  const flag = options.stopFlag;
-  let poll: NodeJS.Timeout | undefined;
-  if (flag && !ctrl.signal.aborted) {
-    poll = setInterval(() => {
-      if (Atomics.load(flag, 0) === 0) return;
-      clearInterval(poll);
-      ctrl.abort(new Error('stop flag raised'));
-    }, STOP_POLL_MS);
-    poll.unref();
-  }
-  return {
-    signal: ctrl.signal,
-    dispose() {
-      clearInterval(poll);
-      outer?.removeEventListener('abort', onAbort);
-    },
-  };
 }
 
 /** A progress report; the gap only when every task is scheduled (the bound is of all jobs). */

@@ -9,7 +9,7 @@ import { loadInstance } from '../engine/model/model';
 import { InstanceDoc } from '../engine/model/types';
 import { solveWithOutcome, SolveOutcome } from '../engine/solve';
 import type { FcWeights } from '../engine/evaluate/posum-score';
-import { Objective, Progress } from '../engine/strategies/strategy';
+import { Objective, Progress } from '../engine/contracts/strategy';
 import type { ThreadTools } from '../engine/threads/thread-entry';
 
 export interface SolveInput {
@@ -35,7 +35,7 @@ export function runSolve(input: SolveInput, { emit, stop }: ThreadTools<Progress
     maxIterations: input.maxIterations,
     scoreWeights: input.scoreWeights,
     shuffleAware: input.shuffleAware,
-    stopFlag: stop,
+    stop,
     onProgress: emit,
   });
 }

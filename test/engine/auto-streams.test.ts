@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { describe, it } from 'node:test';
+import { Budget } from '../../src/engine/budget/budget';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance, Model } from '../../src/engine/model/model';
 import { Random } from '../../src/engine/random';
@@ -60,10 +61,9 @@ describe('auto on a large instance', { skip }, () => {
   });
 
   it('a thread that fails resolves with the reason instead of a plan', async () => {
-    const now = Date.now();
     const broken = { ...model, doc: { ...model.doc, nodes: undefined } } as unknown as Model;
     const thread = startLsThread(
-      { model: broken, objective: 'tasks-then-makespan', rng: new Random(1), startedAt: now, deadline: now + 5000, maxIterations: 100, lowerBound: 1, report: () => {} },
+      { model: broken, objective: 'tasks-then-makespan', rng: new Random(1), budget: Budget.start({ timeBudgetMs: 5000, maxIterations: 100 }), lowerBound: 1, report: () => {} },
       1,
     );
     const answer = await thread.result;

@@ -9,7 +9,7 @@ import { loadInstance, Model, stageKey } from '../../src/engine/model/model';
 import { toPlanDoc } from '../../src/engine/model/plan';
 import { InstanceDoc } from '../../src/engine/model/types';
 import { solve } from '../../src/engine/solve';
-import { newStopFlag } from '../../src/engine/strategies/strategy';
+import { newStopFlag } from '../../src/engine/budget/stop-flag';
 import { encodeSatProblem } from '../../src/engine/strategies/exact/sat/encoding';
 import { runSat } from '../../src/engine/strategies/exact/sat/sat-runner';
 import { rcpspSchedule } from '../../src/engine/strategies/exact/sat/sat-stage';
@@ -32,7 +32,7 @@ function project(cap: number, acts: { cpu: number; slots: number; after?: string
 }
 
 /** The SAT search from a horizon every schedule fits (the sum of durations), to the end (the clock only a backstop). */
-async function satFromTop(model: Model, known = Infinity, provenFlag?: Int32Array, maxConflicts?: number) {
+async function satFromTop(model: Model, known = Infinity, stopWhenOptimal?: Int32Array, maxConflicts?: number) {
   const top = Math.min(model.T, model.stages.reduce((a, s) => a + s.dur[0], 0));
   const problem = encodeSatProblem(model, computeWindows(model, top));
   assert.ok(problem, 'encodable');
@@ -41,7 +41,7 @@ async function satFromTop(model: Model, known = Infinity, provenFlag?: Int32Arra
     until: Date.now() + BACKSTOP_MS,
     hardStopAt: Date.now() + BACKSTOP_MS + 1000,
     knownMakespan: known,
-    provenFlag,
+    stopWhenOptimal,
     maxConflicts,
     onSchedule: (starts, makespan) => found.push({ starts, makespan }),
   });
@@ -103,7 +103,7 @@ describe('exact: SAT search (Z3 on a worker thread)', () => {
     assert.equal(Atomics.load(flag, 0), 1, 'proven: the search reached the optimum itself and refuted one less');
     const idle = newStopFlag();
     const problem = encodeSatProblem(model, computeWindows(model, opt + 3))!;
-    const out = await runSat(problem, { until: Date.now(), hardStopAt: Date.now() + 30_000, knownMakespan: opt + 4, provenFlag: idle });
+    const out = await runSat(problem, { until: Date.now(), hardStopAt: Date.now() + 30_000, knownMakespan: opt + 4, stopWhenOptimal: idle });
     assert.equal(out.status, 'unknown');
     assert.equal(Atomics.load(idle, 0), 0);
   });

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { newStopFlag, raiseStop } from '../../src/engine/budget/stop-flag';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance, Model, stageKey } from '../../src/engine/model/model';
 import { toPlanDoc } from '../../src/engine/model/plan';
@@ -158,15 +159,15 @@ describe('exact strategy', () => {
 
   test('an abort stops the MILP: the incumbent comes back shortly after', async () => {
     const model = loadInstance(bulk);
-    const ctrl = new AbortController();
+    const stop = newStopFlag();
     // After the ~1 s warm-start phase (10% of the budget, at most 1 s), while HiGHS is busy. The warm start
     // is synchronous, so on a busy machine the timer fires later, when exact first waits: on HiGHS, still.
     let abortedAt = 0;
     setTimeout(() => {
       abortedAt = Date.now();
-      ctrl.abort();
+      raiseStop(stop);
     }, 1300);
-    const plan = await solve(model, { strategy: 'exact', timeBudgetMs: 20_000, signal: ctrl.signal });
+    const plan = await solve(model, { strategy: 'exact', timeBudgetMs: 20_000, stop });
     const after = Date.now() - abortedAt;
     // The status says the abort, not the budget, stopped HiGHS; "shortly" is measured from the abort itself.
     assert.match(String(milp(plan).status), /interrupted|killed|aborted/);

@@ -13,7 +13,8 @@ import { Random } from '../../src/engine/random';
 import { Schedule } from '../../src/engine/schedule/schedule';
 import { solve } from '../../src/engine/solve';
 import { episodeCount, restarts } from '../../src/engine/strategies/ls/restarts';
-import { StrategyContext, StrategyResult } from '../../src/engine/strategies/strategy';
+import { Budget } from '../../src/engine/budget/budget';
+import { StrategyContext, StrategyResult } from '../../src/engine/contracts/strategy';
 import { greedyJobSetsMissTheBest } from '../support/job-set-instance';
 import { BY_WORK } from '../support/work-limit';
 
@@ -33,15 +34,12 @@ function scheduleOf(model: Model, jobs: number[], from = 0): Schedule {
   return s;
 }
 
-function context(model: Model, ms: number, reports: Array<[number, number]>): StrategyContext {
-  const now = Date.now();
+function context(model: Model, ms: number, reports: Array<[number, number]>, maxIterations?: number): StrategyContext {
   return {
     model,
     objective: 'tasks-then-makespan',
     rng: new Random(7),
-    startedAt: now,
-    deadline: now + ms,
-    maxIterations: Number.POSITIVE_INFINITY,
+    budget: Budget.start({ timeBudgetMs: ms, maxIterations }),
     lowerBound: 1,
     report: (_it, tasks, makespan) => reports.push([tasks, makespan]),
   };
@@ -58,24 +56,24 @@ describe('ls restarts', () => {
     assert.equal(episodeCount(context(model, 10_000, []), partial), 3);
     assert.equal(episodeCount(context(model, 5_000, []), partial), 1);
     assert.equal(episodeCount(context(model, 10_000, []), all), 1);
-    assert.equal(episodeCount({ ...context(model, 10_000, []), maxIterations: 1000 }, partial), 1);
+    assert.equal(episodeCount(context(model, 10_000, [], 1000), partial), 1);
     // Under an iteration limit the episodes asked for, whatever the time left; still one when everything fits.
-    assert.equal(episodeCount({ ...context(model, 1, []), maxIterations: 1000, episodes: 4 }, partial), 4);
-    assert.equal(episodeCount({ ...context(model, 10_000, []), maxIterations: 1000, episodes: 4 }, all), 1);
+    assert.equal(episodeCount({ ...context(model, 1, [], 1000), episodes: 4 }, partial), 4);
+    assert.equal(episodeCount({ ...context(model, 10_000, [], 1000), episodes: 4 }, all), 1);
     assert.equal(episodeCount({ ...context(model, 10_000, []), episodes: 4 }, partial), 3, 'without a limit the time decides');
   });
 
   it('under an iteration limit, gives each episode an equal share of the iterations, what one leaves going to the next', () => {
     const model = loadInstance(greedyJobSetsMissTheBest());
-    const ctx = { ...context(model, 300, []), maxIterations: 900 };
+    const ctx = context(model, 300, [], 900);
     const seen: Array<{ deadline: number; maxIterations: number }> = [];
     const out = restarts(ctx, 3, scheduleOf(model, [1]), (sub): StrategyResult => {
-      seen.push({ deadline: sub.deadline, maxIterations: sub.maxIterations });
+      seen.push({ deadline: sub.budget.deadline, maxIterations: sub.budget.maxIterations });
       return { schedule: scheduleOf(model, [1]), iterations: 100 };
     });
     // Shares end at 300, 600 and 900 iterations; each episode used 100.
     assert.deepEqual(seen.map((s) => s.maxIterations), [300, 500, 700]);
-    assert.ok(seen.every((s) => s.deadline === ctx.deadline), 'the time is only the backstop of every episode');
+    assert.ok(seen.every((s) => s.deadline === ctx.budget.deadline), 'the time is only the backstop of every episode');
     assert.equal(out.iterations, 300);
   });
 
@@ -89,7 +87,7 @@ describe('ls restarts', () => {
     const initial = scheduleOf(model, [1]);
     const out = restarts(ctx, 3, initial, (sub, start, bestTasks): StrategyResult => {
       const k = seen.length;
-      seen.push({ deadline: sub.deadline, draw: sub.rng.nextU32(), initial: start, bestTasks });
+      seen.push({ deadline: sub.budget.deadline, draw: sub.rng.nextU32(), initial: start, bestTasks });
       const s = scheduleOf(model, results[k]);
       sub.report(10, s.scheduledTasks(), s.makespan());
       return { schedule: s, iterations: 100, stats: { episode: k } };
@@ -106,7 +104,7 @@ describe('ls restarts', () => {
     assert.equal(seen[0].initial, initial);
     assert.equal(seen[1].initial, null);
     assert.ok(seen[0].deadline < seen[1].deadline && seen[1].deadline < seen[2].deadline);
-    assert.equal(seen[2].deadline, ctx.deadline);
+    assert.equal(seen[2].deadline, ctx.budget.deadline);
     assert.equal(new Set(seen.map((s) => s.draw)).size, 3, 'every episode draws from its own stream');
     // Each episode learns the best task count before it (the first none), to aim its target set above it.
     assert.deepEqual(seen.map((s) => s.bestTasks), [-1, 3, 6]);
@@ -120,11 +118,11 @@ describe('ls restarts', () => {
       // The episode leaves a gap at the start; the polish run closes it.
       const s = scheduleOf(model, [0, 1, 2, 3], starts.length === 0 ? 2 : 0);
       starts.push(start);
-      return { schedule: s, iterations: 1, stats: { deadline: sub.deadline } };
+      return { schedule: s, iterations: 1, stats: { deadline: sub.budget.deadline } };
     });
     assert.equal(starts.length, 2, 'the first episode, then the polish run');
     assert.equal(starts[1]!.scheduledTasks(), model.nTasks);
-    assert.equal(out.stats?.deadline, ctx.deadline, 'the polish run gets the whole time left');
+    assert.equal(out.stats?.deadline, ctx.budget.deadline, 'the polish run gets the whole time left');
     assert.equal(out.schedule.scheduledTasks(), model.nTasks);
     assert.equal(out.schedule.makespan(), 43);
   });

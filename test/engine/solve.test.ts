@@ -14,7 +14,7 @@ import { ValidationError } from '../../src/engine/model/errors';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc, PlanDoc } from '../../src/engine/model/types';
 import { solve } from '../../src/engine/solve';
-import { Progress } from '../../src/engine/strategies/strategy';
+import { Progress } from '../../src/engine/contracts/strategy';
 import { strategyNames } from '../../src/engine/strategies';
 import { checkerAvailable, checkPlans, SKIP_MESSAGE } from '../support/check-plan';
 import { assertProperty } from '../support/fixtures';

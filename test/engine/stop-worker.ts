@@ -19,7 +19,7 @@ if (parentPort) {
   solve(loadInstance(input.instance), {
     strategy: input.strategy,
     timeBudgetMs: input.timeBudgetMs,
-    stopFlag: new Int32Array(input.stopBuffer),
+    stop: new Int32Array(input.stopBuffer),
   }).then(
     (plan) => parentPort!.postMessage({ type: 'done', plan }),
     (e: Error) => parentPort!.postMessage({ type: 'error', message: e.stack ?? e.message }),

@@ -13,7 +13,7 @@ import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc, PlanDoc } from '../../src/engine/model/types';
 import { solve } from '../../src/engine/solve';
 import { strategyNames } from '../../src/engine/strategies';
-import { newStopFlag } from '../../src/engine/strategies/strategy';
+import { newStopFlag } from '../../src/engine/budget/stop-flag';
 import { StopWorkerInput } from './stop-worker';
 import { largeMapReduce } from '../../harness/ephemeral-instance';
 import { greedyJobSetsMissTheBest } from '../support/job-set-instance';
@@ -116,7 +116,7 @@ describe('stopFlag: a solve in a worker thread stops when another thread raises 
     Atomics.store(stopFlag, 0, 1);
     for (const name of strategyNames()) {
       const began = Date.now();
-      const plan = await solve(model, { strategy: name, timeBudgetMs: BUDGET_MS, stopFlag });
+      const plan = await solve(model, { strategy: name, timeBudgetMs: BUDGET_MS, stop: stopFlag });
       assert.ok(Date.now() - began < LIMIT_MS, `${name} took ${Date.now() - began} ms`);
       assert.deepEqual(evaluatePlan(model, plan).violations, [], name);
     }

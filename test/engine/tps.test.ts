@@ -10,7 +10,7 @@ import { evaluatePlan, Kpis } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc, JobSpec, PlanDoc } from '../../src/engine/model/types';
 import { solve } from '../../src/engine/solve';
-import { SolveOptions } from '../../src/engine/strategies/strategy';
+import { SolveOptions } from '../../src/engine/contracts/strategy';
 import { BY_WORK } from '../support/work-limit';
 import { tpsHeterogeneousInstance, tpsPaperInstance } from '../../harness/tps-instance';
 

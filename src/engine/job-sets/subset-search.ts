@@ -5,7 +5,7 @@ import { Schedule, better } from '../schedule/schedule';
 import { latestFinishOrder } from '../schedule/tails';
 import { Decoder } from '../lists/decoder';
 import { densityJobOrder, encodeByStart, tasksOfJobs, workPerTask } from '../lists/operators';
-import { StrategyContext } from '../strategies/strategy';
+import type { Budget } from '../budget/budget';
 import { MAX_BOUND_SET_JOBS, jobsByDensity } from './bound-set';
 
 /** Decodes tried per candidate set: the fixed orders below, then random tie-breaks of the first. */
@@ -49,12 +49,12 @@ export interface SubsetResult {
 }
 
 /** The limits ls and ga run the search under: SUBSET_SHARE of what is left, reproducible under an iteration limit. */
-export function subsetLimits(ctx: StrategyContext, stop: () => boolean): SubsetLimits {
-  const limited = Number.isFinite(ctx.maxIterations);
-  const span = ctx.deadline - Date.now();
+export function subsetLimits(budget: Budget, stop: () => boolean): SubsetLimits {
+  const limited = Number.isFinite(budget.maxIterations);
+  const span = budget.deadline - Date.now();
   const phaseEnd = Date.now() + SUBSET_SHARE * span;
   return {
-    maxSteps: limited ? Math.floor(SUBSET_SHARE * ctx.maxIterations) : Infinity,
+    maxSteps: limited ? Math.floor(SUBSET_SHARE * budget.maxIterations) : Infinity,
     stop: () => stop() || (!limited && Date.now() >= phaseEnd),
     stalled: (steps, ms) => (limited ? steps >= SUBSET_STALL_STEPS : ms >= SUBSET_STALL_SHARE * span),
   };

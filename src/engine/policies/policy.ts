@@ -1,7 +1,7 @@
 import type { Model } from '../model/model';
 import type { Issue } from '../model/types';
 import type { Driver, Provisioner } from '../simulate/simulator';
-import type { Strategy } from '../strategies/strategy';
+import type { Strategy } from '../contracts/strategy';
 
 /**
  * What a policy is given when a simulation starts (the online twin of StrategyContext). `posum`: POSUM's

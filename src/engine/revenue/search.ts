@@ -2,7 +2,7 @@ import { revenueBound } from '../bounds/revenue';
 import { Model } from '../model/model';
 import { Random } from '../random';
 import { Schedule } from '../schedule/schedule';
-import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategies/strategy';
+import { Strategy, StrategyContext, StrategyResult } from '../contracts/strategy';
 import { compareRevenue, RevenueDecoder, RevenueScore, scoreOf } from './decoder';
 
 /** Late acceptance list length: long enough to climb out of the plateaus job orders are full of. */
@@ -45,7 +45,7 @@ async function run(ctx: StrategyContext, lookup: (name: string) => Strategy | un
   const seedRuns: Record<string, number> = {};
   for (const name of SEED_STRATEGIES) {
     const s = lookup(name);
-    if (!s || timeUp(ctx, 0)) continue;
+    if (!s || ctx.budget.stopNow(0)) continue;
     const r = await s.run({ ...ctx, objective: 'revenue', rng: rng.fork(), report: () => {} });
     const score = scoreOf(model, r.schedule);
     seedRuns[name] = score.revenue;
@@ -60,7 +60,7 @@ async function run(ctx: StrategyContext, lookup: (name: string) => Strategy | un
   let current: Int32Array | null = null;
   let currentScore: RevenueScore | null = null;
   for (const { name, order } of orders) {
-    if (timeUp(ctx, 0) && current) break;
+    if (ctx.budget.stopNow(0) && current) break;
     const d = decoder.decode(order);
     offer(d.schedule, d.score, name);
     if (!currentScore || compareRevenue(d.score, currentScore) < 0) {
@@ -81,7 +81,7 @@ async function run(ctx: StrategyContext, lookup: (name: string) => Strategy | un
   // Nothing earns more than the bound: reaching it ends the search.
   const upper = ctx.revenueUpper ?? revenueBound(model).revenue;
   const reached = () => bestScore!.revenue >= upper - 1e-9 * Math.max(1, Math.abs(upper));
-  while (n > 1 && !timeUp(ctx, iterations) && !reached()) {
+  while (n > 1 && !ctx.budget.stopNow(iterations) && !reached()) {
     if ((iterations & 15) === 0 || !lastSchedule) earnsNothing = idleJobs(model, cur, lastSchedule);
     iterations++;
     const [from, to] = pickMove(rng, cur, earnsNothing, n);

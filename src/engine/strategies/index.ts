@@ -9,7 +9,7 @@ import { ga } from './ga/ga';
 import { ls } from './ls/ls';
 import { portfolio } from '../policies/posum/members-strategy';
 import { rffd } from './rffd/rffd';
-import { Strategy } from './strategy';
+import { Strategy } from '../contracts/strategy';
 import { tps } from './tps/tps';
 
 const registry = new Map<string, Strategy>();

@@ -1,13 +1,15 @@
 /**
  * Worker-thread entry of auto's second ls stream (auto/ls-thread.ts): compiles the instance again, runs
- * ls with its own seed until the shared deadline or a stop flag, and posts the schedule's arrays back.
+ * ls with its own seed on the caller's budget (rebuilt from its copy, and stopping also on this thread's
+ * own stop flag), and posts the schedule's arrays back.
  *
  * It sits above the strategy families, next to the registry it takes ls (and, for ls's revenue mode,
  * the strategies that seed it) from: no family imports the registry, and auto names this file by path only.
  */
 import { compile } from '../model/model';
 import { Random } from '../random';
-import { StrategyResult } from './strategy';
+import { Budget } from '../budget/budget';
+import { StrategyResult } from '../contracts/strategy';
 import { getStrategy, lookupStrategy } from './index';
 import { serveThread, ThreadTools } from '../threads/thread-entry';
 import { LsThreadInput, LsThreadResult } from './auto/ls-thread-protocol';
@@ -19,12 +21,9 @@ async function main(input: LsThreadInput, tools: ThreadTools<never>): Promise<Ls
     objective: input.objective,
     revenueUpper: input.revenueUpper,
     rng: new Random(input.seed),
-    startedAt: Date.now(),
-    deadline: input.deadline,
-    maxIterations: input.maxIterations,
+    budget: Budget.fromDoc(input.budget).child(tools.stop),
     lowerBound: input.lowerBound,
     strategy: lookupStrategy,
-    stopFlags: [tools.stop, ...input.stopFlags.map((b) => new Int32Array(b))],
     report: () => {},
   });
   const s = result.schedule;

@@ -13,6 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import { ResourceLimits, Worker } from 'node:worker_threads';
+import { newStopFlag, raiseStop, stopFlagBuffer } from '../budget/stop-flag';
 
 export type ThreadMessage<E, R> =
   | { type: 'event'; event: E }
@@ -22,7 +23,7 @@ export type ThreadMessage<E, R> =
 /** What a thread entry receives as workerData. */
 export interface ThreadData<I> {
   input: I;
-  /** Int32[0] != 0: the caller asks the work to stop now and answer with its best so far. */
+  /** A stop flag (budget/stop-flag.ts): raised, the caller asks the work to stop now and answer with its best so far. */
   stop: SharedArrayBuffer;
 }
 
@@ -81,9 +82,9 @@ export interface ThreadRun<R> {
 
 /** Runs the thread entry `file` (a compiled .js path) on `input` and returns its answer. */
 export function runInThread<I, E, R>(file: string, input: I, opts: RunInThreadOptions<E> = {}): ThreadRun<R> {
-  const stopBuffer = new SharedArrayBuffer(4);
-  const flag = new Int32Array(stopBuffer);
-  const stop = () => Atomics.store(flag, 0, 1);
+  const flag = newStopFlag();
+  const stopBuffer = stopFlagBuffer(flag);
+  const stop = () => raiseStop(flag);
   if (!existsSync(file)) return { result: Promise.reject(new ThreadError('missing', `thread script missing (${file})`)), stop, kill: () => undefined };
   const data: ThreadData<I> = { input, stop: stopBuffer };
   const worker = new Worker(file, { workerData: data, transferList: opts.transferList, resourceLimits: opts.resourceLimits });

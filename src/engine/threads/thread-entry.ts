@@ -4,12 +4,16 @@
  * answer. An error it throws is posted as such, marked `input` when `isInputError` says so.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type { StopFlag } from '../budget/stop-flag';
 import type { ThreadData, ThreadMessage } from './run-in-thread';
 
 export interface ThreadTools<E> {
   emit(event: E, transfer?: ArrayBuffer[]): void;
-  /** Int32[0] != 0 once the caller asked the work to stop. */
-  stop: Int32Array;
+  /**
+   * Raised once the caller asked the work to stop: a stop flag (budget/stop-flag.ts), which a budget in
+   * the thread stops on (BudgetRequest.stop, Budget.child).
+   */
+  stop: StopFlag;
 }
 
 export function serveThread<I, E, R>(

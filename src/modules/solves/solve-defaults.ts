@@ -1,5 +1,6 @@
+import { DEFAULT_TIME_BUDGET_MS } from '../../engine/budget/budget';
 import type { PredictorChoice } from '../../engine/predict';
-import type { Objective } from '../../engine/strategies/strategy';
+import type { Objective } from '../../engine/contracts/strategy';
 
 /**
  * What a solve request's omitted fields become: SolvesService applies these and CreateSolveDto's decorators
@@ -8,7 +9,7 @@ import type { Objective } from '../../engine/strategies/strategy';
 export const SOLVE_DEFAULTS = {
   strategy: 'auto',
   objective: 'tasks-then-makespan' as Objective,
-  timeBudgetMs: 5000,
+  timeBudgetMs: DEFAULT_TIME_BUDGET_MS,
   seed: 1,
   shuffleAware: false,
   predictor: 'auto' as PredictorChoice,

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsISO8601, IsNumber, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { getStrategy, strategyNames } from '../../engine/strategies';
-import { Objective, OBJECTIVES } from '../../engine/strategies/strategy';
+import { Objective, OBJECTIVES } from '../../engine/contracts/strategy';
 import { HorizonDto, InstanceDto, StagePredictionDto } from '../common/format.dto';
 import { ScoreWeightsDto } from '../common/score-weights.dto';
 import { PREDICTOR_CHOICES, PredictorChoice } from '../../engine/predict';

@@ -3,7 +3,7 @@ import type { FcWeights } from '../../engine/evaluate/posum-score';
 import type { StagePrediction } from '../../engine/predict';
 import { InstanceDoc } from '../../engine/model/types';
 import type { ForecastChoice } from '../forecasts/forecast-choice';
-import { Objective } from '../../engine/strategies/strategy';
+import { Objective } from '../../engine/contracts/strategy';
 
 export const SOLVE_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export type SolveStatus = (typeof SOLVE_STATUSES)[number];

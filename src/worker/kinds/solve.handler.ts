@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { join } from 'node:path';
 import type { SolveOutcome } from '../../engine/solve';
-import type { Progress } from '../../engine/strategies/strategy';
+import type { Progress } from '../../engine/contracts/strategy';
 import type { ThreadError } from '../../engine/threads/run-in-thread';
 import { PlansService } from '../../modules/plans/plans.service';
 import type { SolveEntity, SolveProgress } from '../../modules/solves/solve.entity';

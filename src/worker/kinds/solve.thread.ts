@@ -4,7 +4,7 @@
  * itself is src/work/solve.ts, the same as `fallow solve`'s.
  */
 import type { SolveOutcome } from '../../engine/solve';
-import type { Progress } from '../../engine/strategies/strategy';
+import type { Progress } from '../../engine/contracts/strategy';
 import { serveThread } from '../../engine/threads/thread-entry';
 import { runSolve, SolveInput } from '../../work/solve';
 

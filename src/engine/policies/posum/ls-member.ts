@@ -1,4 +1,5 @@
 import { makespanBound } from '../../bounds/makespan';
+import { Budget } from '../../budget/budget';
 import type { Model } from '../../model/model';
 import { toPlanDoc } from '../../model/plan';
 import type { PlanDoc } from '../../model/types';
@@ -6,7 +7,7 @@ import { placeChunks } from '../../placement/placement';
 import { matchBlocks } from '../../placement/match-blocks';
 import { Random } from '../../random';
 import type { Simulator } from '../../simulate/simulator';
-import type { Strategy } from '../../strategies/strategy';
+import type { Strategy } from '../../contracts/strategy';
 import { JobOrderDispatch } from '../dispatch/job-order-dispatch';
 
 /**
@@ -19,14 +20,11 @@ import { JobOrderDispatch } from '../dispatch/job-order-dispatch';
 export function planPresent(strategy: ((name: string) => Strategy | undefined) | undefined, model: Model, budgetMs: number, seed: number): PlanDoc {
   const ls = strategy?.('ls');
   if (!ls) throw new Error('the ls member needs strategy ls: give the policy the strategy lookup (PolicyContext.strategy)');
-  const startedAt = Date.now();
   const result = ls.run({
     model,
     objective: 'tasks-then-makespan',
     rng: new Random(seed),
-    startedAt,
-    deadline: startedAt + budgetMs,
-    maxIterations: Number.POSITIVE_INFINITY,
+    budget: Budget.start({ timeBudgetMs: budgetMs }),
     lowerBound: makespanBound(model).makespanSlots,
     report: () => {},
   });

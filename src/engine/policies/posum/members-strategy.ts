@@ -3,7 +3,7 @@ import { getQos } from '../../qos';
 import { buildFromJobOrder } from '../../schedule/sgs';
 import { Simulator } from '../../simulate/simulator';
 import { ActualUsage } from '../../simulate/usage';
-import { Strategy, StrategyContext, StrategyResult, timeUp } from '../../strategies/strategy';
+import { Strategy, StrategyContext, StrategyResult } from '../../contracts/strategy';
 import { PosumAllocation, PosumAllocationPolicy } from './allocation';
 import { choose } from './choose';
 import { MEMBERS } from './params';
@@ -28,7 +28,7 @@ export const portfolio: Strategy = {
     const scores: (PosumScore & { allocation: string; provisioning: string })[] = [];
     const orders: number[][] = [];
     for (const m of MEMBERS) {
-      if (scores.length > 0 && timeUp(ctx, scores.length)) break; // the budget, or a stop flag
+      if (scores.length > 0 && ctx.budget.stopNow(scores.length)) break; // the budget, or a stop flag
       const sim = new Simulator(model, new ActualUsage(model, model.doc.usage), new PosumAllocationPolicy(model, m.allocation as PosumAllocation), {
         qos: getQos('none'),
         seed: 1,

@@ -6,7 +6,7 @@ import type { Driver, Provisioner, Simulator } from '../../simulate/simulator';
 import { Simulator as Sim } from '../../simulate/simulator';
 import { PlanDriver } from '../../simulate/plan-driver';
 import { ActualUsage } from '../../simulate/usage';
-import type { Strategy } from '../../strategies/strategy';
+import type { Strategy } from '../../contracts/strategy';
 import type { JobOrderDispatch } from '../dispatch/job-order-dispatch';
 import type { Policy } from '../policy';
 import { POSUM_ALLOCATIONS, PosumAllocation, PosumAllocationPolicy } from './allocation';

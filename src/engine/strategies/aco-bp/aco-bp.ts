@@ -1,7 +1,7 @@
 import { ACO_BP_DEFAULTS, AcoBpParams } from '../../aco-bp/params';
 import { packOnce } from '../../aco-bp/plan-packing';
 import { better } from '../../schedule/schedule';
-import { deadlineCheck, Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
+import { Strategy, StrategyContext, StrategyResult } from '../../contracts/strategy';
 
 /**
  * ACO-BP (Rathinaraja et al., seeds/003) as an offline strategy: the paper's decision (combinations per
@@ -18,7 +18,7 @@ export const acoBp: Strategy = {
 };
 
 export function runAcoBp(ctx: StrategyContext, params: AcoBpParams): StrategyResult {
-  const stop = deadlineCheck(ctx);
+  const stop = ctx.budget.deadlineCheck();
   // The first pass always completes: past the deadline its colonies stop searching and take their greedy path.
   const first = packOnce(ctx.model, ctx.rng, params, stop);
   let best = first.schedule;
@@ -27,7 +27,7 @@ export function runAcoBp(ctx: StrategyContext, params: AcoBpParams): StrategyRes
   let stats = first.stats;
   let iterations = 1;
   ctx.report(iterations, bestTasks, bestMs);
-  while (!timeUp(ctx, iterations) && !(bestTasks === ctx.model.nTasks && bestMs <= ctx.lowerBound)) {
+  while (!ctx.budget.stopNow(iterations) && !(bestTasks === ctx.model.nTasks && bestMs <= ctx.lowerBound)) {
     const next = packOnce(ctx.model, ctx.rng, params, stop);
     if (stop()) break; // cut short: not a whole pass
     iterations++;

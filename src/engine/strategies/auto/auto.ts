@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { better, Schedule } from '../../schedule/schedule';
 import { compareRevenue, scoreOf } from '../../revenue/decoder';
-import { newStopFlag, Strategy, StrategyContext, StrategyResult } from '../strategy';
+import { Strategy, StrategyContext, StrategyResult } from '../../contracts/strategy';
 import { startLsThread } from './ls-thread';
 
 /** Salamander (section IV) found the exact approach best below about 1,500 tasks. */
@@ -24,31 +24,25 @@ export const auto: Strategy = {
     const small = ctx.model.nTasks <= EXACT_TASK_LIMIT;
     const exact = small ? ctx.strategy?.('exact') : undefined;
     if (!exact) return availableParallelism() < 2 ? tagged(await ls.run(ctx), 'ls') : twoLsStreams(ls, ctx);
-    // Once the MILP proves the optimum the partner has nothing left to find. Its synchronous loop
-    // keeps this thread busy, so exact's result cannot reach it through the event loop: the solver
-    // thread raises `proven` itself, which the partner's timeUp reads. The controller is for
-    // partners that do await.
+    // Each side runs on a child of the budget, which stops with it or on its own. Once the MILP proves
+    // the optimum the partner has nothing left to find. Its synchronous loop keeps this thread busy, so
+    // exact's result cannot reach it through the event loop: the solver thread requests the partner's
+    // stop itself (stopWhenOptimal, in shared memory), which the partner's budget reads.
     // Under an iteration limit neither side stops the other: where a stop lands depends on the threads'
     // timing, and a run under a limit must give the same plan for a seed. Both then end by their counts.
-    const racing = !Number.isFinite(ctx.maxIterations);
-    const proven = newStopFlag();
-    const stopPartner = new AbortController();
-    const stopExact = new AbortController();
+    const racing = !Number.isFinite(ctx.budget.maxIterations);
+    const partnerBudget = ctx.budget.child();
+    const exactBudget = ctx.budget.child();
     // Start exact first: its worker thread runs while the partner keeps this thread busy.
     const exactRun = Promise.resolve(
-      exact.run({ ...ctx, rng: ctx.rng.fork(), signal: either(ctx.signal, stopExact.signal), provenFlag: proven }),
+      exact.run({ ...ctx, rng: ctx.rng.fork(), budget: exactBudget, stopWhenOptimal: racing ? partnerBudget : undefined }),
     ).then((r) => {
-      if (r.optimal && racing) stopPartner.abort();
+      if (r.optimal && racing) partnerBudget.requestStop();
       return r;
     });
-    const lsResult = await ls.run({
-      ...ctx,
-      rng: ctx.rng.fork(),
-      signal: either(ctx.signal, stopPartner.signal),
-      stopFlags: racing ? [...(ctx.stopFlags ?? []), proven] : ctx.stopFlags,
-    });
+    const lsResult = await ls.run({ ...ctx, rng: ctx.rng.fork(), budget: partnerBudget });
     // And the other way round: a partner that meets the lower bound with every job in is optimal.
-    if (racing && provablyOptimal(ctx, lsResult.schedule)) stopExact.abort();
+    if (racing && provablyOptimal(ctx, lsResult.schedule)) exactBudget.requestStop();
     const exactResult = await exactRun;
     const e = exactResult.schedule;
     const exactWins = exactResult.optimal === true || beats(ctx, e, lsResult.schedule);
@@ -121,15 +115,4 @@ function provablyOptimal(ctx: StrategyContext, s: Schedule): boolean {
 
 function tagged(r: StrategyResult, chosen: string): StrategyResult {
   return { ...r, stats: { ...r.stats, chosen } };
-}
-
-/** A signal that aborts when either does. */
-function either(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
-  if (!a) return b;
-  const ctrl = new AbortController();
-  const abort = () => ctrl.abort();
-  if (a.aborted || b.aborted) abort();
-  a.addEventListener('abort', abort, { once: true });
-  b.addEventListener('abort', abort, { once: true });
-  return ctrl.signal;
 }

@@ -1,5 +1,6 @@
 import { InstanceDoc } from '../../model/types';
-import { Objective } from '../strategy';
+import type { BudgetDoc } from '../../budget/budget';
+import { Objective } from '../../contracts/strategy';
 
 /** What the second ls stream's thread receives (its input through runInThread). */
 export interface LsThreadInput {
@@ -9,12 +10,9 @@ export interface LsThreadInput {
   objective: Objective;
   /** The revenue objective's upper bound, computed once by solve(). */
   revenueUpper?: number;
-  /** Absolute ms (Date.now() is the same clock in every thread of the process). */
-  deadline: number;
-  maxIterations: number;
+  /** The caller's budget: the same deadline, iteration limit and stop request (runInThread's own stop flag comes with it). */
+  budget: BudgetDoc;
   lowerBound: number;
-  /** Int32[0] != 0 in any of them stops the search (the caller's stop flags; runInThread's own stop flag comes with them). */
-  stopFlags: SharedArrayBuffer[];
 }
 
 /** The thread's answer, once ls returns: the schedule's arrays. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Schedule } from '../../schedule/schedule';
 import { runInThread, ThreadError, ThreadRun } from '../../threads/run-in-thread';
-import { flagBuffer, StrategyContext, StrategyResult } from '../strategy';
+import { StrategyContext, StrategyResult } from '../../contracts/strategy';
 import { LsThreadInput, LsThreadResult } from './ls-thread-protocol';
 
 /**
@@ -26,30 +26,25 @@ export interface LsThread {
 /**
  * Starts a second, independent ls search (seed `seed`) on a worker thread, on the same instance and
  * deadline as `ctx`, and resolves with its result, or with the reason when the thread failed, is
- * missing or did not answer in time (the caller then keeps its own stream's plan). It listens to the
- * caller's stop flags and signal. Call it before starting the synchronous search on this thread: the thread runs
+ * missing or did not answer in time (the caller then keeps its own stream's plan). It stops with the
+ * caller's budget, which it gets a copy of. Call it before starting the synchronous search on this thread: the thread runs
  * while that search keeps this one busy, and its answer is read when that search returns.
  */
 export function startLsThread(ctx: StrategyContext, seed: number): LsThread {
-  // The caller's flags; the thread's own stop flag (stop() below, ctx.signal) comes with runInThread.
-  const stopFlags = (ctx.stopFlags ?? []).map(flagBuffer).filter((b): b is SharedArrayBuffer => b !== undefined);
+  // The caller's budget; the thread's own stop flag (stop() below) comes with runInThread.
   const input: LsThreadInput = {
     doc: ctx.model.doc,
     seed,
     objective: ctx.objective,
     revenueUpper: ctx.revenueUpper,
-    deadline: ctx.deadline,
-    maxIterations: ctx.maxIterations,
+    budget: ctx.budget.toDoc(),
     lowerBound: ctx.lowerBound,
-    stopFlags,
   };
   let run: ThreadRun<LsThreadResult>;
   try {
     run = runInThread<LsThreadInput, never, LsThreadResult>(LS_WORKER_FILE, input, {
       // Under an iteration limit the thread ends by iterations, not by the clock: no hard stop then.
-      hardStopAt: Number.isFinite(ctx.maxIterations) ? undefined : ctx.deadline + GRACE_MS,
-      // An abort only raises the stop flag: the thread answers with its best so far.
-      signal: ctx.signal,
+      hardStopAt: Number.isFinite(ctx.budget.maxIterations) ? undefined : ctx.budget.deadline + GRACE_MS,
     });
   } catch (e) {
     return { result: Promise.resolve(`error: ${(e as Error).message}`), stop: () => undefined };

@@ -3,7 +3,7 @@ import { PlacementDoc } from '../../model/types';
 import { placeChunks } from '../../placement/placement';
 import { cuckooPlacement } from '../../placement/cuckoo-plan';
 import { Schedule } from '../../schedule/schedule';
-import { Strategy, StrategyContext, StrategyResult } from '../strategy';
+import { Strategy, StrategyContext, StrategyResult } from '../../contracts/strategy';
 import { localityListSchedule } from './locality-list';
 
 /**

@@ -1,6 +1,6 @@
 import { edfOrder } from '../../lists/job-orders';
 import { buildFromJobOrder } from '../../schedule/sgs';
-import { Strategy, StrategyContext, StrategyResult } from '../strategy';
+import { Strategy, StrategyContext, StrategyResult } from '../../contracts/strategy';
 
 /**
  * Earliest Deadline First, the two-stage paper's second baseline (section 5): the serial list scheduler

@@ -2,7 +2,7 @@ import { evaluatePlan } from '../../evaluate/evaluate';
 import { Model } from '../../model/model';
 import { toPlanDoc } from '../../model/plan';
 import { Schedule, better } from '../../schedule/schedule';
-import { deadlineCheck, stopRequested, Strategy, StrategyContext, StrategyResult } from '../strategy';
+import { Strategy, StrategyContext, StrategyResult } from '../../contracts/strategy';
 import { decodeSolution, encodeStart } from './decode';
 import { RunOutcome, runHighs } from './highs-runner';
 import { destructiveBound } from './destructive-bound';
@@ -60,17 +60,17 @@ export function makeExact(limits: ExactLimits = DEFAULT_EXACT_LIMITS, name = 'ex
 export const exact: Strategy = makeExact();
 
 async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<StrategyResult> {
-  const { model, rng } = ctx;
+  const { model, rng, budget } = ctx;
   const began = Date.now();
-  const total = Math.max(0, ctx.deadline - began);
-  const reproducible = Number.isFinite(ctx.maxIterations);
+  const total = Math.max(0, budget.deadline - began);
+  const reproducible = Number.isFinite(budget.maxIterations);
   const revenue = ctx.objective === 'revenue';
   // Under an iteration limit the warm start ends by its own limits (list builds, decodes), not by the clock.
-  const until = reproducible ? ctx.deadline : began + Math.min(0.1 * total, 1000);
+  const until = reproducible ? budget.deadline : began + Math.min(0.1 * total, 1000);
   // The revenue objective warm-starts from the revenue search (the paper's heuristics and a short
   // search over job orders); the makespan objective from quick list schedules and the genetic algorithm.
   let { schedule: incumbent, builds } = revenue
-    ? { schedule: (await revenueSearch({ ...ctx, deadline: until, rng: rng.fork() }, lookupIn(ctx))).schedule, builds: 1 }
+    ? { schedule: (await revenueSearch({ ...ctx, budget: budget.with({ deadline: until }), rng: rng.fork() }, lookupIn(ctx))).schedule, builds: 1 }
     : makespanIncumbent(ctx, until, reproducible);
   const incTasks = incumbent.scheduledTasks();
   let incMakespan = incumbent.makespan();
@@ -86,23 +86,23 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
     stats: { milp: { status, ...extra, ...base }, ...(satStats && { sat: satStats }) },
   });
   if (revenue && incRevenue >= revenueUpper - 1e-9 * Math.max(1, Math.abs(revenueUpper))) {
-    if (ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
+    ctx.stopWhenOptimal?.requestStop();
     return { ...skip('not needed: the heuristic schedule meets the revenue bound'), optimal: true };
   }
   if (!revenue && (model.nTasks === 0 || (allIn && incMakespan <= ctx.lowerBound))) {
-    if (allIn && ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
+    if (allIn) ctx.stopWhenOptimal?.requestStop();
     return { ...skip('not needed: the heuristic schedule meets the lower bound'), optimal: allIn };
   }
 
   // With every job in, the MILP only looks for a schedule strictly shorter than the incumbent: the
   // horizon (and with it every time window) shrinks by one, and "infeasible" proves the incumbent optimal.
   const belowIncumbent = allIn && !revenue;
-  if (stopRequested(ctx)) return skip('skipped: aborted');
+  if (budget.stopRequested()) return skip('skipped: aborted');
 
   // Cheap proofs first: every makespan below `lower` is refuted by propagation alone.
   let lower = belowIncumbent ? provenLower(ctx, incMakespan, reproducible) : 0;
   if (belowIncumbent) base.incumbent.lowerBound = lower; // the bound the MILP starts from, in the stats
-  if (belowIncumbent && lower < incMakespan && !stopRequested(ctx)) {
+  if (belowIncumbent && lower < incMakespan && !budget.stopRequested()) {
     // Not proven yet: the local search, which gets closer to the optimum than the genetic algorithm,
     // may close the gap from above. `lower` holds for every schedule of all jobs, so it stays valid.
     ({ schedule: incumbent, builds } = improveWith(ctx.strategy?.('ls'), ctx, { schedule: incumbent, builds }, lsDeadline(ctx, reproducible), reproducible));
@@ -113,10 +113,10 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
     }
   }
   if (belowIncumbent && lower >= incMakespan) {
-    if (ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
+    ctx.stopWhenOptimal?.requestStop();
     return { ...skip('not needed: propagation refutes every makespan below the heuristic schedule'), bound: incMakespan, optimal: true };
   }
-  if (belowIncumbent && satApplies(model) && !stopRequested(ctx) && (reproducible || ctx.deadline - Date.now() >= SAT_MIN_MS)) {
+  if (belowIncumbent && satApplies(model) && !budget.stopRequested() && (reproducible || budget.deadline - Date.now() >= SAT_MIN_MS)) {
     // RCPSP shape: the SAT search below the incumbent, which on hard instances proves far more than
     // the MILP does, gets nearly all of the time left (SAT_SHARE); the MILP starts from what it leaves.
     const sat = await satStage(ctx, incumbent, lower, satLimits(ctx, model, reproducible));
@@ -128,10 +128,10 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
       Object.assign(base.incumbent, { makespan: incMakespan, ms: Date.now() - began, source: 'sat' });
     }
     if (lower >= incMakespan) {
-      if (ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
+      ctx.stopWhenOptimal?.requestStop();
       return { ...skip('not needed: the SAT search refutes every makespan below the best schedule'), bound: incMakespan, optimal: true };
     }
-    if (stopRequested(ctx)) return skip('skipped: aborted');
+    if (budget.stopRequested()) return skip('skipped: aborted');
   }
 
   const buildStarted = Date.now();
@@ -140,12 +140,12 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
     weighted: revenue || !allIn,
     revenue,
     makespanLower: belowIncumbent ? lower : 0,
-    shaveUntil: reproducible ? ctx.deadline : Date.now() + Math.min(MAX_BUILD_SHAVE_MS, BUILD_SHAVE_SHARE * (ctx.deadline - Date.now())),
+    shaveUntil: reproducible ? budget.deadline : Date.now() + Math.min(MAX_BUILD_SHAVE_MS, BUILD_SHAVE_SHARE * (budget.deadline - Date.now())),
     ...limits,
   });
   if (!built.ok && built.reason === NO_ROOM) {
     // The time windows alone show that no schedule ends before the incumbent (belowIncumbent only).
-    if (ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
+    ctx.stopWhenOptimal?.requestStop();
     return { ...skip('not needed: the time windows leave no room below the heuristic schedule'), bound: incMakespan, optimal: true };
   }
   if (!built.ok) {
@@ -154,7 +154,7 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
     // No MILP to run: spend the rest of the budget on the local search instead of returning early. Yield
     // first, so that a strategy racing exact on this thread (auto) runs its partner before this search.
     await new Promise((resolve) => setImmediate(resolve));
-    ({ schedule: incumbent, builds } = improveWith(ctx.strategy?.('ls'), ctx, { schedule: incumbent, builds }, ctx.deadline, reproducible));
+    ({ schedule: incumbent, builds } = improveWith(ctx.strategy?.('ls'), ctx, { schedule: incumbent, builds }, budget.deadline, reproducible));
     Object.assign(base.incumbent, { makespan: incumbent.makespan(), scheduledTasks: incumbent.scheduledTasks(), builds, ms: Date.now() - began });
     return skip(`skipped: model too large (${built.reason}); the local search used the budget`, tooLarge);
   }
@@ -169,9 +169,9 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   // stopped when the budget itself is up (less the decoding) the thread is terminated, keeping the
   // last streamed results: the solve must come back within its budget.
   const finishMs = finishMsOf(model);
-  const budget = (ctx.deadline - ctx.startedAt) / 0.97;
-  const overshoot = Math.min(800, 0.06 * budget);
-  const timeLimit = (ctx.deadline - Date.now() - finishMs - SOLVER_STARTUP_MS - overshoot) / 1000;
+  const budgetMs = (budget.deadline - budget.startedAt) / 0.97;
+  const overshoot = Math.min(800, 0.06 * budgetMs);
+  const timeLimit = (budget.deadline - Date.now() - finishMs - SOLVER_STARTUP_MS - overshoot) / 1000;
   if (timeLimit < 0.05) return skip('skipped: no time left for the MILP', { ...size, buildMs });
   const options: Record<string, number | string | boolean> = {
     time_limit: timeLimit,
@@ -185,20 +185,22 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   // that one makespan is feasible: any schedule it finds is optimal, and proving infeasibility is the
   // hard part, for which HiGHS's primal heuristics (sub-MIPs taking seconds in WASM) do nothing.
   if (belowIncumbent && lower >= incMakespan - 1) options.mip_heuristic_effort = 0;
-  if (reproducible) options.mip_max_nodes = Math.max(1, Math.floor(ctx.maxIterations));
-  const outcome = await runHighs(problem, {
-    options,
-    start,
-    softStopAt: ctx.deadline - finishMs,
-    hardStopAt: Math.max(ctx.deadline, ctx.startedAt + budget - finishMs),
-    signal: ctx.signal,
-    provenFlag: ctx.provenFlag,
-    onIncumbent: (x) => {
-      let tasks = 0;
-      model.jobs.forEach((job, j) => (tasks += Math.round(x[layout.colY[j]]) * job.taskCount));
-      ctx.report(1, tasks, Math.round(x[layout.colC]));
-    },
-  });
+  if (reproducible) options.mip_max_nodes = Math.max(1, Math.floor(budget.maxIterations));
+  const outcome = await budget.abortable((signal) =>
+    runHighs(problem, {
+      options,
+      start,
+      softStopAt: budget.deadline - finishMs,
+      hardStopAt: Math.max(budget.deadline, budget.startedAt + budgetMs - finishMs),
+      signal,
+      stopWhenOptimal: ctx.stopWhenOptimal?.stopFlag,
+      onIncumbent: (x) => {
+        let tasks = 0;
+        model.jobs.forEach((job, j) => (tasks += Math.round(x[layout.colY[j]]) * job.taskCount));
+        ctx.report(1, tasks, Math.round(x[layout.colC]));
+      },
+    }),
+  );
 
   let decodeNote = 'no solution from the solver';
   let found: Schedule | null = null;
@@ -217,7 +219,7 @@ async function runExact(ctx: StrategyContext, limits: ExactLimits): Promise<Stra
   const proof: { bound?: number; revenueBound?: number; optimal: boolean } = revenue
     ? revenueProofFor(model, outcome, best, revenueUpper)
     : boundFor(model, layout, outcome, best, belowIncumbent ? incMakespan : Infinity, lower);
-  if (proof.optimal && ctx.provenFlag) Atomics.store(ctx.provenFlag, 0, 1);
+  if (proof.optimal) ctx.stopWhenOptimal?.requestStop();
   return {
     schedule: best,
     iterations: Math.max(1, outcome.nodes),
@@ -262,10 +264,11 @@ const MAX_LS_MS = 1000;
  * where only the deadline may cut it short).
  */
 function provenLower(ctx: StrategyContext, incMakespan: number, reproducible: boolean): number {
-  const stop = deadlineCheck(ctx);
+  const stop = ctx.budget.deadlineCheck();
   const quick = destructiveBound(ctx.model, ctx.lowerBound, incMakespan - 1, stop);
   const share = satApplies(ctx.model) ? BOUND_SHAVE_SHARE_BEFORE_SAT : BOUND_SHAVE_SHARE;
-  const until = reproducible ? ctx.deadline : Date.now() + share * (ctx.deadline - Date.now());
+  const { deadline } = ctx.budget;
+  const until = reproducible ? deadline : Date.now() + share * (deadline - Date.now());
   return destructiveBound(ctx.model, quick, incMakespan - 1, () => stop() || Date.now() >= until, until);
 }
 
@@ -291,11 +294,12 @@ const SAT_GRACE_MS = 400;
  * on the work done and not on how much CPU it got.
  */
 function satLimits(ctx: StrategyContext, model: Model, reproducible: boolean): SatStageLimits {
+  const { deadline, maxIterations } = ctx.budget;
   const now = Date.now();
-  const left = Math.max(0, ctx.deadline - now - finishMsOf(model));
-  if (reproducible) return { until: now + left, hardStopAt: ctx.deadline, shaveUntil: ctx.deadline, maxConflicts: Math.max(1, Math.floor(ctx.maxIterations)) };
+  const left = Math.max(0, deadline - now - finishMsOf(model));
+  if (reproducible) return { until: now + left, hardStopAt: deadline, shaveUntil: deadline, maxConflicts: Math.max(1, Math.floor(maxIterations)) };
   const until = now + SAT_SHARE * left;
-  return { until, hardStopAt: Math.min(until + SAT_GRACE_MS, ctx.deadline), shaveUntil: now + SAT_SHAVE_SHARE * left };
+  return { until, hardStopAt: Math.min(until + SAT_GRACE_MS, deadline), shaveUntil: now + SAT_SHAVE_SHARE * left };
 }
 
 /** Share of the warm-start phase for the quick list schedules; the genetic algorithm gets the rest. */
@@ -310,8 +314,7 @@ function makespanIncumbent(ctx: StrategyContext, until: number, reproducible: bo
     until: Date.now() + LIST_SHARE * Math.max(0, until - Date.now()),
     maxBuilds: reproducible ? 50 : Infinity,
     lowerBound: ctx.lowerBound,
-    signal: ctx.signal,
-    stop: deadlineCheck(ctx),
+    stop: ctx.budget.deadlineCheck(),
   });
   const seeded = improveWith(ctx.strategy?.('ga'), ctx, quick, until, reproducible);
   if (seeded.schedule.scheduledTasks() === ctx.model.nTasks) return seeded;
@@ -322,7 +325,8 @@ function makespanIncumbent(ctx: StrategyContext, until: number, reproducible: bo
 
 /** Until when the local search may improve the incumbent: LS_SHARE of the time left, at most MAX_LS_MS. */
 function lsDeadline(ctx: StrategyContext, reproducible: boolean): number {
-  return reproducible ? ctx.deadline : Date.now() + Math.min(MAX_LS_MS, LS_SHARE * (ctx.deadline - Date.now()));
+  const { deadline } = ctx.budget;
+  return reproducible ? deadline : Date.now() + Math.min(MAX_LS_MS, LS_SHARE * (deadline - Date.now()));
 }
 
 /** Time kept after a solver for decoding and the engine's own evaluation of the plan. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { runInThread, ThreadError, ThreadRun } from '../../threads/run-in-thread';
-import { flagBuffer } from '../strategy';
+import { StopFlag, stopFlagBuffer } from '../../budget/stop-flag';
 import { MilpProblem } from './model-builder';
 import { HighsOutcome, WorkerEvent, WorkerInput } from './protocol';
 
@@ -13,8 +13,8 @@ export interface RunOptions {
   /** Absolute ms: terminate the thread outright if HiGHS has not returned by then. */
   hardStopAt: number;
   signal?: AbortSignal;
-  /** Set to 1 by the solver thread itself the moment HiGHS proves optimality (see WorkerInput). */
-  provenFlag?: Int32Array;
+  /** Raised by the solver thread itself the moment HiGHS proves optimality (see WorkerInput). */
+  stopWhenOptimal?: StopFlag;
   onIncumbent?: (colValue: Float64Array, objective: number) => void;
 }
 
@@ -52,7 +52,7 @@ export function runHighs(problem: MilpProblem, opt: RunOptions): Promise<RunOutc
     killed: false,
     wallMs: Date.now() - began,
   });
-  const input: WorkerInput = { problem, options: opt.options, start: opt.start, provenFlag: flagBuffer(opt.provenFlag) };
+  const input: WorkerInput = { problem, options: opt.options, start: opt.start, ...(opt.stopWhenOptimal && { stopWhenOptimal: stopFlagBuffer(opt.stopWhenOptimal) }) };
   let last: { colValue: Float64Array; objective: number } | null = null;
   let bound: { dualBound: number; nodes: number } | null = null;
   let run: ThreadRun<HighsOutcome>;

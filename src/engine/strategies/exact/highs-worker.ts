@@ -1,4 +1,5 @@
 import loadHighs from 'highs';
+import { raiseStop, stopRaised } from '../../budget/stop-flag';
 import { serveThread, ThreadTools } from '../../threads/thread-entry';
 import { HighsOutcome, OPTIMAL, STATUS_NAMES, WorkerEvent, WorkerInput } from './protocol';
 
@@ -33,7 +34,7 @@ async function main(input: WorkerInput, { emit: post, stop }: ThreadTools<Worker
         lastBound = b;
         post({ type: 'bound', dualBound: b, nodes: Number(event.data.mip_node_count ?? 0) });
       }
-      if (Atomics.load(stop, 0) !== 0) event.interrupt();
+      if (stopRaised(stop)) event.interrupt();
       return undefined;
     };
     model.run({
@@ -47,7 +48,7 @@ async function main(input: WorkerInput, { emit: post, stop }: ThreadTools<Worker
     const modelStatus = model.getModelStatus();
     // Before the result is even read back: a strategy racing this one on the parent thread may be in a
     // synchronous loop that only shared memory reaches.
-    if (modelStatus === OPTIMAL && input.provenFlag) Atomics.store(new Int32Array(input.provenFlag), 0, 1);
+    if (modelStatus === OPTIMAL && input.stopWhenOptimal) raiseStop(new Int32Array(input.stopWhenOptimal));
     const info = (name: string): number | null => {
       try {
         const v = Number(model.info.get(name));

@@ -1,5 +1,5 @@
 import { Schedule, better } from '../../schedule/schedule';
-import { Strategy, StrategyContext } from '../strategy';
+import { Strategy, StrategyContext } from '../../contracts/strategy';
 
 /** Iterations (decodes or moves) a search may spend when an iteration limit makes the solve reproducible. */
 const REPRODUCIBLE_ITERATIONS = 2000;
@@ -27,9 +27,8 @@ export function improveWith(
   const result = search.run({
     ...ctx,
     rng: ctx.rng.fork(),
-    deadline: Math.min(until, ctx.deadline),
-    maxIterations: reproducible ? REPRODUCIBLE_ITERATIONS : Infinity,
-    provenFlag: undefined,
+    budget: ctx.budget.with({ deadline: Math.min(until, ctx.budget.deadline), maxIterations: reproducible ? REPRODUCIBLE_ITERATIONS : Infinity }),
+    stopWhenOptimal: undefined,
     report: () => undefined,
   });
   if (result instanceof Promise) return current;

@@ -7,8 +7,8 @@ export interface WorkerInput {
   options: Record<string, number | string | boolean>;
   /** A complete column vector to start from (the incumbent), or null. */
   start: Float64Array | null;
-  /** When given, Int32[0] is set to 1 as soon as HiGHS has proved its solution optimal (read by auto's partner). */
-  provenFlag?: SharedArrayBuffer;
+  /** A stop flag (Int32[0]) raised as soon as HiGHS has proved its solution optimal: a racing strategy's (auto's ls). */
+  stopWhenOptimal?: SharedArrayBuffer;
 }
 
 /** What the solver thread reports during the search (run-in-thread events); its answer is a HighsOutcome. */

@@ -1,6 +1,6 @@
 import { Model } from '../../model/model';
 import { buildFromJobOrder } from '../../schedule/sgs';
-import { Strategy, StrategyContext, StrategyResult } from '../strategy';
+import { Strategy, StrategyContext, StrategyResult } from '../../contracts/strategy';
 
 /** Jobs by release slot, then instance order: the order Hadoop's FIFO scheduler admits them in. */
 export function fifoOrder(model: Model): number[] {

@@ -1,7 +1,7 @@
 import { Model } from '../../model/model';
 import { Random } from '../../random';
 import { decreasingJobOrder, rffdOnce } from '../../lists/job-orders';
-import { Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
+import { Strategy, StrategyContext, StrategyResult } from '../../contracts/strategy';
 import { MakespanMutation } from './alg2';
 import { Decoder } from '../../lists/decoder';
 import { Individual, ThirdObjective } from '../../lists/individual';
@@ -134,7 +134,7 @@ class GaRun {
 
   private stopped(): boolean {
     const b = this.best;
-    return timeUp(this.ctx, this.iterations) || (this.hasBest && b.tasks === this.model.nTasks && b.makespan <= this.ctx.lowerBound);
+    return this.ctx.budget.stopNow(this.iterations) || (this.hasBest && b.tasks === this.model.nTasks && b.makespan <= this.ctx.lowerBound);
   }
 
   /**
@@ -184,7 +184,7 @@ class GaRun {
   private seedFromSubsets(): void {
     const { model, ctx } = this;
     if (!this.hasBest || this.best.tasks === model.nTasks || this.stopped()) return;
-    const r = subsetSearch(model, this.best.sched, this.rng, subsetLimits(ctx, () => timeUp(ctx, this.iterations)), { order: 'tasks' });
+    const r = subsetSearch(model, this.best.sched, this.rng, subsetLimits(ctx.budget, () => ctx.budget.stopNow(this.iterations)), { order: 'tasks' });
     this.iterations += r.steps;
     this.addMember(r.best);
   }
@@ -200,10 +200,10 @@ class GaRun {
     const { model, ctx } = this;
     this.greedyMemberDone = true;
     if (!this.hasBest || this.best.tasks === model.nTasks || this.stopped()) return;
-    const stop = () => timeUp(ctx, this.iterations);
+    const stop = () => ctx.budget.stopNow(this.iterations);
     const barred = greedyBoundSet(model, stop);
     if (!barred) return;
-    const r = subsetSearch(model, this.best.sched, this.rng, subsetLimits(ctx, stop), { barred });
+    const r = subsetSearch(model, this.best.sched, this.rng, subsetLimits(ctx.budget, stop), { barred });
     this.iterations += r.steps;
     this.greedyMemberTasks = r.best.scheduledTasks();
     if (this.addMember(r.best)) this.survive([]);
@@ -223,10 +223,10 @@ class GaRun {
 
   /** True once GREEDY_MEMBER_SHARE of the budget (of the iterations, under a limit) has gone. */
   private greedyMemberDue(): boolean {
-    const { ctx } = this;
     if (this.greedyMemberDone) return false;
-    if (Number.isFinite(ctx.maxIterations)) return this.iterations >= GREEDY_MEMBER_SHARE * ctx.maxIterations;
-    return Date.now() >= this.started + GREEDY_MEMBER_SHARE * (ctx.deadline - this.started);
+    const { maxIterations, deadline } = this.ctx.budget;
+    if (Number.isFinite(maxIterations)) return this.iterations >= GREEDY_MEMBER_SHARE * maxIterations;
+    return Date.now() >= this.started + GREEDY_MEMBER_SHARE * (deadline - this.started);
   }
 
   /** The member's chromosome from its schedule: accepted tasks by start, then the rejected jobs' tasks. */
@@ -245,10 +245,10 @@ class GaRun {
    */
   private populationSize(msPerDecode: number): number {
     const { population, minPopulation, targetGenerations } = this.params;
-    const ctx = this.ctx;
-    const decodes = Number.isFinite(ctx.maxIterations)
-      ? ctx.maxIterations
-      : (ctx.deadline - Date.now()) / Math.max(msPerDecode, 0.01);
+    const { maxIterations, deadline } = this.ctx.budget;
+    const decodes = Number.isFinite(maxIterations)
+      ? maxIterations
+      : (deadline - Date.now()) / Math.max(msPerDecode, 0.01);
     return Math.max(minPopulation, Math.min(population, Math.floor(decodes / targetGenerations)));
   }
 

@@ -4,7 +4,7 @@ import { buildFromTaskOrder } from '../../schedule/sgs';
 import { Schedule, better } from '../../schedule/schedule';
 import { latestFinishOrder } from '../../schedule/tails';
 import { rffdOnce } from '../../lists/job-orders';
-import { deadlineCheck, Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
+import { Strategy, StrategyContext, StrategyResult } from '../../contracts/strategy';
 import { compareScore, ScoreHistory } from './score';
 import { LsState } from './state';
 import { MoveRunner } from './moves';
@@ -45,19 +45,19 @@ export const ls: Strategy = {
     'Tabu Search + Late Acceptance local search (Salamander III-B2), incremental scores; with the revenue objective, late acceptance over job orders seeded by tps/edf/fifo',
   run(ctx: StrategyContext): StrategyResult | Promise<StrategyResult> {
     if (ctx.objective === 'revenue') return revenueSearch(ctx, (name) => ctx.strategy?.(name));
-    const initial = bestConstruction(ctx.model, ctx.rng, deadlineCheck(ctx));
+    const initial = bestConstruction(ctx.model, ctx.rng, ctx.budget.deadlineCheck());
     // Nothing placed and the bounds refute every job alone: the empty plan is optimal, no search can add to it.
-    if (initial.scheduledTasks() === 0 && noJobFits(ctx.model, deadlineCheck(ctx)))
+    if (initial.scheduledTasks() === 0 && noJobFits(ctx.model, ctx.budget.deadlineCheck()))
       return { schedule: initial, iterations: 0, optimal: true, stats: { noJobFits: true } };
     // The same for every episode (it depends on the model only), so built once.
-    const barred = initial.scheduledTasks() < ctx.model.nTasks ? greedyBoundSet(ctx.model, deadlineCheck(ctx)) : null;
+    const barred = initial.scheduledTasks() < ctx.model.nTasks ? greedyBoundSet(ctx.model, ctx.budget.deadlineCheck()) : null;
     const episodes = episodeCount(ctx, initial);
     if (episodes <= 1) return searchOnce(ctx, initial, barred);
     // The first episode aims at the greedy set; the later ones at other sets just inside the bound.
     const targets = barred ? new TargetSets(ctx.model, barred) : null;
     return restarts(ctx, episodes, initial, (sub, start, bestTasks) => {
-      const target = start || !targets ? barred : targets.pick(sub.rng, bestTasks, deadlineCheck(sub)) ?? barred;
-      return searchOnce(sub, start ?? bestConstruction(sub.model, sub.rng, deadlineCheck(sub)), target);
+      const target = start || !targets ? barred : targets.pick(sub.rng, bestTasks, sub.budget.deadlineCheck()) ?? barred;
+      return searchOnce(sub, start ?? bestConstruction(sub.model, sub.rng, sub.budget.deadlineCheck()), target);
     });
   },
 };
@@ -69,29 +69,29 @@ export const ls: Strategy = {
  * job-set phase never readmits (the moves may still swap them in).
  */
 function searchOnce(ctx: StrategyContext, initial: Schedule, barred: Uint8Array | null): StrategyResult {
-  const { model, rng } = ctx;
+  const { model, rng, budget } = ctx;
   const started = Date.now();
-  const stop = deadlineCheck(ctx);
+  const stop = budget.deadlineCheck();
   let iterations = 0;
   let jobSetDecodes = 0;
   let jobSetPhases = 0;
   // Under an iteration limit, the job-set phase's share is of the iterations, so the run stays reproducible.
-  const limited = Number.isFinite(ctx.maxIterations);
+  const limited = Number.isFinite(budget.maxIterations);
   const jobs = initial.scheduledTasks() < model.nTasks ? new JobSetSearch(model, rng, barred) : null;
   let subsets: SubsetResult | null = null;
   if (jobs && !stop()) {
     // Sets of accepted jobs the bounds do not refute, each tried by the decoder (subset-search.ts).
-    subsets = subsetSearch(model, initial, rng, subsetLimits(ctx, stop), { barred });
+    subsets = subsetSearch(model, initial, rng, subsetLimits(budget, stop), { barred });
     iterations += subsets.steps;
     initial = subsets.best;
   }
   if (jobs && !stop()) {
     // Choose the accepted jobs first: the moves then compact that set (see JobSetSearch).
-    const phaseEnd = started + JOB_SET_SHARE * (ctx.deadline - started);
+    const phaseEnd = started + JOB_SET_SHARE * (budget.deadline - started);
     jobSetDecodes += jobs.seed(initial);
     jobSetDecodes += jobs.run({
       stallDecodes: JOB_SET_STALL_DECODES,
-      maxDecodes: limited ? Math.floor(JOB_SET_SHARE * ctx.maxIterations) : Infinity,
+      maxDecodes: limited ? Math.floor(JOB_SET_SHARE * budget.maxIterations) : Infinity,
       stop: () => stop() || (!limited && Date.now() >= phaseEnd),
     });
     jobSetPhases++;
@@ -126,8 +126,8 @@ function searchOnce(ctx: StrategyContext, initial: Schedule, barred: Uint8Array 
   while (!done()) {
     // Checking the clock every move would cost more than most moves; but a job swap places a whole
     // job (several ms with hundreds of tasks), so not much more rarely than this.
-    if ((iterations & 63) === 0 && timeUp(ctx, iterations)) break;
-    if (iterations >= ctx.maxIterations) break;
+    if ((iterations & 63) === 0 && budget.stopNow(iterations)) break;
+    if (iterations >= budget.maxIterations) break;
     if (iterations - lastImprovement > STALL_MOVES) {
       // Stalled: intensify in the activity-list view (serial SGS + forward-backward improvement),
       // starting from the best if this phase found a new one, else where the last list phase stopped;
@@ -141,7 +141,7 @@ function searchOnce(ctx: StrategyContext, initial: Schedule, barred: Uint8Array 
       let found: { sched: Schedule; tasks: number; makespan: number; taskEnds: number };
       if (jobs && bestTasks < model.nTasks && restarts % 2 === 1) {
         iterations += jobs.adopt(best);
-        iterations += jobs.run({ stallDecodes: JOB_SET_STALL_DECODES, maxDecodes: ctx.maxIterations - iterations, stop });
+        iterations += jobs.run({ stallDecodes: JOB_SET_STALL_DECODES, maxDecodes: budget.maxIterations - iterations, stop });
         jobSetDecodes += iterations - before;
         jobSetPhases++;
         found = jobs.best;
@@ -151,7 +151,7 @@ function searchOnce(ctx: StrategyContext, initial: Schedule, barred: Uint8Array 
         bestChanged = false;
         iterations += list.run({
           stallDecodes: LIST_STALL_DECODES,
-          maxDecodes: ctx.maxIterations - iterations,
+          maxDecodes: budget.maxIterations - iterations,
           stop,
           bestTasks,
           bestMakespan: bestMs,
@@ -172,7 +172,7 @@ function searchOnce(ctx: StrategyContext, initial: Schedule, barred: Uint8Array 
         ctx.report(iterations, bestTasks, bestMs);
       }
       phaseMs += Date.now() - phaseStarted;
-      if (done() || stop() || iterations >= ctx.maxIterations) break;
+      if (done() || stop() || iterations >= budget.maxIterations) break;
       state = new LsState(model, next);
       moves.reset(state);
       history.fill(state.hard, state.scheduled, state.makespan, state.sumEnds);

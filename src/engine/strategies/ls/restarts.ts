@@ -1,5 +1,5 @@
 import { Schedule, better } from '../../schedule/schedule';
-import { StrategyContext, StrategyResult, stopRequested } from '../strategy';
+import { StrategyContext, StrategyResult } from '../../contracts/strategy';
 
 /**
  * When not every job fits, which jobs one search ends up accepting depends more on its random
@@ -19,9 +19,9 @@ const EPISODE_MS_PER_TASK = 1.2;
  */
 export function episodeCount(ctx: StrategyContext, initial: Schedule): number {
   if (initial.scheduledTasks() === ctx.model.nTasks) return 1;
-  if (Number.isFinite(ctx.maxIterations)) return Math.max(1, Math.floor(ctx.episodes ?? 1));
+  if (Number.isFinite(ctx.budget.maxIterations)) return Math.max(1, Math.floor(ctx.episodes ?? 1));
   const episodeMs = Math.max(EPISODE_MIN_MS, EPISODE_MS_PER_TASK * ctx.model.nTasks);
-  return Math.max(1, Math.floor((ctx.deadline - Date.now()) / episodeMs));
+  return Math.max(1, Math.floor((ctx.budget.deadline - Date.now()) / episodeMs));
 }
 
 interface EpisodeSummary {
@@ -46,9 +46,10 @@ export function restarts(
   initial: Schedule,
   search: (sub: StrategyContext, initial: Schedule | null, bestTasks: number) => StrategyResult,
 ): StrategyResult {
+  const { budget } = ctx;
   const start = Date.now();
-  const span = ctx.deadline - start;
-  const limited = Number.isFinite(ctx.maxIterations);
+  const span = budget.deadline - start;
+  const limited = Number.isFinite(budget.maxIterations);
   let best: StrategyResult | null = null;
   let bestTasks = -1;
   let bestMs = Infinity;
@@ -65,9 +66,9 @@ export function restarts(
     const last = k === episodes - 1;
     // Each episode ends where its share ends: what an earlier one left unused goes to the later ones.
     const share = limited
-      ? { deadline: ctx.deadline, maxIterations: Math.floor(((k + 1) * ctx.maxIterations) / episodes) - iterations }
-      : { deadline: last ? ctx.deadline : start + Math.round(((k + 1) * span) / episodes) };
-    const sub: StrategyContext = { ...ctx, ...share, rng: ctx.rng.fork(), report };
+      ? budget.with({ maxIterations: Math.floor(((k + 1) * budget.maxIterations) / episodes) - iterations })
+      : budget.with({ deadline: last ? budget.deadline : start + Math.round(((k + 1) * span) / episodes) });
+    const sub: StrategyContext = { ...ctx, budget: share, rng: ctx.rng.fork(), report };
     const r = search(sub, k === 0 ? initial : null, best ? best.schedule.scheduledTasks() : -1);
     iterations += r.iterations;
     const s = r.schedule;
@@ -80,10 +81,10 @@ export function restarts(
     });
     if (!best || better(s.scheduledTasks(), s.makespan(), best.schedule.scheduledTasks(), best.schedule.makespan())) best = r;
     report(0, s.scheduledTasks(), s.makespan());
-    if (stopRequested(ctx) || Date.now() >= ctx.deadline || iterations >= ctx.maxIterations) break;
+    if (budget.stopNow(iterations)) break;
     if (s.scheduledTasks() === ctx.model.nTasks && !last) {
       // Everything fits after all: polish this schedule for the rest of the time instead.
-      const polished = search({ ...ctx, maxIterations: ctx.maxIterations - iterations, rng: ctx.rng.fork(), report }, s, s.scheduledTasks());
+      const polished = search({ ...ctx, budget: budget.with({ maxIterations: budget.maxIterations - iterations }), rng: ctx.rng.fork(), report }, s, s.scheduledTasks());
       iterations += polished.iterations;
       const p = polished.schedule;
       if (better(p.scheduledTasks(), p.makespan(), s.scheduledTasks(), s.makespan())) best = polished;

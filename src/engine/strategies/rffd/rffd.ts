@@ -1,6 +1,6 @@
 import { rffdOnce } from '../../lists/job-orders';
 import { better } from '../../schedule/schedule';
-import { deadlineCheck, Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
+import { Strategy, StrategyContext, StrategyResult } from '../../contracts/strategy';
 
 /**
  * Random First Fit Decreasing (Salamander Alg. 1). Anytime: one construction is the answer; while the
@@ -16,8 +16,8 @@ export const rffd: Strategy = {
     let bestMs = best.makespan();
     let iterations = 1;
     ctx.report(iterations, bestTasks, bestMs);
-    const stop = deadlineCheck(ctx);
-    while (!timeUp(ctx, iterations) && !(bestTasks === model.nTasks && bestMs <= ctx.lowerBound)) {
+    const stop = ctx.budget.deadlineCheck();
+    while (!ctx.budget.stopNow(iterations) && !(bestTasks === model.nTasks && bestMs <= ctx.lowerBound)) {
       // The first construction is the answer and always completes; later ones give up at the deadline.
       const s = rffdOnce(model, rng, stop);
       if (!s) break;

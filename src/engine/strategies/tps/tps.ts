@@ -2,7 +2,7 @@ import { scheduleRevenue } from '../../schedule/revenue';
 import { buildFromJobOrder } from '../../schedule/sgs';
 import { Schedule } from '../../schedule/schedule';
 import { edfOrder } from '../../lists/job-orders';
-import { deadlineCheck, Strategy, StrategyContext, StrategyResult, timeUp } from '../strategy';
+import { Strategy, StrategyContext, StrategyResult } from '../../contracts/strategy';
 import { PreAllocation } from './prealloc';
 import { realise } from './realise';
 import { sas } from './sas';
@@ -33,7 +33,7 @@ export const tps: Strategy = {
   description: 'Two-phase revenue scheduling (two-stage paper Alg. 1 SMR + Alg. 2 SAS), built on the real capacity',
   run(ctx: StrategyContext): StrategyResult {
     const { model } = ctx;
-    const stop = deadlineCheck(ctx);
+    const stop = ctx.budget.deadlineCheck();
     // The fallback, built whole even when already stopped: a construction cut short still returns a plan.
     let best: Schedule = buildFromJobOrder(model, edfOrder(model), null);
     let bestRevenue = -Infinity;
@@ -43,7 +43,7 @@ export const tps: Strategy = {
     const shapes = jobShapes(model, pool, stop);
     const jobs = shapes && tpsJobs(model, pool, shapes);
     for (const variant of VARIANTS) {
-      if (!shapes || !jobs || timeUp(ctx, iterations)) break;
+      if (!shapes || !jobs || ctx.budget.stopNow(iterations)) break;
       const pa = new PreAllocation(pool, shapes, model.T);
       const phase1 = smr(model, pa, jobs, variant, stop);
       const phase2 = phase1 && sas(model, pa, jobs, phase1.abandoned, stop);

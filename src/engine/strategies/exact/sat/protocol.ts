@@ -9,8 +9,8 @@ export interface SatRequest {
   memoryMb: number;
   /** Makespan of the caller's best schedule: an unsat answer one below it proves that schedule optimal. */
   knownMakespan: number;
-  /** When given, Int32[0] is set to 1 the moment the best schedule known is proven optimal (auto's partner reads it). */
-  provenFlag?: SharedArrayBuffer;
+  /** A stop flag (Int32[0]) raised the moment the best schedule known is proven optimal: a racing strategy's (auto's ls). */
+  stopWhenOptimal?: SharedArrayBuffer;
   /**
    * Z3's conflict limit for each query (sat.max_conflicts; none when absent). Set under an iteration
    * limit, so that where the search stops depends on the work done, not on how much CPU it got.

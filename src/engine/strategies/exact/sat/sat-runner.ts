@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { runInThread, ThreadError, ThreadRun } from '../../../threads/run-in-thread';
-import { flagBuffer } from '../../strategy';
+import { StopFlag, stopFlagBuffer } from '../../../budget/stop-flag';
 import { SatProblem } from './encoding';
 import { SatAnswer, SatEvent, SatRequest } from './protocol';
 
@@ -13,9 +13,9 @@ export interface SatRunOptions {
   /** Each schedule found, shorter every time (makespan <= the previous one - 1). */
   onSchedule?: (starts: number[], makespan: number) => void;
   memoryMb?: number;
-  /** See SatRequest: the caller's best makespan, and its proven flag (a buffer of its own, Int32[0]). */
+  /** See SatRequest: the caller's best makespan, and the stop flag to raise once it is proven optimal. */
   knownMakespan: number;
-  provenFlag?: Int32Array;
+  stopWhenOptimal?: StopFlag;
   /** See SatRequest: Z3's conflict limit per query (none when absent). */
   maxConflicts?: number;
 }
@@ -55,7 +55,7 @@ export function runSat(problem: SatProblem, opt: SatRunOptions): Promise<SatOutc
     until: opt.until,
     memoryMb: opt.memoryMb ?? DEFAULT_MEMORY_MB,
     knownMakespan: opt.knownMakespan,
-    provenFlag: flagBuffer(opt.provenFlag),
+    ...(opt.stopWhenOptimal && { stopWhenOptimal: stopFlagBuffer(opt.stopWhenOptimal) }),
     ...(opt.maxConflicts !== undefined && { maxConflicts: opt.maxConflicts }),
   };
   const finish = (status: SatOutcome['status'], detail: string): SatOutcome => ({ ...out, status, detail, wallMs: Date.now() - began });

@@ -2,7 +2,7 @@ import { evaluatePlan } from '../../../evaluate/evaluate';
 import { Model } from '../../../model/model';
 import { toPlanDoc } from '../../../model/plan';
 import { Schedule } from '../../../schedule/schedule';
-import { StrategyContext } from '../../strategy';
+import { StrategyContext } from '../../../contracts/strategy';
 import { propagate, propagationApplies } from '../propagate';
 import { computeWindows } from '../windows';
 import { encodeSatProblem } from './encoding';
@@ -48,22 +48,24 @@ export async function satStage(ctx: StrategyContext, incumbent: Schedule, lower:
   if (!problem) return { schedule: null, lower, stats: { status: 'not applicable (demands not integral at 6 decimals)' } };
   let best: Schedule | null = null;
   let rejected = false;
-  const outcome = await runSat(problem, {
-    until: limits.until,
-    hardStopAt: limits.hardStopAt,
-    signal: ctx.signal,
-    knownMakespan: known,
-    provenFlag: ctx.provenFlag,
-    maxConflicts: limits.maxConflicts,
-    onSchedule: (starts, makespan) => {
-      const s = rcpspSchedule(model, starts);
-      if (!evaluatePlan(model, toPlanDoc(model, s, 'exact')).ok || s.makespan() !== makespan) rejected = true;
-      else {
-        best = s;
-        ctx.report(1, model.nTasks, makespan);
-      }
-    },
-  });
+  const outcome = await ctx.budget.abortable((signal) =>
+    runSat(problem, {
+      until: limits.until,
+      hardStopAt: limits.hardStopAt,
+      signal,
+      knownMakespan: known,
+      stopWhenOptimal: ctx.stopWhenOptimal?.stopFlag,
+      maxConflicts: limits.maxConflicts,
+      onSchedule: (starts, makespan) => {
+        const s = rcpspSchedule(model, starts);
+        if (!evaluatePlan(model, toPlanDoc(model, s, 'exact')).ok || s.makespan() !== makespan) rejected = true;
+        else {
+          best = s;
+          ctx.report(1, model.nTasks, makespan);
+        }
+      },
+    }),
+  );
   const stats = {
     status: rejected ? 'rejected: a schedule failed the evaluator' : outcome.status,
     detail: outcome.detail,

@@ -1,4 +1,5 @@
 import { Bool, Context, Model as Z3Model, Solver, init } from 'z3-solver';
+import { raiseStop } from '../../../budget/stop-flag';
 import { serveThread, ThreadTools } from '../../../threads/thread-entry';
 import { SatProblem } from './encoding';
 import { SatAnswer, SatEvent, SatRequest } from './protocol';
@@ -61,7 +62,7 @@ async function run(req: SatRequest, { emit: send }: ThreadTools<SatEvent>): Prom
  * one (auto's partner) may be in a synchronous loop that no message reaches.
  */
 function refuted(req: SatRequest, C: number, best: number, began: number): SatAnswer {
-  if (req.provenFlag && C + 1 >= best) Atomics.store(new Int32Array(req.provenFlag), 0, 1);
+  if (req.stopWhenOptimal && C + 1 >= best) raiseStop(new Int32Array(req.stopWhenOptimal));
   return { type: 'unsat', horizon: C, ms: Date.now() - began };
 }
 

@@ -1,3 +1,9 @@
+/**
+ * The strategy contract: what a strategy is given (StrategyContext, its Budget) and answers
+ * (StrategyResult), and what a solve is asked (SolveOptions). It sits below the strategy families and the
+ * shared engine folders that run a search (job-sets/, revenue/), so that none of them imports strategies/.
+ */
+import type { Budget, BudgetRequest } from '../budget/budget';
 import { Model } from '../model/model';
 import { PlacementDoc } from '../model/types';
 import { Random } from '../random';
@@ -27,14 +33,10 @@ export interface Progress {
 export type Objective = 'tasks-then-makespan' | 'revenue';
 export const OBJECTIVES: readonly Objective[] = ['tasks-then-makespan', 'revenue'];
 
-export interface SolveOptions {
+export interface SolveOptions extends BudgetRequest {
   strategy?: string;
   /** Default 'tasks-then-makespan'. Strategies without a revenue mode (rffd, ga, the list schedulers) ignore it. */
   objective?: Objective;
-  /** Wall-clock budget; the best plan is returned when it ends. Default 5000. */
-  timeBudgetMs?: number;
-  /** Stop after this many iterations instead (makes a solve reproducible for a seed). */
-  maxIterations?: number;
   /**
    * `ls` under maxIterations, when not every job fits: run this many independent episodes, each with its
    * own random stream and an equal share of the iterations, and keep the best, as a time budget of that
@@ -44,44 +46,27 @@ export interface SolveOptions {
   episodes?: number;
   seed?: number;
   onProgress?: (p: Progress) => void;
-  /** Aborting stops the search early; the best plan so far is still returned. */
-  signal?: AbortSignal;
-  /**
-   * A shared-memory flag another thread sets to non-zero (Atomics.store(flag, 0, 1)) to stop the solve
-   * early; the best plan so far is still returned. Use it when solving in a worker thread: a
-   * synchronous strategy loop never yields to the event loop, so an AbortSignal alone cannot reach it.
-   */
-  stopFlag?: Int32Array;
   /** POSUM's alpha, beta, gamma (Eq. 5) for the `portfolio` strategy's choice among its members; default 1/1/1. */
   scoreWeights?: FcWeights;
   /** Place the reduces again over the nodes' links once the strategy is done (placement/shuffle-aware.ts). */
   shuffleAware?: boolean;
 }
 
-/** What a strategy sees: the model, its random generator and when to stop. */
+/** What a strategy sees: the model, its random generator and its budget. */
 export interface StrategyContext {
   model: Model;
   objective: Objective;
   rng: Random;
-  startedAt: number;
-  /** Absolute time (ms since epoch) by which the strategy must return. */
-  deadline: number;
-  maxIterations: number;
+  /** When to stop: the deadline, the iteration limit and the stop request (see Budget). */
+  budget: Budget;
   /** SolveOptions.episodes: ls's episodes under an iteration limit (absent: one). */
   episodes?: number;
-  /** Aborts on SolveOptions.signal and (polled) SolveOptions.stopFlag: what asynchronous waits listen to. */
-  signal?: AbortSignal;
   /**
-   * Shared-memory flags read by timeUp on every call: non-zero in any of them stops the strategy. Unlike
-   * `signal` they reach synchronous loops. SolveOptions.stopFlag is one; a strategy that runs others
-   * may add its own (auto stops its partner when the MILP proves the optimum).
+   * The budget of a strategy racing this one (auto's ls against exact): a strategy that proves its result
+   * optimal requests its stop as soon as it knows, possibly from another thread (exact's solver threads),
+   * so the race ends. Absent: nobody is waiting for a proof.
    */
-  stopFlags?: readonly Int32Array[];
-  /**
-   * When given, a strategy that proves its result optimal sets it to non-zero as soon as it knows,
-   * possibly from another thread (exact's solver thread), so a strategy racing it can stop.
-   */
-  provenFlag?: Int32Array;
+  stopWhenOptimal?: Budget;
   /** A known lower bound on the makespan when everything is accepted (lets strategies stop early). */
   lowerBound: number;
   /**
@@ -122,36 +107,4 @@ export interface Strategy {
   name: string;
   description: string;
   run(ctx: StrategyContext): Promise<StrategyResult> | StrategyResult;
-}
-
-export function timeUp(ctx: StrategyContext, iterations: number): boolean {
-  return iterations >= ctx.maxIterations || Date.now() >= ctx.deadline || stopRequested(ctx);
-}
-
-/** An abort or a raised stop flag (not the clock). */
-export function stopRequested(ctx: StrategyContext): boolean {
-  if (ctx.signal?.aborted === true) return true;
-  if (ctx.stopFlags) for (const f of ctx.stopFlags) if (Atomics.load(f, 0) !== 0) return true;
-  return false;
-}
-
-/**
- * For the long synchronous phases inside one iteration (a construction, a justification): true once
- * the strategy must stop, ignoring the iteration limit so that reproducible runs stay reproducible.
- */
-export function deadlineCheck(ctx: StrategyContext): () => boolean {
-  return () => Date.now() >= ctx.deadline || stopRequested(ctx);
-}
-
-/** A shared-memory stop flag (see SolveOptions.stopFlag). */
-export function newStopFlag(): Int32Array {
-  return new Int32Array(new SharedArrayBuffer(4));
-}
-
-/**
- * The buffer behind a flag, for a solver thread to write Int32[0] of: only a flag of its own
- * (newStopFlag: a SharedArrayBuffer at offset 0) will do, anything else gives undefined.
- */
-export function flagBuffer(flag: Int32Array | undefined): SharedArrayBuffer | undefined {
-  return flag && flag.buffer instanceof SharedArrayBuffer && flag.byteOffset === 0 ? flag.buffer : undefined;
 }
