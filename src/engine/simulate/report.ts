@@ -3,7 +3,7 @@ import { posumScore, PosumScore } from '../posum/score';
 import { roundScore } from '../evaluate/posum-kpi';
 import type { BatchSampler } from './batch-metrics';
 import { TaskState } from './driver';
-import { jobRevenue, JobRun, pct, SimReport, summarise } from './metrics';
+import { jobRevenue, JobRun, pct, RunReport, summarise } from './run-report';
 
 /** What a run leaves for its report: the model, its per-task and per-job outcome, its counters and how it ran. */
 export interface RunRecord {
@@ -60,8 +60,8 @@ export function runScore(run: RunRecord, jobs: JobRun[], makespan: number): Posu
   return roundScore(posumScore(scored, nodes, Math.max(run.now, makespan)));
 }
 
-/** The realised metrics of a run (metrics.ts): per job, then over the run. */
-export function assembleReport(run: RunRecord): SimReport {
+/** The realised metrics of a run (run-report.ts): per job, then over the run. */
+export function assembleReport(run: RunRecord): RunReport {
   const { model } = run;
   const S = model.slotSeconds;
   const jobs: JobRun[] = [];

@@ -11,7 +11,7 @@ import type { SimulatorView, StageRuns } from './host';
 import { TaskInputs } from './inputs';
 import { Leases } from './leases';
 import { TaskLifecycle } from './lifecycle';
-import type { SimReport } from './metrics';
+import type { RunReport } from './run-report';
 import { NodeState } from './node-state';
 import { QosClock } from './qos-clock';
 import { assembleReport } from './report';
@@ -102,7 +102,7 @@ export class Simulator implements SimulatorView {
   // ---- the event loop ----------------------------------------------------------------------------
 
   /** Runs the whole simulation and returns its metrics. */
-  run(): SimReport {
+  run(): RunReport {
     this.begin();
     return this.runToEnd();
   }
@@ -169,7 +169,7 @@ export class Simulator implements SimulatorView {
   }
 
   /** Runs to the end (the work done, or the horizon) and returns the metrics. */
-  runToEnd(): SimReport {
+  runToEnd(): RunReport {
     this.advance();
     const { tasks, inputs } = this;
     return assembleReport({
