@@ -24,7 +24,7 @@ import { Simulator } from '../src/engine/simulate/simulator';
 import { ActualUsage } from '../src/engine/simulate/usage';
 import { getQos } from '../src/engine/qos';
 import { AcoBpPolicy } from '../src/engine/policies/aco-bp/aco-bp';
-import { median } from '../src/engine/simulate/metrics';
+import { median } from '../src/engine/simulate/run-report';
 import { solve } from '../src/engine/solve';
 import { fromPlanDoc, toPlanDoc } from '../src/engine/model/plan';
 import { placeReducesOverLinks } from '../src/engine/placement/shuffle-aware';

@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 import { loadInstance } from '../src/engine/model/model';
 import { InstanceDoc } from '../src/engine/model/types';
 import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulation';
-import { median } from '../src/engine/simulate/metrics';
+import { median } from '../src/engine/simulate/run-report';
 import { solve } from '../src/engine/solve';
 import { nothingToRun, repoRoot, sharedDir, writeResultsSection } from './common';
 import { FORECASTS, ForecastKind, forecastComparison, latestResults } from './simulate-compare';

@@ -14,14 +14,22 @@ import type { Decision } from './policies/posum/posum-policy';
 import { ProvisioningName, ProvisioningPolicy } from './policies/posum/provisioning';
 import { getQos } from './qos';
 import { lookupStrategy } from './strategies';
-import type { SimReport as KernelReport } from './simulate/metrics';
+import type { RunReport } from './simulate/run-report';
 import { PlanDriver } from './simulate/plan-driver';
 import { RuntimeTruth, Simulator } from './simulate/simulator';
 import { ActualUsage, UsageDoc } from './simulate/usage';
 import { PLAN_REPLAY_QOS, POLICY_RUN_QOS } from './simulate/defaults';
 
-/** What a run reports: the simulator's metrics and, for a policy, what the policy adds (PolicyRun.report). */
-export type SimReport = KernelReport & {
+/**
+ * What a run reports: the kernel's (RunReport) and, for a policy, F_c of its score, the provisioning policy and
+ * what the policy adds itself (PolicyRun.report: POSUM's decisions). It names POSUM's decisions, so it lives
+ * with the entry points, not in the kernel.
+ */
+export type SimReport = RunReport & {
+  /** Policies: F_c (Eq. 5) of the score against (0, 0, 0) with the run's alpha, beta, gamma. */
+  fc?: number;
+  /** Policies: the provisioning policy that leased nodes (posum: its members'), null for none. */
+  provisioning?: string | null;
   /** POSUM: every decision (time, each member's score and distance to the ideal point, the choice). */
   decisions?: Decision[];
 };
@@ -114,7 +122,7 @@ export function simulate(model: Model, subject: SimulationSubject, options: Simu
   return subject.policy != null ? simulatePolicy(model, subject.policy, options) : simulatePlan(model, subject.plan as PlanDoc, options);
 }
 
-export type { JobRun } from './simulate/metrics';
+export type { JobRun, RunReport } from './simulate/run-report';
 export type { RuntimeTruth } from './simulate/simulator';
 export { validateActualUsage } from './simulate/usage';
 export type { UsageDoc } from './simulate/usage';

@@ -12,7 +12,7 @@ import { PosumAllocationPolicy } from '../../src/engine/policies/posum/allocatio
 import { ProvisioningPolicy } from '../../src/engine/policies/posum/provisioning';
 import { getQos } from '../../src/engine/qos';
 import { Random } from '../../src/engine/random';
-import { SimReport } from '../../src/engine/simulate/metrics';
+import type { SimReport } from '../../src/engine/simulation';
 import { SimOptions, Simulator } from '../../src/engine/simulate/simulator';
 import { ActualUsage } from '../../src/engine/simulate/usage';
 

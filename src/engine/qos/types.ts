@@ -33,7 +33,7 @@ export interface QosController {
   /**
    * The smallest regular-customer utilisation U(k,m) (a fraction) above which check() would kill on this
    * node as it is now, everything else unchanged; Infinity when no U(k,m) makes it act. The simulator
-   * solves for when the within-slot load first crosses it, instead of polling every 100 ms (simulator.ts).
+   * solves for when the within-slot load first crosses it, instead of polling every 100 ms (simulate/qos-clock.ts).
    * `view.regular` is not read.
    */
   threshold(view: QosNodeView, metric: number): number;

@@ -2,8 +2,8 @@
  * A deep copy of a running simulation's state (Simulator.fork): every object reached from `root` is copied with
  * its prototype (so a policy stays a policy), typed arrays, arrays, maps and sets with their contents, cycles and
  * shared references kept as they were. Objects in `shared` are not copied (the model, the regular load, the QoS
- * controller: nothing changes them). Functions are shared, so state must not live in closures; the one closure
- * the simulator holds (its QoS view) is rebuilt by fork().
+ * controller: nothing changes them). Functions are shared, so state must not live in closures: the simulator's
+ * parts refer to each other and to the clock as objects (the QoS controller's view too, qos-clock.ts).
  */
 export function cloneState<T>(root: T, shared: ReadonlySet<unknown>): T {
   const copies = new Map<unknown, unknown>();

@@ -4,7 +4,7 @@ import { PlanDoc } from '../model/types';
 import { Driver, TaskState } from './driver';
 import { MinHeap } from '../schedule/min-heap';
 import { relaunchTarget } from './relaunch';
-import type { Simulator } from './simulator';
+import type { SimulatorView } from './host';
 
 /**
  * Follows a plan the way Salamander's JobTracker does (III-A, step 8): each task is launched on its
@@ -49,7 +49,7 @@ export class PlanDriver implements Driver {
     this.waitUntil = new Float64Array(model.nTasks).fill(-1);
   }
 
-  prepare(sim: Simulator): void {
+  prepare(sim: SimulatorView): void {
     const { model } = this;
     sim.accepted.set(this.accepted);
     const placed = new Map<number, number[]>();
@@ -66,17 +66,17 @@ export class PlanDriver implements Driver {
     }
   }
 
-  onTimer(_sim: Simulator, i: number): void {
+  onTimer(_sim: SimulatorView, i: number): void {
     this.due[i] = 1;
     this.arm(i);
   }
 
-  onReady(_sim: Simulator, i: number): void {
+  onReady(_sim: SimulatorView, i: number): void {
     this.ready[i] = 1;
     this.arm(i);
   }
 
-  onKilled(_sim: Simulator, i: number): void {
+  onKilled(_sim: SimulatorView, i: number): void {
     this.replace(i);
   }
 
@@ -87,7 +87,7 @@ export class PlanDriver implements Driver {
     this.dirty = true;
   }
 
-  dispatch(sim: Simulator): void {
+  dispatch(sim: SimulatorView): void {
     if (!this.dirty && sim.capacityEpoch === this.seenEpoch) return;
     this.dirty = false;
     this.seenEpoch = sim.capacityEpoch;

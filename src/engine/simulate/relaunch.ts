@@ -1,4 +1,4 @@
-import type { Simulator } from './simulator';
+import type { SimulatorView } from './host';
 
 /** The relaunch decision for one task: a node to launch it on now, or wait (-1). */
 export interface RelaunchChoice {
@@ -23,7 +23,7 @@ export interface RelaunchChoice {
  *      and a task waits at most once per attempt (`waited`), so a holder that stays full cannot hold it;
  *   3. otherwise the remote node with the most room (ties: the lowest index).
  */
-export function relaunchTarget(sim: Simulator, i: number, waited: boolean): RelaunchChoice {
+export function relaunchTarget(sim: SimulatorView, i: number, waited: boolean): RelaunchChoice {
   let local = -1;
   let localRoom = -Infinity;
   let remote = -1;

@@ -1,6 +1,6 @@
 import { compile, Model, taskSeconds } from '../../model/model';
 import type { InstanceDoc, JobSpec } from '../../model/types';
-import type { SimReport } from '../../simulate/metrics';
+import type { RunReport as SimReport } from '../../simulate/run-report';
 import { Simulator, TaskState } from '../../simulate/simulator';
 import { earliestEnd } from './earliest-end';
 import { posumScore, PosumScore, ScoredJob } from '../../evaluate/posum-score';

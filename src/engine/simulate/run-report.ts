@@ -23,17 +23,14 @@ export interface JobRun {
   remoteTasks: number;
 }
 
-export interface SimReport extends BatchMetrics {
+/** What the kernel reports of a run (report.ts); the entry points add what a policy run adds (SimReport, metrics.ts). */
+export interface RunReport extends BatchMetrics {
   mode: 'plan' | 'policy';
   driver: string;
   qos: string;
   seed: number;
   /** POSUM's P = (V_D, S_B, C) of the run (Table I). */
   score: PosumScore;
-  /** Policies: F_c (Eq. 5) of the score against (0, 0, 0) with the run's alpha, beta, gamma. */
-  fc?: number;
-  /** Policies: the provisioning policy that leased nodes (posum: its members'), null for none. */
-  provisioning?: string | null;
   /** Share of a stage's predecessor tasks that ended before it could launch (1: the strict barrier). */
   reduceSlowstart: number;
   /** How often the QoS controller checked each node, simulated seconds (the slot length: once per slot). */
