@@ -6,6 +6,7 @@ import { getQos } from '../engine/qos';
 import { Random } from '../engine/random';
 import { simulatePlan } from '../engine/simulation';
 import { Simulator } from '../engine/simulate/simulator';
+import type { SimulatorView } from '../engine/simulate/host';
 import { ActualUsage } from '../engine/simulate/usage';
 import { solve } from '../engine/solve';
 import { Accuracy, AccuracyTable } from './accuracy';
@@ -116,7 +117,7 @@ interface Observed {
   run: TaskRun;
 }
 
-function observe(model: Model, sim: Simulator, meta: Workload['meta']): Observed[] {
+function observe(model: Model, sim: SimulatorView, meta: Workload['meta']): Observed[] {
   // When each stage's last task ended: a reduce launched before its job's maps all ended is first-wave.
   const stageEnd = model.stages.map((s) => Math.max(...Array.from({ length: s.tasks }, (_, t) => sim.endTime[s.firstTask + t])));
   const out: Observed[] = [];
@@ -147,7 +148,7 @@ function observe(model: Model, sim: Simulator, meta: Workload['meta']): Observed
   return out;
 }
 
-function sameRack(model: Model, sim: Simulator, i: number): boolean {
+function sameRack(model: Model, sim: SimulatorView, i: number): boolean {
   const k = sim.node[i];
   return (sim.replicas[i] ?? []).some((r) => model.racks[r] === model.racks[k]);
 }

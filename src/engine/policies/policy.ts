@@ -1,6 +1,6 @@
 import type { Model } from '../model/model';
 import type { Issue } from '../model/types';
-import type { Driver, Provisioner } from '../simulate/simulator';
+import type { Driver, Provisioner } from '../simulate/driver';
 import type { Strategy } from '../contracts/strategy';
 
 /**

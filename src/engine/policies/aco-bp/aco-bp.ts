@@ -3,7 +3,7 @@ import { ACO_BP_DEFAULTS, AcoBpParams } from '../../aco-bp/params';
 import { preferredMask, stageCaps, waitsForPreferred } from '../../aco-bp/stage-caps';
 import { clusterCapacity } from '../../evaluate/batch-kpis';
 import type { Model } from '../../model/model';
-import type { Simulator } from '../../simulate/simulator';
+import type { SimulatorView } from '../../simulate/host';
 import { ContainerDispatch } from '../dispatch/container-dispatch';
 import type { Policy } from '../policy';
 
@@ -32,18 +32,18 @@ export class AcoBpPolicy extends ContainerDispatch {
 
   private started = false;
 
-  onReady(sim: Simulator, i: number): void {
+  onReady(sim: SimulatorView, i: number): void {
     super.onReady(sim, i);
     // The first decision comes with the first ready task (the batch's submission), then one every C_t.
     if (!this.started) (this.started = true), sim.timer(sim.now, 0);
   }
 
-  protected timer(sim: Simulator): void {
+  protected timer(sim: SimulatorView): void {
     this.decide(sim);
     sim.timer(sim.now + this.params.periodSeconds, 0);
   }
 
-  protected assign(sim: Simulator): void {
+  protected assign(sim: SimulatorView): void {
     const { model } = this;
     for (let k = 0; k < model.K; k++) {
       const q = this.quota[k];
@@ -60,7 +60,7 @@ export class AcoBpPolicy extends ContainerDispatch {
     }
   }
 
-  private decide(sim: Simulator): void {
+  private decide(sim: SimulatorView): void {
     const { model } = this;
     const ready = this.readyStages(sim);
     this.quota = model.nodeIds.map(() => new Int32Array(model.stages.length));

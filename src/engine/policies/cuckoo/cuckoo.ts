@@ -1,5 +1,5 @@
 import { Model } from '../../model/model';
-import type { Simulator } from '../../simulate/simulator';
+import type { SimulatorView } from '../../simulate/host';
 import { cuckooPlacement } from '../../placement/cuckoo-plan';
 import { HADOOP_SLOTS_PER_NODE, LocalityDispatch } from '../dispatch/locality-dispatch';
 import type { Policy } from '../policy';
@@ -24,7 +24,7 @@ export class CuckooPolicy extends LocalityDispatch {
     super(model, slotsPerNode);
   }
 
-  protected place(sim: Simulator): void {
+  protected place(sim: SimulatorView): void {
     const r = cuckooPlacement(this.model);
     sim.accepted.set(r.accepted);
     r.replicas.forEach((nodes, i) => (sim.replicas[i] = nodes));

@@ -1,6 +1,6 @@
 import type { Model } from '../../model/model';
 import { Driver, TaskState } from '../../simulate/driver';
-import type { Simulator } from '../../simulate/simulator';
+import type { SimulatorView } from '../../simulate/host';
 import { givenOrRandomReplicas } from './replicas';
 
 /** No fixed slots: a container policy launches what fits in the node's free resources (YARN, not Hadoop 1). */
@@ -30,21 +30,21 @@ export abstract class ContainerDispatch implements Driver {
     this.byRack = model.stages.map(() => new Map());
   }
 
-  prepare(sim: Simulator): void {
+  prepare(sim: SimulatorView): void {
     sim.accepted.fill(1);
     sim.slots.fill(UNLIMITED_SLOTS);
     givenOrRandomReplicas(sim);
   }
 
-  onReady(sim: Simulator, i: number): void {
+  onReady(sim: SimulatorView, i: number): void {
     this.enqueue(sim, i);
   }
 
-  onKilled(sim: Simulator, i: number): void {
+  onKilled(sim: SimulatorView, i: number): void {
     this.enqueue(sim, i);
   }
 
-  private enqueue(sim: Simulator, i: number): void {
+  private enqueue(sim: SimulatorView, i: number): void {
     const g = this.model.taskStage[i];
     this.ready[g].push(i);
     const r = sim.replicas[i];
@@ -56,15 +56,15 @@ export abstract class ContainerDispatch implements Driver {
     this.dirty = true;
   }
 
-  onTimer(sim: Simulator, payload: number): void {
+  onTimer(sim: SimulatorView, payload: number): void {
     this.dirty = true;
     this.timer(sim, payload);
   }
 
   /** A timer the subclass set went off (before the dispatch that follows it). */
-  protected timer(_sim: Simulator, _payload: number): void {}
+  protected timer(_sim: SimulatorView, _payload: number): void {}
 
-  dispatch(sim: Simulator): void {
+  dispatch(sim: SimulatorView): void {
     if (!this.dirty && sim.capacityEpoch === this.seenEpoch) return;
     this.dirty = false;
     this.seenEpoch = sim.capacityEpoch;
@@ -72,27 +72,27 @@ export abstract class ContainerDispatch implements Driver {
   }
 
   /** Launch what the policy wants now. */
-  protected abstract assign(sim: Simulator): void;
+  protected abstract assign(sim: SimulatorView): void;
 
   /** Whether task i is still waiting to be launched. */
-  protected waiting(sim: Simulator, i: number): boolean {
+  protected waiting(sim: SimulatorView, i: number): boolean {
     return sim.state[i] === TaskState.Ready && sim.node[i] < 0;
   }
 
   /** Stages with a task waiting. */
-  protected readyStages(sim: Simulator): number[] {
+  protected readyStages(sim: SimulatorView): number[] {
     const out: number[] = [];
     for (let g = 0; g < this.ready.length; g++) if (this.firstWaiting(sim, g) >= 0) out.push(g);
     return out;
   }
 
   /** Whether stage g has a task waiting. */
-  protected hasWaiting(sim: Simulator, g: number): boolean {
+  protected hasWaiting(sim: SimulatorView, g: number): boolean {
     return this.firstWaiting(sim, g) >= 0;
   }
 
   /** How many tasks of stage g wait, and how many of them have a chunk on each node (a task reading none is local everywhere). */
-  protected waitingCounts(sim: Simulator, g: number): { waiting: number; local: Int32Array } {
+  protected waitingCounts(sim: SimulatorView, g: number): { waiting: number; local: Int32Array } {
     const local = new Int32Array(this.model.K);
     let waiting = 0;
     let chunkless = 0;
@@ -113,7 +113,7 @@ export abstract class ContainerDispatch implements Driver {
    * A waiting task of stage g for node k at the best locality allowed: node-local first, then (level >= 1)
    * rack-local, then (level 2) any; -1 when none at an allowed level. A task reading no chunk is local anywhere.
    */
-  protected pick(sim: Simulator, g: number, k: number, level: 0 | 1 | 2): number {
+  protected pick(sim: SimulatorView, g: number, k: number, level: 0 | 1 | 2): number {
     const waiting = (i: number) => this.waiting(sim, i);
     const local = this.byNode[g].get(k)?.first(waiting) ?? -1;
     if (local >= 0) return local;
@@ -126,7 +126,7 @@ export abstract class ContainerDispatch implements Driver {
     return level >= 2 ? first : -1;
   }
 
-  private firstWaiting(sim: Simulator, g: number): number {
+  private firstWaiting(sim: SimulatorView, g: number): number {
     return this.ready[g].first((i) => this.waiting(sim, i));
   }
 }

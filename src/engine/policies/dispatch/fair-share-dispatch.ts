@@ -1,4 +1,4 @@
-import type { Simulator } from '../../simulate/simulator';
+import type { SimulatorView } from '../../simulate/host';
 import { JobOrderDispatch } from './job-order-dispatch';
 
 /**
@@ -8,7 +8,7 @@ import { JobOrderDispatch } from './job-order-dispatch';
  */
 export abstract class FairShareDispatch extends JobOrderDispatch {
   /** The job furthest below its fair share first: the least dominant share of the cluster held. */
-  protected order(_sim: Simulator, stages: number[]): number[] {
+  protected order(_sim: SimulatorView, stages: number[]): number[] {
     return stages.sort((a, b) => this.share(this.model.stages[a].job) - this.share(this.model.stages[b].job) || a - b);
   }
 }

@@ -1,6 +1,6 @@
 import { clusterCapacity } from '../../evaluate/batch-kpis';
 import type { Model } from '../../model/model';
-import type { Simulator } from '../../simulate/simulator';
+import type { SimulatorView } from '../../simulate/host';
 import { ContainerDispatch } from './container-dispatch';
 
 /**
@@ -33,7 +33,7 @@ export abstract class JobOrderDispatch extends ContainerDispatch {
   }
 
   /** The ready stages in the order they are offered the next free container (called before every launch). */
-  protected abstract order(sim: Simulator, stages: number[]): number[];
+  protected abstract order(sim: SimulatorView, stages: number[]): number[];
 
   /** Dominant share of the cluster that job j's running tasks hold. */
   protected share(j: number): number {
@@ -42,7 +42,7 @@ export abstract class JobOrderDispatch extends ContainerDispatch {
     return d;
   }
 
-  protected assign(sim: Simulator): void {
+  protected assign(sim: SimulatorView): void {
     const { model } = this;
     const stages = this.readyStages(sim);
     if (stages.length === 0) return;
@@ -76,7 +76,7 @@ export abstract class JobOrderDispatch extends ContainerDispatch {
   }
 
   /** The locality a job may take now: 0 node-local, 1 rack-local after one delay, 2 any after two. */
-  private level(sim: Simulator, j: number): 0 | 1 | 2 {
+  private level(sim: SimulatorView, j: number): 0 | 1 | 2 {
     if (this.delaySeconds <= 0) return 2;
     const since = this.waitSince[j];
     if (since < 0) return 0;
@@ -85,7 +85,7 @@ export abstract class JobOrderDispatch extends ContainerDispatch {
   }
 
   /** A skipped job starts its wait; a timer brings the scheduler back when its next level opens. */
-  private startWaiting(sim: Simulator, j: number): void {
+  private startWaiting(sim: SimulatorView, j: number): void {
     if (this.delaySeconds <= 0) return;
     if (this.waitSince[j] < 0) this.waitSince[j] = sim.now;
     const next = this.waitSince[j] + (this.level(sim, j) + 1) * this.delaySeconds;
@@ -104,7 +104,7 @@ function smallestDemand(model: Model, stages: number[]): Float64Array {
 }
 
 /** Node k takes new tasks and has room, on every metric, for the smallest demand. */
-function hasRoom(sim: Simulator, k: number, smallest: Float64Array): boolean {
+function hasRoom(sim: SimulatorView, k: number, smallest: Float64Array): boolean {
   if (!sim.accepting(k)) return false;
   for (let m = 0; m < smallest.length; m++) if (sim.free(k, m) + 1e-9 < smallest[m]) return false;
   return true;

@@ -1,7 +1,7 @@
 import { Model } from '../../model/model';
 import { Driver, TaskState } from '../../simulate/driver';
 import { MinHeap } from '../../schedule/min-heap';
-import type { Simulator } from '../../simulate/simulator';
+import type { SimulatorView } from '../../simulate/host';
 
 /** Hadoop's default TaskTracker configuration (Cuckoo IV-A, Salamander IV-A): 20 map/reduce slots. */
 export const HADOOP_SLOTS_PER_NODE = 20;
@@ -74,15 +74,15 @@ export abstract class LocalityDispatch implements Driver {
     this.heartbeatTimer = new Float64Array(model.K).fill(-Infinity);
   }
 
-  prepare(sim: Simulator): void {
+  prepare(sim: SimulatorView): void {
     sim.slots.fill(this.slotsPerNode);
     this.place(sim);
   }
 
   /** Accept or reject jobs and place chunk replicas (sim.accepted, sim.replicas). */
-  protected abstract place(sim: Simulator): void;
+  protected abstract place(sim: SimulatorView): void;
 
-  onReady(sim: Simulator, i: number): void {
+  onReady(sim: SimulatorView, i: number): void {
     this.enqueue(sim, i);
   }
 
@@ -90,7 +90,7 @@ export abstract class LocalityDispatch implements Driver {
    * A killed task goes back to the pending pool, at its FIFO rank (so ahead of later tasks). Its node's
    * TaskTracker asks for work again at its next heartbeat.
    */
-  onKilled(sim: Simulator, i: number, k: number): void {
+  onKilled(sim: SimulatorView, i: number, k: number): void {
     this.enqueue(sim, i);
     if (this.wakeAt[k] <= sim.now) {
       this.wakeAt[k] = sim.now + HEARTBEAT_SECONDS;
@@ -99,11 +99,11 @@ export abstract class LocalityDispatch implements Driver {
   }
 
   /** Node k's heartbeat after a kill: it may be handed tasks again. */
-  onTimer(_sim: Simulator, _k: number): void {
+  onTimer(_sim: SimulatorView, _k: number): void {
     this.dirty = true;
   }
 
-  dispatch(sim: Simulator): void {
+  dispatch(sim: SimulatorView): void {
     if (!this.dirty && sim.capacityEpoch === this.seenEpoch) return;
     this.dirty = false;
     this.seenEpoch = sim.capacityEpoch;
@@ -120,7 +120,7 @@ export abstract class LocalityDispatch implements Driver {
     }
   }
 
-  private enqueue(sim: Simulator, i: number): void {
+  private enqueue(sim: SimulatorView, i: number): void {
     if (this.isReduce[i]) this.pendingReduces.push(i);
     else this.pending.push(i);
     const r = sim.replicas[i];
@@ -133,7 +133,7 @@ export abstract class LocalityDispatch implements Driver {
    * one reduce), the first pending task in FIFO order; -1 when none may go to k now. A task the allowance
    * holds back sets a timer for k's next heartbeat.
    */
-  private take(sim: Simulator, k: number): number {
+  private take(sim: SimulatorView, k: number): number {
     const waiting = (i: number) => sim.state[i] === TaskState.Ready && sim.node[i] < 0;
     const first = (h: MinHeap) => {
       while (h.size > 0 && !waiting(h.peek())) h.pop(); // lazy deletion of launched entries
@@ -165,7 +165,7 @@ export abstract class LocalityDispatch implements Driver {
     return -1;
   }
 
-  private heartbeatAt(sim: Simulator, k: number, t: number): void {
+  private heartbeatAt(sim: SimulatorView, k: number, t: number): void {
     if (this.heartbeatTimer[k] > sim.now && this.heartbeatTimer[k] <= t) return; // one is set already
     this.heartbeatTimer[k] = t;
     sim.timer(t, k);

@@ -1,11 +1,11 @@
-import type { Simulator } from '../../simulate/simulator';
+import type { SimulatorView } from '../../simulate/host';
 
 /**
  * Chunk replicas for a policy's simulation: where the instance says its blocks live (`blocks`), there;
  * otherwise `replication` distinct nodes drawn uniformly at random (HDFS without rack awareness), as
  * Hadoop's default placement. Tasks reading nothing (no inputMB, no blocks) get none.
  */
-export function givenOrRandomReplicas(sim: Simulator): void {
+export function givenOrRandomReplicas(sim: SimulatorView): void {
   const { model } = sim;
   for (let i = 0; i < model.nTasks; i++) {
     const s = model.stages[model.taskStage[i]];
@@ -15,7 +15,7 @@ export function givenOrRandomReplicas(sim: Simulator): void {
 }
 
 /** n distinct nodes uniformly at random (partial Fisher-Yates on the simulation's seeded generator). */
-export function randomNodes(sim: Simulator, n: number): number[] {
+export function randomNodes(sim: SimulatorView, n: number): number[] {
   const K = sim.model.K;
   const pool = Array.from({ length: K }, (_, k) => k);
   for (let r = 0; r < n; r++) {
@@ -31,7 +31,7 @@ export function randomNodes(sim: Simulator, n: number): number[] {
  * RWS's block placement (ACO-BP paper [11]; HMJS places blocks as RWS does, same authors): replaces every chunk's replicas by `replication` distinct nodes drawn with probability proportional to
  * capacity x speed.
  */
-export function rouletteReplicas(sim: Simulator): void {
+export function rouletteReplicas(sim: SimulatorView): void {
   const { model } = sim;
   const weight = model.nodeIds.map((_, k) => Math.max(0, model.capacity[k][0]) * model.speed[k]);
   for (let i = 0; i < model.nTasks; i++) {
@@ -43,7 +43,7 @@ export function rouletteReplicas(sim: Simulator): void {
 }
 
 /** n distinct nodes, each draw proportional to the weights of the nodes not drawn yet. */
-function spin(sim: Simulator, weight: number[], n: number): number[] {
+function spin(sim: SimulatorView, weight: number[], n: number): number[] {
   const out: number[] = [];
   const left = weight.slice();
   for (let r = 0; r < n; r++) {

@@ -1,5 +1,5 @@
 import { Model } from '../../model/model';
-import type { Simulator } from '../../simulate/simulator';
+import type { SimulatorView } from '../../simulate/host';
 import { HADOOP_SLOTS_PER_NODE, LocalityDispatch } from '../dispatch/locality-dispatch';
 import { randomNodes } from '../dispatch/replicas';
 import type { Policy } from '../policy';
@@ -16,7 +16,7 @@ export class HadoopPolicy extends LocalityDispatch {
     super(model, slotsPerNode);
   }
 
-  protected place(sim: Simulator): void {
+  protected place(sim: SimulatorView): void {
     const { model } = this;
     for (let i = 0; i < model.nTasks; i++) {
       if (model.stages[model.taskStage[i]].inputMB <= 0) continue;

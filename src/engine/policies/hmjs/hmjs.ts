@@ -1,6 +1,6 @@
 import { resourceUtilisation } from '../../aco-bp/equations';
 import type { Model } from '../../model/model';
-import type { Simulator } from '../../simulate/simulator';
+import type { SimulatorView } from '../../simulate/host';
 import { ContainerDispatch } from '../dispatch/container-dispatch';
 import { rouletteReplicas } from '../dispatch/replicas';
 import type { Policy } from '../policy';
@@ -21,12 +21,12 @@ export class HmjsPolicy extends ContainerDispatch {
     super(model);
   }
 
-  prepare(sim: Simulator): void {
+  prepare(sim: SimulatorView): void {
     super.prepare(sim);
     rouletteReplicas(sim);
   }
 
-  protected assign(sim: Simulator): void {
+  protected assign(sim: SimulatorView): void {
     const { model } = this;
     const stages = this.readyStages(sim);
     if (stages.length === 0) return;

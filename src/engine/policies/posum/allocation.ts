@@ -2,7 +2,7 @@ import type { Model } from '../../model/model';
 import { taskEstimates } from './estimates';
 import { basic } from '../../predict';
 import { emptyStats } from '../../predict/stats';
-import type { Simulator } from '../../simulate/simulator';
+import type { SimulatorView } from '../../simulate/host';
 import { JobOrderDispatch } from '../dispatch/job-order-dispatch';
 import { HEARTBEAT_SECONDS } from '../dispatch/locality-dispatch';
 
@@ -50,7 +50,7 @@ export class PosumAllocationPolicy extends JobOrderDispatch {
     ({ stageSeconds: this.stageSeconds, jobTaskSeconds: this.jobTaskSeconds } = taskEstimates(model));
   }
 
-  protected order(sim: Simulator, stages: number[]): number[] {
+  protected order(sim: SimulatorView, stages: number[]): number[] {
     const { model } = this;
     const job = (g: number) => model.stages[g].job;
     if (this.kind === 'locf') return stages.sort((a, b) => model.jobs[job(a)].release - model.jobs[job(b)].release || job(a) - job(b) || a - b);
@@ -77,13 +77,13 @@ export class PosumAllocationPolicy extends JobOrderDispatch {
     return d;
   }
 
-  private slowdown(sim: Simulator, j: number): number {
+  private slowdown(sim: SimulatorView, j: number): number {
     const waited = sim.now - this.model.jobs[j].release * this.model.slotSeconds;
     return waited / Math.max(this.jobTaskSeconds[j], this.p.minExecutionSeconds);
   }
 
   /** Unfinished tasks of the job times each stage's predicted runtime (basic predictor on the stage's ended tasks). */
-  private remainingSeconds(sim: Simulator, j: number): number {
+  private remainingSeconds(sim: SimulatorView, j: number): number {
     let total = 0;
     for (const g of this.model.jobs[j].stages) {
       const s = this.model.stages[g];

@@ -1,5 +1,6 @@
 import { Model, taskSeconds } from '../../model/model';
-import { Simulator, TaskState } from '../../simulate/simulator';
+import { TaskState } from '../../simulate/driver';
+import type { SimulatorView } from '../../simulate/host';
 
 /**
  * The earliest job j can end from the simulation's present state, were capacity unlimited from now on:
@@ -12,7 +13,7 @@ import { Simulator, TaskState } from '../../simulate/simulator';
  * members that lease to run more of its tasks at once looked only more expensive (bench:posum's
  * bursty-33: every deadline member late by ~20 min, found only after the decisions that could prevent it).
  */
-export function earliestEnd(model: Model, sim: Simulator, j: number): number {
+export function earliestEnd(model: Model, sim: SimulatorView, j: number): number {
   const fastest = fastestSpeed(model);
   const stageEnd = new Map<number, number>();
   const endOf = (g: number): number => {

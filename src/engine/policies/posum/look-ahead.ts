@@ -1,8 +1,9 @@
 import { compile, Model, taskSeconds } from '../../model/model';
 import type { InstanceDoc, JobSpec, NodeSpec, StageSpec } from '../../model/types';
 import type { ScoredJob } from '../../evaluate/posum-score';
-import type { Provisioner, Simulator } from '../../simulate/simulator';
-import { TaskState } from '../../simulate/simulator';
+import type { Provisioner } from '../../simulate/driver';
+import type { SimulatorView } from '../../simulate/host';
+import { TaskState } from '../../simulate/driver';
 import { taskEstimates } from './estimates';
 
 /**
@@ -11,7 +12,7 @@ import { taskEstimates } from './estimates';
  * This terminal estimate lets a member that leases now be credited for the jobs it will finish sooner
  * after the window, not only charged for the lease (without it the look-ahead never leases).
  */
-export function drainSeconds(model: Model, sim: Simulator, lookAheadSeconds: number): number {
+export function drainSeconds(model: Model, sim: SimulatorView, lookAheadSeconds: number): number {
   const { stageSeconds } = taskEstimates(model);
   const work = new Float64Array(model.M);
   for (let i = 0; i < model.nTasks; i++) {
@@ -50,7 +51,7 @@ export interface Present {
  * leasable as before; the regular customers' forecast (the
  * instance's usage) from the current slot on. Null when nothing is left to launch.
  */
-export function lookAhead(model: Model, sim: Simulator, seconds: number, echoArrivals = false): Present | null {
+export function lookAhead(model: Model, sim: SimulatorView, seconds: number, echoArrivals = false): Present | null {
   const S = model.slotSeconds;
   const s0 = Math.floor(sim.now / S + 1e-9);
   const slots = Math.max(1, Math.ceil(seconds / S));
@@ -146,7 +147,7 @@ export function resumingLeases(leased: readonly number[], inner: Provisioner): P
   return {
     name: inner.name,
     periodSeconds: inner.periodSeconds,
-    decide(sim: Simulator): void {
+    decide(sim: SimulatorView): void {
       if (!resumed) for (const k of leased) sim.leaseNode(k);
       resumed = true;
       inner.decide(sim);

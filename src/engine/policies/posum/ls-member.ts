@@ -6,7 +6,7 @@ import type { PlanDoc } from '../../model/types';
 import { placeChunks } from '../../placement/placement';
 import { matchBlocks } from '../../placement/match-blocks';
 import { Random } from '../../random';
-import type { Simulator } from '../../simulate/simulator';
+import type { SimulatorView } from '../../simulate/host';
 import type { Strategy } from '../../contracts/strategy';
 import { JobOrderDispatch } from '../dispatch/job-order-dispatch';
 
@@ -56,7 +56,7 @@ export class PlanOrderPolicy extends JobOrderDispatch {
     }
   }
 
-  protected order(_sim: Simulator, stages: number[]): number[] {
+  protected order(_sim: SimulatorView, stages: number[]): number[] {
     return stages.sort((a, b) => this.plannedAt[a] - this.plannedAt[b] || a - b);
   }
 }

@@ -2,7 +2,8 @@ import { compile, Model } from '../../model/model';
 import type { PlanDoc } from '../../model/types';
 import { posumScore, PosumScore, ScoredJob } from '../../evaluate/posum-score';
 import { getQos } from '../../qos';
-import type { Driver, Provisioner, Simulator } from '../../simulate/simulator';
+import type { Driver, Provisioner } from '../../simulate/driver';
+import type { SimulatorView } from '../../simulate/host';
 import { Simulator as Sim } from '../../simulate/simulator';
 import { PlanDriver } from '../../simulate/plan-driver';
 import { ActualUsage } from '../../simulate/usage';
@@ -105,23 +106,23 @@ export class PortfolioPolicy implements Driver, Provisioner {
     return this.current;
   }
 
-  prepare(sim: Simulator): void {
+  prepare(sim: SimulatorView): void {
     // One of them sets the simulation up (acceptance, slots, replicas); the others only keep queues.
     this.allocations.get(POSUM_ALLOCATIONS[0])!.prepare(sim);
     sim.timer(0, DECIDE);
   }
 
-  onReady(sim: Simulator, i: number): void {
+  onReady(sim: SimulatorView, i: number): void {
     const j = this.model.taskJob[i];
     if (!this.submitted[j]) (this.submitted[j] = 1), (this.arrived = true);
     for (const a of this.allocations.values()) a.onReady(sim, i);
   }
 
-  onKilled(sim: Simulator, i: number): void {
+  onKilled(sim: SimulatorView, i: number): void {
     for (const a of this.allocations.values()) a.onKilled(sim, i);
   }
 
-  onTimer(sim: Simulator, payload: number): void {
+  onTimer(sim: SimulatorView, payload: number): void {
     if (payload !== DECIDE) {
       for (const a of this.allocations.values()) a.onTimer(sim, payload);
       return;
@@ -131,25 +132,25 @@ export class PortfolioPolicy implements Driver, Provisioner {
   }
 
   /** One decision an instant: a period's and an arrival's at the same time see the same present. */
-  private decideOnce(sim: Simulator, trigger: DecisionTrigger): void {
+  private decideOnce(sim: SimulatorView, trigger: DecisionTrigger): void {
     if (this.decidedAt === sim.now) return;
     this.decidedAt = sim.now;
     this.rethink(sim, trigger);
   }
 
-  dispatch(sim: Simulator): void {
+  dispatch(sim: SimulatorView): void {
     if (this.arrived && this.p.decideOnArrival) this.decideOnce(sim, 'arrival');
     this.arrived = false;
     this.allocations.get(this.current.allocation)!.dispatch(sim);
   }
 
   /** Provisioner (the simulator calls it every provisioning period): the current member's provisioning policy. */
-  decide(sim: Simulator): void {
+  decide(sim: SimulatorView): void {
     this.provisioners.get(this.current.provisioning)!.decide(sim);
   }
 
   /** Simulates every member from the present over the look-ahead and switches to the best; `trigger` goes into the trail. */
-  rethink(sim: Simulator, trigger: DecisionTrigger = 'period'): void {
+  rethink(sim: SimulatorView, trigger: DecisionTrigger = 'period'): void {
     if (this.script) {
       this.current = scriptedChoice(this.script, sim.now) ?? this.current;
       return;
@@ -188,7 +189,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
    * choices up to the instant of the decision, then a fork of it per member runs on until the look-ahead's end
    * (a fork goes on exactly as that run would: the past is simulated once, not once per member).
    */
-  private rethinkByReplay(live: Simulator, started: number, trigger: DecisionTrigger): void {
+  private rethinkByReplay(live: SimulatorView, started: number, trigger: DecisionTrigger): void {
     const input = replayInstance(this.model, live, this.p.echoSeconds, this.p.echoArrivals);
     if (!input) return; // nothing left to schedule
     const now = live.now;

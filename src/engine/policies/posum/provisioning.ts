@@ -1,6 +1,7 @@
 import type { Model } from '../../model/model';
 import { taskEstimates } from './estimates';
-import type { Provisioner, Simulator } from '../../simulate/simulator';
+import type { Provisioner } from '../../simulate/driver';
+import type { SimulatorView } from '../../simulate/host';
 
 /**
  * POSUM's provisioning policies (seeds/002 Table II) over the instance's `lease` nodes:
@@ -45,7 +46,7 @@ export class ProvisioningPolicy implements Provisioner {
     this.deadlineJob = Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0));
   }
 
-  decide(sim: Simulator): void {
+  decide(sim: SimulatorView): void {
     const leased = this.active(sim);
     if (this.name === 'plus-x') return this.toTarget(sim, leased + this.p.x);
     if (this.name === 'minus-x') return this.toTarget(sim, leased - this.p.x);
@@ -53,7 +54,7 @@ export class ProvisioningPolicy implements Provisioner {
   }
 
   /** Leased nodes not draining: what the policy counts as its cluster's ephemeral part. */
-  private active(sim: Simulator): number {
+  private active(sim: SimulatorView): number {
     return this.leasableNodes.filter((k) => sim.leasedAt[k] >= 0 && !sim.draining[k]).length;
   }
 
@@ -63,7 +64,7 @@ export class ProvisioningPolicy implements Provisioner {
    * lease, else once they are). Draining nodes are asked again every period, so a node idle only at its
    * minimum lease's end is released then.
    */
-  private toTarget(sim: Simulator, target: number): void {
+  private toTarget(sim: SimulatorView, target: number): void {
     let active = this.active(sim);
     target = Math.max(0, Math.min(this.leasableNodes.length, target));
     for (const k of this.leasableNodes) if (active < target && sim.undrainNode(k)) active++;
@@ -76,7 +77,7 @@ export class ProvisioningPolicy implements Provisioner {
   }
 
   /** Per metric, the demand-seconds job j still has to run. */
-  private remainingWork(sim: Simulator, j: number): Float64Array {
+  private remainingWork(sim: SimulatorView, j: number): Float64Array {
     const out = new Float64Array(this.model.M);
     for (const g of this.model.jobs[j].stages) {
       const s = this.model.stages[g];
@@ -86,7 +87,7 @@ export class ProvisioningPolicy implements Provisioner {
     return out;
   }
 
-  private unfinished(sim: Simulator, j: number): boolean {
+  private unfinished(sim: SimulatorView, j: number): boolean {
     return this.model.jobs[j].stages.some((g) => sim.stageDone[g] < this.model.stages[g].tasks);
   }
 
@@ -94,7 +95,7 @@ export class ProvisioningPolicy implements Provisioner {
    * Leased nodes needed so that the fixed nodes plus them offer `rate` (per metric, demand per second), each
    * node counted for what the regular customers leave it now.
    */
-  private nodesFor(sim: Simulator, rate: Float64Array): number {
+  private nodesFor(sim: SimulatorView, rate: Float64Array): number {
     const { model } = this;
     const left = (k: number, m: number) => model.capacity[k][m] * Math.max(0, 1 - sim.usage.at(k, m, sim.slot));
     let needed = 0;
@@ -114,7 +115,7 @@ export class ProvisioningPolicy implements Provisioner {
   }
 
   /** DLX: the rate that ends every unfinished deadline job's remaining work by its deadline. */
-  private forDeadlines(sim: Simulator): number {
+  private forDeadlines(sim: SimulatorView): number {
     const rate = new Float64Array(this.model.M);
     this.model.jobs.forEach((job, j) => {
       if (!this.deadlineJob[j] || !this.unfinished(sim, j) || job.release * this.model.slotSeconds > sim.now) return;
@@ -126,7 +127,7 @@ export class ProvisioningPolicy implements Provisioner {
   }
 
   /** MaxBSD: the rate that ends all released batch work before the tightest job's slowdown passes the ceiling. */
-  private forSlowdown(sim: Simulator): number {
+  private forSlowdown(sim: SimulatorView): number {
     const work = new Float64Array(this.model.M);
     let by = Infinity;
     this.model.jobs.forEach((job, j) => {

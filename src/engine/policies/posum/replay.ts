@@ -1,7 +1,8 @@
 import { compile, Model, taskSeconds } from '../../model/model';
 import type { InstanceDoc, JobSpec } from '../../model/types';
 import type { RunReport as SimReport } from '../../simulate/run-report';
-import { Simulator, TaskState } from '../../simulate/simulator';
+import { TaskState } from '../../simulate/driver';
+import type { SimulatorView } from '../../simulate/host';
 import { earliestEnd } from './earliest-end';
 import { posumScore, PosumScore, ScoredJob } from '../../evaluate/posum-score';
 
@@ -27,7 +28,7 @@ export interface ReplayInput {
 }
 
 /** The instance a replay at `now` runs: submitted jobs, echoes, observed load then forecast. Null when nothing waits. */
-export function replayInstance(model: Model, live: Simulator, echoSeconds: number, echoArrivals: boolean): ReplayInput | null {
+export function replayInstance(model: Model, live: SimulatorView, echoSeconds: number, echoArrivals: boolean): ReplayInput | null {
   const S = model.slotSeconds;
   const now = live.now;
   const doc = model.doc;
@@ -76,7 +77,7 @@ export function replayInstance(model: Model, live: Simulator, echoSeconds: numbe
  * one for its leases until the run stopped, and at least to its minimum lease; a job the window leaves
  * unfinished ends no earlier than its tasks allow (earliest-end.ts), and at the window's end at least.
  */
-export function replayScore(input: ReplayInput, sim: Simulator, r: SimReport, end: number): PosumScore {
+export function replayScore(input: ReplayInput, sim: SimulatorView, r: SimReport, end: number): PosumScore {
   const { model } = input;
   const ran = new Float64Array(model.jobs.length);
   for (let i = 0; i < model.nTasks; i++) {

@@ -1,5 +1,5 @@
 import type { Model } from '../../model/model';
-import type { Simulator } from '../../simulate/simulator';
+import type { SimulatorView } from '../../simulate/host';
 import { FairShareDispatch } from '../dispatch/fair-share-dispatch';
 import { HEARTBEAT_SECONDS } from '../dispatch/locality-dispatch';
 import { rouletteReplicas } from '../dispatch/replicas';
@@ -20,7 +20,7 @@ export class RwsPolicy extends FairShareDispatch {
     super(model, delaySeconds);
   }
 
-  prepare(sim: Simulator): void {
+  prepare(sim: SimulatorView): void {
     super.prepare(sim);
     rouletteReplicas(sim);
   }
