@@ -71,6 +71,69 @@ module.exports = {
       to: { path: '^src/engine/strategies/(?:[^/]+/|index\\.ts$)', pathNot: '^src/engine/strategies/$1/' },
     },
     {
+      name: 'no-circle-in-engine-or-bench',
+      comment:
+        'Inside the engine and the benchmark not even a type-only cycle is allowed: a circle of types still ties ' +
+        'its files together (none can move or be read alone), and the online side grew one of 15 files that ' +
+        'no-circular could not see (simulator -> metrics -> portfolio -> simulator, issue 36). Contracts that ' +
+        'two sides share live below both (simulate/driver.ts and host.ts, policies/policy.ts, contracts/strategy.ts).',
+      severity: 'error',
+      from: { path: '^(src/engine|bench)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'simulator-knows-no-policy',
+      comment:
+        'src/engine/simulate/ is the kernel: an event loop and its parts (links, leases, the QoS clock, the task ' +
+        'life cycle, the report). Policies drive it through simulate/driver.ts and see it through the narrow ' +
+        'interface there; the kernel never imports a policy, a strategy or an entry point, so a new policy or ' +
+        'strategy cannot change how time, capacity or transfers are simulated.',
+      severity: 'error',
+      from: { path: '^src/engine/simulate/' },
+      to: { path: ['^src/engine/(policies|strategies)/', '^src/engine/(solve|simulation)\\.ts$'] },
+    },
+    {
+      name: 'policy-families-apart',
+      comment:
+        'Each policy family (src/engine/policies/<family>/: hadoop, cuckoo, fair, rws, hmjs, aco-bp, posum) ' +
+        'stands alone on the shared dispatch bases (policies/dispatch/) and the contract (policies/policy.ts): ' +
+        'it must not reach into another family, nor into the registry (policies/index.ts). The bases import no ' +
+        'family either. What two families share belongs in dispatch/.',
+      severity: 'error',
+      from: { path: '^src/engine/policies/([^/]+)/' },
+      to: { path: '^src/engine/policies/(?:[^/]+/|index\\.ts$)', pathNot: '^src/engine/policies/($1|dispatch)/' },
+    },
+    {
+      name: 'offline-online-one-way',
+      comment:
+        'Offline (strategies) and online (the simulator and its policies) meet in one direction: a strategy ' +
+        'family never imports the simulator or a policy, and a policy family never imports a strategy family: ' +
+        "it gets a strategy by name through the lookup its context carries (as solve() hands StrategyContext.strategy). " +
+        'The registries and the entry points (solve.ts, simulation.ts) are where the two are put together.',
+      severity: 'error',
+      from: { path: '^src/engine/strategies/[^/]+/' },
+      to: { path: '^src/engine/(policies|simulate)/' },
+    },
+    {
+      name: 'online-gets-strategies-by-lookup',
+      comment: 'The other half of offline-online-one-way: a policy (or the simulator) never imports a strategy family.',
+      severity: 'error',
+      from: { path: '^src/engine/(policies|simulate)/' },
+      to: { path: '^src/engine/strategies/[^/]+/' },
+    },
+    {
+      name: 'engine-layers-point-down',
+      comment:
+        'The engine is layered: the model, schedules, bounds, the evaluator, placement, the network, searches ' +
+        'over lists, job sets and revenue, budgets, QoS, forecasting and prediction sit below the strategies, ' +
+        'the simulator and the policies, which sit below the entry points (solve.ts, simulation.ts). No arrow ' +
+        'runs back up: a shared contract moves below what uses it (test/architecture.test.ts also checks that ' +
+        'the engine folders form no circle).',
+      severity: 'error',
+      from: { path: '^src/engine/(?!strategies/|policies/|simulate/)[^/]+/' },
+      to: { path: ['^src/engine/(strategies|policies|simulate)/', '^src/engine/(solve|simulation)\\.ts$'] },
+    },
+    {
       name: 'src-not-bench-or-test',
       comment:
         'src/ is what ships (dist/src, the Docker image): it must not import the benchmark, the tests or the ' +

@@ -25,6 +25,7 @@ interface Violation {
 }
 interface CruiseResult {
   summary: { violations: Violation[]; totalCruised: number };
+  modules: { source: string; dependencies: { resolved: string }[] }[];
 }
 interface CruiseOptions {
   baseDir?: string;
@@ -54,6 +55,70 @@ function describeViolation(v: Violation): string {
   return `${v.rule.name}: ${v.from} -> ${v.to}${cycle}`;
 }
 
+/**
+ * The unit of the engine's layering: its folder below src/engine (model, schedule, simulate, ...), except that
+ * each family of strategies/ and policies/ is its own unit and so is each file at a root (solve.ts, the registries
+ * strategies/index.ts and policies/index.ts, the contracts strategies/strategy.ts and policies/policy.ts).
+ */
+function engineUnit(file: string): string | null {
+  const m = /^src\/engine\/(.+)$/.exec(file);
+  if (!m) return null;
+  const parts = m[1].split('/');
+  if (parts.length === 1) return parts[0];
+  if (parts[0] === 'strategies' || parts[0] === 'policies') return parts.length === 2 ? m[1] : `${parts[0]}/${parts[1]}`;
+  return parts[0];
+}
+
+/**
+ * The circles among the engine's units (Tarjan's strongly connected components of the unit graph, type imports
+ * counted), each as its units and the file arrows inside it: an arrow inside a circle runs back up a layer.
+ */
+function engineFolderCircles(result: CruiseResult): { units: string[]; arrows: string[] }[] {
+  const arrows = new Map<string, Map<string, string[]>>();
+  for (const mod of result.modules) {
+    const a = engineUnit(mod.source);
+    if (a === null) continue;
+    for (const dep of mod.dependencies) {
+      const b = engineUnit(dep.resolved);
+      if (b === null || b === a) continue;
+      if (!arrows.has(a)) arrows.set(a, new Map());
+      const to = arrows.get(a)!;
+      to.set(b, [...(to.get(b) ?? []), `${mod.source} -> ${dep.resolved}`]);
+    }
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of arrows.get(v)?.keys() ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const circle: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      circle.push(w);
+    } while (w !== v);
+    if (circle.length > 1) circles.push(circle.sort());
+  };
+  for (const v of arrows.keys()) if (!index.has(v)) visit(v);
+  return circles.map((units) => ({
+    units,
+    arrows: units.flatMap((a) => [...(arrows.get(a) ?? new Map<string, string[]>())].filter(([b]) => units.includes(b)).flatMap(([, e]) => e)).sort(),
+  }));
+}
+
 describe('architecture (.dependency-cruiser.cjs)', () => {
   test('src, bench, test and harness break no dependency rule', async () => {
     const result = await cruise(ROOT, ['src', 'bench', 'test', 'harness']);
@@ -64,6 +129,16 @@ describe('architecture (.dependency-cruiser.cjs)', () => {
       0,
       `${violations.length} dependency rule violations (rules and reasons in .dependency-cruiser.cjs):\n` +
         violations.map((v) => '  ' + describeViolation(v)).join('\n'),
+    );
+  });
+
+  test('the engine folders form no circle: no arrow runs back up a layer', async () => {
+    const result = await cruise(ROOT, ['src/engine']);
+    const circles = engineFolderCircles(result);
+    assert.deepEqual(
+      circles.map((c) => c.units.join(' + ')),
+      [],
+      `engine folder circles (move the shared piece below both):\n${circles.map((c) => `  ${c.units.join(' + ')}\n${c.arrows.map((a) => `    ${a}`).join('\n')}`).join('\n')}`,
     );
   });
 
@@ -92,7 +167,8 @@ describe('architecture (.dependency-cruiser.cjs)', () => {
         // no-circular: index -> ga -> index
         'src/engine/strategies/strategy.ts': 'export interface Strategy { name: string }\nexport const NONE = 0;\n',
         'src/engine/strategies/index.ts': "import { ls } from './ls/ls';\nimport { ga } from './ga/ga';\nexport const all = () => [ls, ga];\n",
-        'src/engine/strategies/ls/ls.ts': "import { NONE } from '../strategy';\nimport { helper } from './helper';\nimport { ga } from '../ga/ga';\nexport const ls = [NONE, helper, ga];\n",
+        // offline-online-one-way: ls imports the simulator
+        'src/engine/strategies/ls/ls.ts': "import { NONE } from '../strategy';\nimport { helper } from './helper';\nimport { ga } from '../ga/ga';\nimport type { kernel } from '../../simulate/kernel';\nexport const ls = [NONE, helper, ga];\nexport type Uses = typeof kernel;\n",
         'src/engine/strategies/ls/helper.ts': 'export const helper = 1;\n',
         'src/engine/strategies/ga/ga.ts': "import { all } from '../index';\nexport const ga = () => all();\n",
         // cli-not-worker: the CLI imports a worker thread, a worker thread imports the CLI (src/work/ and their own folders are fine)
@@ -101,6 +177,21 @@ describe('architecture (.dependency-cruiser.cjs)', () => {
         'src/worker/kinds/solve.thread.ts': "import { runSolve } from '../../work/solve';\nimport { args } from '../../cli/args';\nexport const serve = [runSolve, args];\n",
         // work-is-pure: a kind of work reaches into a module (the engine and node:path are fine)
         'src/work/solve.ts': "import { join } from 'node:path';\nimport { a } from '../engine/a';\nimport { x } from '../modules/x/x.service';\nexport const runSolve = [join, a, x];\n",
+        // simulator-knows-no-policy: the kernel imports a policy (its own parts and the model are fine);
+        // engine-layers-point-down: the model imports the kernel and an entry point; and so model + simulate
+        // are an engine folder circle
+        'src/engine/simulate/kernel.ts': "import { hadoop } from '../policies/hadoop/hadoop';\nimport { part } from './part';\nimport { m } from '../model/m';\nexport const kernel = [hadoop, part, m];\n",
+        'src/engine/simulate/part.ts': 'export const part = 1;\n',
+        'src/engine/model/m.ts': "import type { kernel } from '../simulate/kernel';\nimport type { entry } from '../solve';\nexport const m = 1;\nexport type K = [typeof kernel, typeof entry];\n",
+        'src/engine/solve.ts': "import { all } from './strategies/index';\nexport const entry = all;\n",
+        // policy-families-apart: hadoop imports fair, the dispatch base imports fair, fair imports the registry
+        // (the contract, the bases and its own files are fine); online-gets-strategies-by-lookup: fair imports ls
+        'src/engine/policies/policy.ts': 'export interface Policy { name: string }\n',
+        'src/engine/policies/index.ts': "import { slots } from './hadoop/slots';\nexport const policies = () => [slots];\n",
+        'src/engine/policies/dispatch/base.ts': "import { fair } from '../fair/fair';\nexport const base = fair;\n",
+        'src/engine/policies/hadoop/hadoop.ts': "import type { Policy } from '../policy';\nimport { fair } from '../fair/fair';\nimport { slots } from './slots';\nimport { NONE } from '../../strategies/strategy';\nexport const hadoop: Policy[] = [];\nexport const uses = [fair, slots, NONE];\n",
+        'src/engine/policies/hadoop/slots.ts': 'export const slots = 1;\n',
+        'src/engine/policies/fair/fair.ts': "import { policies } from '../index';\nimport { ls } from '../../strategies/ls/ls';\nexport const fair = () => [policies, ls];\n",
         // src-not-bench-or-test
         'src/cli.ts': "import { run } from '../bench/run';\nimport { a } from './engine/a';\nexport const cli = [run, a];\n",
         // bench-not-test (harness and src are fine)
@@ -116,7 +207,7 @@ describe('architecture (.dependency-cruiser.cjs)', () => {
       const result = await cruise(dir, ['src', 'bench', 'test', 'harness']);
       const seen = result.summary.violations.map(describeViolation).join('\n');
       const edges = result.summary.violations
-        .filter((v) => v.rule.name !== 'no-circular')
+        .filter((v) => v.rule.name !== 'no-circular' && v.rule.name !== 'no-circle-in-engine-or-bench')
         .map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)
         .sort();
       assert.deepEqual(
@@ -127,8 +218,16 @@ describe('architecture (.dependency-cruiser.cjs)', () => {
           'cli-not-worker: src/cli/solve.ts -> src/worker/kinds/solve.thread.ts',
           'cli-not-worker: src/worker/kinds/solve.thread.ts -> src/cli/args.ts',
           'engine-is-pure: src/engine/a.ts -> src/modules/x/x.service.ts',
+          'engine-layers-point-down: src/engine/model/m.ts -> src/engine/simulate/kernel.ts',
+          'engine-layers-point-down: src/engine/model/m.ts -> src/engine/solve.ts',
           'harness-not-bench-or-test: harness/h2.ts -> test/support/h.ts',
           'modules-own-their-data: src/modules/x/x.service.ts -> src/modules/y/y.entity.ts',
+          'offline-online-one-way: src/engine/strategies/ls/ls.ts -> src/engine/simulate/kernel.ts',
+          'online-gets-strategies-by-lookup: src/engine/policies/fair/fair.ts -> src/engine/strategies/ls/ls.ts',
+          'policy-families-apart: src/engine/policies/dispatch/base.ts -> src/engine/policies/fair/fair.ts',
+          'policy-families-apart: src/engine/policies/fair/fair.ts -> src/engine/policies/index.ts',
+          'policy-families-apart: src/engine/policies/hadoop/hadoop.ts -> src/engine/policies/fair/fair.ts',
+          'simulator-knows-no-policy: src/engine/simulate/kernel.ts -> src/engine/policies/hadoop/hadoop.ts',
           'src-not-bench-or-test: src/cli.ts -> bench/run.ts',
           'strategy-families-apart: src/engine/strategies/ga/ga.ts -> src/engine/strategies/index.ts',
           'strategy-families-apart: src/engine/strategies/ls/ls.ts -> src/engine/strategies/ga/ga.ts',
@@ -141,6 +240,18 @@ describe('architecture (.dependency-cruiser.cjs)', () => {
       assert.ok(cycles.length > 0, `no-circular missed index -> ga -> index; violations reported:\n${seen}`);
       for (const v of cycles)
         assert.match(v.from, /^src\/engine\/strategies\//, `a cycle outside strategies/ (p <-> q is type-only):\n${seen}`);
+      // Type imports count inside the engine: p <-> q is a circle there, and so is the model's type-only one.
+      const typeCircles = result.summary.violations.filter((v) => v.rule.name === 'no-circle-in-engine-or-bench').map((v) => v.from);
+      for (const f of ['src/engine/p.ts', 'src/engine/model/m.ts'])
+        assert.ok(typeCircles.includes(f), `no-circle-in-engine-or-bench missed ${f}; violations reported:\n${seen}`);
+      // The folder check finds the circle through model and simulate (m -> kernel -> m), with both arrows in it,
+      // and none through the allowed edges alone (p <-> q are root files: a circle of their own).
+      const folders = engineFolderCircles(result);
+      const withModel = folders.find((c) => c.units.includes('model'));
+      assert.ok(withModel?.units.includes('simulate'), `folder circles: ${JSON.stringify(folders)}`);
+      for (const arrow of ['src/engine/model/m.ts -> src/engine/simulate/kernel.ts', 'src/engine/simulate/kernel.ts -> src/engine/model/m.ts'])
+        assert.ok(withModel!.arrows.includes(arrow), `${arrow} not in ${JSON.stringify(withModel)}`);
+      assert.ok(!withModel!.units.includes('strategies/strategy.ts') && !withModel!.units.includes('policies/policy.ts'), 'a contract below everything is in no circle');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
