@@ -26,7 +26,7 @@ import { getQos } from '../src/engine/qos';
 import { AcoBpPolicy } from '../src/engine/policies/aco-bp/aco-bp';
 import { median } from '../src/engine/simulate/run-report';
 import { solve } from '../src/engine/solve';
-import { fromPlanDoc, toPlanDoc } from '../src/engine/model/plan';
+import { fromPlanDoc, toPlanDoc } from '../src/engine/schedule/plan-doc';
 import { placeReducesOverLinks } from '../src/engine/placement/shuffle-aware';
 import { acoBpInstance } from '../harness/acobp-instance';
 import { machineInfo, repoRoot } from './common';

@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { fromPlanDoc, toPlanDoc } from '../src/engine/model/plan';
+import { fromPlanDoc, toPlanDoc } from '../src/engine/schedule/plan-doc';
 import { PlanDoc } from '../src/engine/model/types';
 import { placeReducesOverLinks } from '../src/engine/placement/shuffle-aware';
 import { solve } from '../src/engine/solve';

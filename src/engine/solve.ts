@@ -3,7 +3,7 @@ import { revenueBound } from './bounds/revenue';
 import { evaluatePlan } from './evaluate/evaluate';
 import { explainRejections, RejectionReason } from './evaluate/rejections';
 import { Model } from './model/model';
-import { assignmentEnds, toPlanDoc } from './model/plan';
+import { assignmentEnds, toPlanDoc } from './schedule/plan-doc';
 import { PlanDoc } from './model/types';
 import { matchBlocks } from './placement/match-blocks';
 import { placeChunks } from './placement/placement';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
 import { makespanBound, MakespanBound } from '../../src/engine/bounds/makespan';
-import { toPlanDoc } from '../../src/engine/model/plan';
+import { toPlanDoc } from '../../src/engine/schedule/plan-doc';
 import { Schedule } from '../../src/engine/schedule/schedule';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance, Model } from '../../src/engine/model/model';

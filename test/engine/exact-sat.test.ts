@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance, Model, stageKey } from '../../src/engine/model/model';
-import { toPlanDoc } from '../../src/engine/model/plan';
+import { toPlanDoc } from '../../src/engine/schedule/plan-doc';
 import { InstanceDoc } from '../../src/engine/model/types';
 import { solve } from '../../src/engine/solve';
 import { newStopFlag } from '../../src/engine/budget/stop-flag';

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { newStopFlag, raiseStop } from '../../src/engine/budget/stop-flag';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance, Model, stageKey } from '../../src/engine/model/model';
-import { toPlanDoc } from '../../src/engine/model/plan';
+import { toPlanDoc } from '../../src/engine/schedule/plan-doc';
 import { InstanceDoc, JobSpec, NodeSpec, PlanDoc } from '../../src/engine/model/types';
 import { Schedule, better } from '../../src/engine/schedule/schedule';
 import { solve } from '../../src/engine/solve';

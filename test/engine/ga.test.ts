@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance, Model } from '../../src/engine/model/model';
-import { toPlanDoc } from '../../src/engine/model/plan';
+import { toPlanDoc } from '../../src/engine/schedule/plan-doc';
 import { InstanceDoc, PlanDoc } from '../../src/engine/model/types';
 import { Random } from '../../src/engine/random';
 import { Schedule } from '../../src/engine/schedule/schedule';

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { makespanBound } from '../../src/engine/bounds/makespan';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
-import { toPlanDoc } from '../../src/engine/model/plan';
+import { toPlanDoc } from '../../src/engine/schedule/plan-doc';
 import { Random } from '../../src/engine/random';
 import { solve } from '../../src/engine/solve';
 import { Schedule } from '../../src/engine/schedule/schedule';

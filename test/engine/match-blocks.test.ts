@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
-import { toPlanDoc } from '../../src/engine/model/plan';
+import { toPlanDoc } from '../../src/engine/schedule/plan-doc';
 import { matchBlocks, maxMatching } from '../../src/engine/placement/match-blocks';
 import { Random } from '../../src/engine/random';
 import { Schedule } from '../../src/engine/schedule/schedule';

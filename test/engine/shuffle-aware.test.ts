@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
-import { fromPlanDoc, toPlanDoc } from '../../src/engine/model/plan';
+import { fromPlanDoc, toPlanDoc } from '../../src/engine/schedule/plan-doc';
 import { placeReducesOverLinks } from '../../src/engine/placement/shuffle-aware';
 import { solve } from '../../src/engine/solve';
 import { at, planOf } from '../support/fixtures';

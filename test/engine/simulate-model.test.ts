@@ -10,7 +10,7 @@ import { CuckooPolicy } from '../../src/engine/policies/cuckoo/cuckoo';
 import { HadoopPolicy } from '../../src/engine/policies/hadoop/hadoop';
 import { hostWeights } from '../../src/engine/placement/host-weights';
 import { HEARTBEAT_SECONDS } from '../../src/engine/policies/dispatch/locality-dispatch';
-import { stagingSeconds } from '../../src/engine/simulate/transfer';
+import { stagingSeconds } from '../../src/engine/network/links';
 import { at, planOf } from '../support/fixtures';
 import { flat, node, oneJob, runDriver, runPlan } from '../support/sim-fixtures';
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { InstanceDoc, StageSpec } from '../../src/engine/model/types';
-import { NodeLinks } from '../../src/engine/simulate/transfer';
+import { NodeLinks } from '../../src/engine/network/links';
 import { at, planOf } from '../support/fixtures';
 import { node, oneJob, runPlan } from '../support/sim-fixtures';
 

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { loadInstance } from '../../src/engine/model/model';
 import { simulatePlan, simulatePolicy } from '../../src/engine/simulation';
 import { EventQueue, SimEvent } from '../../src/engine/simulate/event-queue';
-import { transferSeconds } from '../../src/engine/simulate/transfer';
+import { transferSeconds } from '../../src/engine/network/links';
 import { solve } from '../../src/engine/solve';
 import { Random } from '../../src/engine/random';
 import { HadoopPolicy } from '../../src/engine/policies/hadoop/hadoop';

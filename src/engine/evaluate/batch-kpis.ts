@@ -1,5 +1,5 @@
 import type { Model } from '../model/model';
-import type { JobOutcome } from './evaluate';
+import type { JobOutcome } from './job-outcome';
 
 /** Seconds between two utilisation samples (the ACO-BP paper's Fig. 8-9 sample every 10 s). */
 export const SAMPLE_SECONDS = 10;

@@ -1,4 +1,5 @@
 import { batchKpis } from './batch-kpis';
+import type { JobOutcome } from './job-outcome';
 import { planScore } from './posum-kpi';
 import type { PosumScore } from '../evaluate/posum-score';
 import { LocalityCounts, localityOf } from './locality';
@@ -15,14 +16,7 @@ const MAX_LISTED = 200;
 const UNASSIGNED = -1;
 const UNKNOWN_NODE = -2;
 
-export interface JobOutcome {
-  id: string;
-  accepted: boolean;
-  endSlot: number | null;
-  deadlineSlot: number | null;
-  onTime: boolean | null;
-  revenue: number;
-}
+export type { JobOutcome } from './job-outcome';
 
 export interface Kpis {
   scheduledTasks: number;

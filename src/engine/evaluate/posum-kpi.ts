@@ -1,6 +1,6 @@
 import type { Model } from '../model/model';
 import { posumScore, PosumScore, ScoredJob } from '../evaluate/posum-score';
-import type { JobOutcome } from './evaluate';
+import type { JobOutcome } from './job-outcome';
 
 /**
  * POSUM's P = (V_D, S_B, C) of a plan (Table I; evaluate/posum-score.ts): a deadline-class job with a

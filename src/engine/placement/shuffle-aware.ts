@@ -1,7 +1,7 @@
 import { Model, taskSeconds } from '../model/model';
 import { Profile } from '../schedule/profile';
 import { Schedule } from '../schedule/schedule';
-import { NodeLinks, pathSeconds } from '../simulate/transfer';
+import { NodeLinks, pathSeconds } from '../network/links';
 
 /**
  * Shuffle-aware reduce placement, a pass over a finished schedule (Fallow's addition: neither Salamander's

@@ -1,6 +1,6 @@
 import type { Model } from '../model/model';
 import type { SimClock } from './clock';
-import { NodeLinks, pathSeconds, stagingSeconds } from './transfer';
+import { NodeLinks, pathSeconds, stagingSeconds } from '../network/links';
 
 /**
  * Where each task's inputs are and what moving them costs: the chunk replicas the driver placed, the output

@@ -1,5 +1,5 @@
 import { Model } from '../model/model';
-import { fromPlanDoc } from '../model/plan';
+import { fromPlanDoc } from '../schedule/plan-doc';
 import { PlanDoc } from '../model/types';
 import { Driver, TaskState } from './driver';
 import { MinHeap } from '../schedule/min-heap';

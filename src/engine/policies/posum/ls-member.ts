@@ -1,7 +1,7 @@
 import { makespanBound } from '../../bounds/makespan';
 import { Budget } from '../../budget/budget';
 import type { Model } from '../../model/model';
-import { toPlanDoc } from '../../model/plan';
+import { toPlanDoc } from '../../schedule/plan-doc';
 import type { PlanDoc } from '../../model/types';
 import { placeChunks } from '../../placement/placement';
 import { matchBlocks } from '../../placement/match-blocks';

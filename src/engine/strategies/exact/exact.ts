@@ -1,6 +1,6 @@
 import { evaluatePlan } from '../../evaluate/evaluate';
 import { Model } from '../../model/model';
-import { toPlanDoc } from '../../model/plan';
+import { toPlanDoc } from '../../schedule/plan-doc';
 import { Schedule, better } from '../../schedule/schedule';
 import { Strategy, StrategyContext, StrategyResult } from '../../contracts/strategy';
 import { decodeSolution, encodeStart } from './decode';

@@ -1,6 +1,6 @@
 import { evaluatePlan } from '../../../evaluate/evaluate';
 import { Model } from '../../../model/model';
-import { toPlanDoc } from '../../../model/plan';
+import { toPlanDoc } from '../../../schedule/plan-doc';
 import { Schedule } from '../../../schedule/schedule';
 import { StrategyContext } from '../../../contracts/strategy';
 import { propagate, propagationApplies } from '../propagate';

@@ -1,6 +1,6 @@
-import { Model, stageKey } from './model';
-import { AssignmentDoc, PLAN_FORMAT, PlanDoc } from './types';
-import { Schedule } from '../schedule/schedule';
+import { Model, stageKey } from '../model/model';
+import { AssignmentDoc, PLAN_FORMAT, PlanDoc } from '../model/types';
+import { Schedule } from './schedule';
 
 /**
  * End slot of each assignment of `plan`, in order: its start plus its stage's duration on its node.
