@@ -29,7 +29,8 @@ import { solve } from '../src/engine/solve';
 import { fromPlanDoc, toPlanDoc } from '../src/engine/model/plan';
 import { placeReducesOverLinks } from '../src/engine/placement/shuffle-aware';
 import { acoBpInstance } from '../harness/acobp-instance';
-import { machineInfo, repoRoot } from './common';
+import { machineInfo } from './lib/machine';
+import { repoRoot } from './lib/paths';
 
 const POLICIES = ['fair', 'fair-nodelay', 'rws', 'hmjs', 'hadoop', 'aco-bp'];
 const PLANS = ['aco-bp', 'ls', 'exact', 'auto'];

@@ -14,8 +14,9 @@ import { PLAN_CHARTS } from '../src/charts/charts';
 import { largeInstance } from '../harness/load-speed';
 import { startService, waitFor } from '../harness/service';
 import type { FallowClient } from '../src/client';
-import { machineInfo, repoRoot } from './common';
-import { summarize } from './service';
+import { machineInfo } from './lib/machine';
+import { repoRoot } from './lib/paths';
+import { summarize } from './lib/stats';
 
 /** The plan of an `rffd` solve (1 s, this seed) of the instance, waited for. */
 export async function solvedPlan(client: FallowClient, instance: unknown, seed: number): Promise<string> {

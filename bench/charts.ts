@@ -22,8 +22,9 @@ import { solve } from '../src/engine/solve';
 import { largeInstance } from '../harness/load-speed';
 import { startService } from '../harness/service';
 import { solvedPlan } from './charts-load';
-import { machineInfo, repoRoot } from './common';
-import { summarize, Summary } from './service';
+import { machineInfo } from './lib/machine';
+import { repoRoot } from './lib/paths';
+import { summarize, Summary } from './lib/stats';
 
 const TASKS = 10_000;
 const NODES = 100;

@@ -23,8 +23,11 @@ import { DEFAULT_GBT, DEFAULT_ROW_FRACTION, describeEval, EvalReport, renderEval
 import { loadTraces } from '../src/forecast-cli';
 import { trainForecasterParallel } from '../src/worker/forecast-build-parallel';
 import { syntheticHistory } from '../harness/usage-traces';
-import { machineInfo, median, nothingToRun, repoRoot, resultsDir, sharedDir, timestamp } from './common';
-import { rollingJson, rollingMarkdown, runRolling, RollingRun } from './forecast-rolling';
+import { machineInfo, timestamp } from './lib/machine';
+import { median } from './lib/stats';
+import { nothingToRun } from './lib/cli';
+import { repoRoot, resultsDir, sharedDir } from './lib/paths';
+import { rollingJson, rollingMarkdown, runRolling, RollingRun } from './forecast/rolling';
 
 const QUANTILES = [0.5, 0.9, 0.99];
 const SLOT_SECONDS = 180;

@@ -13,8 +13,8 @@ import { loadInstance } from '../src/engine/model/model';
 import { MEMBERS, PortfolioParams } from '../src/engine/posum/portfolio';
 import { portfolioParams, simulatePolicy } from '../src/engine/simulate';
 import { quantile } from '../src/engine/forecast/quantile';
-import { nothingToRun } from './common';
-import { posumInputs, WEIGHTS, workload } from './posum-workload';
+import { nothingToRun } from './lib/cli';
+import { posumInputs, WEIGHTS, workload } from './posum/workload';
 
 type Variant = { params: Partial<PortfolioParams>; oracle?: boolean };
 const VARIANTS: Record<string, Variant> = {

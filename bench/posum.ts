@@ -19,8 +19,10 @@ import { portfolioParams, simulatePolicy } from '../src/engine/simulate';
 import { Simulator } from '../src/engine/simulate/simulator';
 import { ActualUsage } from '../src/engine/simulate/usage';
 import { getQos } from '../src/engine/qos';
-import { machineInfo, nothingToRun, repoRoot } from './common';
-import { posumInputs, SLOT, SLOTS, WEIGHTS, workload } from './posum-workload';
+import { machineInfo } from './lib/machine';
+import { nothingToRun } from './lib/cli';
+import { repoRoot } from './lib/paths';
+import { posumInputs, SLOT, SLOTS, WEIGHTS, workload } from './posum/workload';
 
 interface Run {
   workload: string;

@@ -12,7 +12,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startService } from '../harness/service';
-import { machineInfo, repoRoot } from './common';
+import { machineInfo } from './lib/machine';
+import { repoRoot } from './lib/paths';
 
 const SOLVES = 10;
 const JOBS_PER_SOLVE = 100;

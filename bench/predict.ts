@@ -17,7 +17,9 @@ import { parseArgs } from 'node:util';
 import { Accuracy } from '../src/predict-eval/accuracy';
 import { AlibabaResult, evaluateAlibaba, parseAlibaba } from '../src/predict-eval/alibaba';
 import { evaluateSwim, parseSwim, planQuality, PlanQualityResult, SWIM_DEFAULTS, SwimResult } from '../src/predict-eval/swim';
-import { machineInfo, nothingToRun, repoRoot, sharedDir } from './common';
+import { machineInfo } from './lib/machine';
+import { nothingToRun } from './lib/cli';
+import { repoRoot, sharedDir } from './lib/paths';
 
 const PREDICTORS = ['global-mean', 'basic', 'standard', 'detailed'];
 const SWIM_TRACES = ['FB-2009_samples_24_times_1hr_0.tsv', 'FB-2010_samples_24_times_1hr_0.tsv'];

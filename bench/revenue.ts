@@ -25,8 +25,11 @@ import { loadInstance } from '../src/engine/model/model';
 import { InstanceDoc } from '../src/engine/model/types';
 import { solve } from '../src/engine/solve';
 import { tpsPaperInstance } from '../harness/tps-instance';
-import { machineInfo, mean, nothingToRun, repoRoot, resultsDir, sharedDir, timestamp } from './common';
-import { renderRevenueReport, RevenueRow, RevenueResults, REVENUE_RESULTS_FORMAT } from './revenue-report';
+import { machineInfo, timestamp } from './lib/machine';
+import { mean } from './lib/stats';
+import { nothingToRun } from './lib/cli';
+import { repoRoot, resultsDir, sharedDir } from './lib/paths';
+import { renderRevenueReport, RevenueRow, RevenueResults, REVENUE_RESULTS_FORMAT } from './revenue/report';
 
 const SIZES = [20, 40, 80, 120, 200];
 const HEURISTICS = ['tps', 'edf', 'fifo'];

@@ -39,8 +39,10 @@ import { LongWorkRepository } from '../src/modules/work/work.repository';
 import { ephemeralInstance } from '../harness/ephemeral-instance';
 import { largeInstance } from '../harness/load-speed';
 import { Service, startService, stopChild, waitFor } from '../harness/service';
-import { machineInfo, MachineInfo, repoRoot, resultsDir, sharedDir, timestamp } from './common';
-import { benchUsage, UsageResult } from './service-usage';
+import { summarize, Summary } from './lib/stats';
+import { machineInfo, MachineInfo, timestamp } from './lib/machine';
+import { repoRoot, resultsDir, sharedDir } from './lib/paths';
+import { benchUsage, UsageResult } from './service/usage';
 
 export const SERVICE_RESULTS_FORMAT = 'fallow.bench-service/v1';
 const SECTION_START = '<!-- service-bench:start (written by node dist/bench/service.js; report.js does not keep it) -->';
@@ -72,15 +74,6 @@ a fresh database is created and dropped) and Redis at $REDIS_URL (default redis:
 
 // ---------------------------------------------------------------------------------------------------------------
 // Results format
-
-export interface Summary {
-  n: number;
-  median: number | null;
-  p90: number | null;
-  min: number | null;
-  max: number | null;
-  mean: number | null;
-}
 
 export interface StoreResult {
   instance: string;
@@ -158,20 +151,6 @@ export interface ServiceResults {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
-
-export function summarize(xs: number[]): Summary {
-  if (xs.length === 0) return { n: 0, median: null, p90: null, min: null, max: null, mean: null };
-  const s = [...xs].sort((a, b) => a - b);
-  const q = (p: number) => {
-    // linear interpolation between closest ranks
-    const idx = (s.length - 1) * p;
-    const lo = Math.floor(idx);
-    const hi = Math.ceil(idx);
-    return s[lo] + (s[hi] - s[lo]) * (idx - lo);
-  };
-  const r = (x: number) => Math.round(x * 100) / 100;
-  return { n: s.length, median: r(q(0.5)), p90: r(q(0.9)), min: r(s[0]), max: r(s[s.length - 1]), mean: r(s.reduce((a, b) => a + b, 0) / s.length) };
-}
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -36,11 +36,13 @@ import { InstanceDoc } from '../src/engine/model/types';
 import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulate';
 import { median } from '../src/engine/simulate/metrics';
 import { solve } from '../src/engine/solve';
-import { nothingToRun, repoRoot, sharedDir, writeResultsSection } from './common';
-import { FORECASTS, ForecastKind, forecastComparison, latestResults } from './simulate-compare';
-import { builderForecast, BuiltForecast, DAY_ROWS } from './simulate-forecast';
-import { experiment, oneReplica, paperJob, RunOf, SLOT_SECONDS, SLOTS, swimShuffleRatio } from './simulate-experiment';
-import { runSweep, writeSweepReports } from './simulate-sweep';
+import { nothingToRun } from './lib/cli';
+import { repoRoot, sharedDir } from './lib/paths';
+import { writeResultsSection } from './lib/markdown';
+import { FORECASTS, ForecastKind, forecastComparison, latestResults } from './simulate/compare';
+import { builderForecast, BuiltForecast, DAY_ROWS } from './simulate/forecast';
+import { experiment, oneReplica, paperJob, RunOf, SLOT_SECONDS, SLOTS, swimShuffleRatio } from './simulate/experiment';
+import { runSweep, writeSweepReports } from './simulate/sweep';
 
 const STRATEGIES = ['ls', 'ga', 'exact'];
 

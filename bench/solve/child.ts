@@ -9,10 +9,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { evaluatePlan } from '../src/engine/evaluate/evaluate';
-import { loadInstance } from '../src/engine/model/model';
-import { solve } from '../src/engine/solve';
-import { Reference, SolveOutcome } from './common';
+import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
+import { loadInstance } from '../../src/engine/model/model';
+import { solve } from '../../src/engine/solve';
+import { Reference, SolveOutcome } from './types';
 
 export const RESULT_MARK = '@@fallow-bench@@ ';
 

@@ -10,9 +10,9 @@ import { ganttSpec } from '../src/charts/gantt';
 import { renderSvg } from '../src/charts/render';
 import { loadInstance } from '../src/engine/model/model';
 import { solve } from '../src/engine/solve';
-import { launchChromium, openPlanPage, pngStats } from './browser';
-import { largeInstance } from './load-speed';
-import { Service, startService, waitFor } from './service';
+import { launchChromium, openPlanPage, pngStats } from '../harness/browser';
+import { largeInstance } from '../harness/load-speed';
+import { Service, startService, waitFor } from '../harness/service';
 
 const OUT = path.resolve(__dirname, '../../docs/images');
 const SLOTS = 48;
