@@ -8,7 +8,7 @@
  *               queue latency startedAt - createdAt;
  *   3. api      sequential latency of GET /v1/solves/{id} (idle, and while a worker solves) and POST /v1/solves
  *               (a small inline instance);
- *   4. usage    POST /v1/clusters/{id}/usage with a week of 100 nodes x 2 metrics (bench/service-usage.ts).
+ *   4. usage    POST /v1/clusters/{id}/usage with a week of 100 nodes x 2 metrics (bench/service/usage.ts).
  *
  * Uses harness/service.ts: a fresh migrated database (dropped afterwards), a private BullMQ prefix (its keys
  * deleted afterwards), the API in this process, worker processes `node dist/src/worker.js`.
@@ -24,7 +24,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { evaluatePlan } from '../src/engine/evaluate/evaluate';
 import { explainRejections } from '../src/engine/evaluate/rejections';
@@ -39,6 +38,7 @@ import { LongWorkRepository } from '../src/modules/work/work.repository';
 import { ephemeralInstance } from '../harness/ephemeral-instance';
 import { largeInstance } from '../harness/load-speed';
 import { Service, startService, stopChild, waitFor } from '../harness/service';
+import { command, EntryArgs, runEntry, UsageError } from './lib/cli';
 import { summarize, Summary } from './lib/stats';
 import { machineInfo, MachineInfo, timestamp } from './lib/machine';
 import { repoRoot, resultsDir, sharedDir } from './lib/paths';
@@ -50,27 +50,32 @@ const SECTION_END = '<!-- service-bench:end -->';
 const TARGET_STORE_MS = 1000;
 const TARGET_OVERRUN_MS = 1000;
 
-const USAGE = `usage: node dist/bench/service.js [options]       (after npm run build)
-
-  --parts P[,P]        store | budget | api | usage   (default all four)
-  --store-reps N       measured plan stores (default 20, after 2 warm-ups)
-  --store-tasks N      tasks of the generated instance whose plan is stored (default 10000)
-  --budgets A,B        timeBudgetMs of the end-to-end solves (default 1000,3000)
-  --strategies A,B     strategies of the end-to-end solves (default ls,auto,ga)
-  --no-shared          do not use ../shared/instances/*.json in the end-to-end solves
-  --shared DIR         the shared directory (default ../shared or $FALLOW_SHARED)
-  --poll-ms N          GET /v1/solves/{id} poll interval while waiting for a solve (default 50)
-  --api-requests N     measured requests per API latency series (default 200, after 10 warm-ups)
-  --usage-reps N       measured POST /v1/clusters/{id}/usage runs per series (default 5, after 1 warm-up)
-  --workers N          worker processes (default 1; each runs FALLOW_WORKER_CONCURRENCY=1 solve at a time)
-  --out FILE           results file (default bench/results/service-<date>.json)
-  --note TEXT          a remark stored in the results file and printed in RESULTS.md (repeatable)
-  --no-report          do not write the Service section of bench/RESULTS.md
-  --report-only [FILE] only (re)write the Service section from FILE or the newest bench/results/service-*.json
-  --help
-
-Needs PostgreSQL at $DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test: only the server is used,
-a fresh database is created and dropped) and Redis at $REDIS_URL (default redis://127.0.0.1:6379).`;
+const COMMAND = command({
+  name: 'bench/service',
+  usage: 'usage: node dist/bench/service.js [options]       (after npm run build)',
+  helpColumn: 23,
+  positionals: true,
+  options: {
+    parts: { kind: 'string', default: 'store,budget,api,usage', arg: 'P[,P]', help: 'store | budget | api | usage   (default all four)' },
+    'store-reps': { kind: 'integer', min: 1, default: 20, arg: 'N', help: 'measured plan stores (default 20, after 2 warm-ups)' },
+    'store-tasks': { kind: 'integer', min: 1, default: 10000, arg: 'N', help: 'tasks of the generated instance whose plan is stored (default 10000)' },
+    budgets: { kind: 'string', default: '1000,3000', arg: 'A,B', help: 'timeBudgetMs of the end-to-end solves (default 1000,3000)' },
+    strategies: { kind: 'string', default: 'ls,auto,ga', arg: 'A,B', help: 'strategies of the end-to-end solves (default ls,auto,ga)' },
+    'no-shared': { kind: 'flag', help: 'do not use ../shared/instances/*.json in the end-to-end solves' },
+    shared: { kind: 'string', arg: 'DIR', help: 'the shared directory (default ../shared or $FALLOW_SHARED)' },
+    'poll-ms': { kind: 'integer', min: 1, default: 50, arg: 'N', help: 'GET /v1/solves/{id} poll interval while waiting for a solve (default 50)' },
+    'api-requests': { kind: 'integer', min: 1, default: 200, arg: 'N', help: 'measured requests per API latency series (default 200, after 10 warm-ups)' },
+    'usage-reps': { kind: 'integer', min: 1, default: 5, arg: 'N', help: 'measured POST /v1/clusters/{id}/usage runs per series (default 5, after 1 warm-up)' },
+    workers: { kind: 'integer', min: 1, default: 1, arg: 'N', help: 'worker processes (default 1; each runs FALLOW_WORKER_CONCURRENCY=1 solve at a time)' },
+    out: { kind: 'string', arg: 'FILE', help: 'results file (default bench/results/service-<date>.json)' },
+    note: { kind: 'strings', arg: 'TEXT', help: 'a remark stored in the results file and printed in RESULTS.md (repeatable)' },
+    'no-report': { kind: 'flag', help: 'do not write the Service section of bench/RESULTS.md' },
+    'report-only': { kind: 'flag', arg: '[FILE]', help: 'only (re)write the Service section from FILE or the newest bench/results/service-*.json' },
+  },
+  epilog:
+    'Needs PostgreSQL at $DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test: only the server is used,\n' +
+    'a fresh database is created and dropped) and Redis at $REDIS_URL (default redis://127.0.0.1:6379).',
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // Results format
@@ -532,42 +537,7 @@ function newestServiceResults(): string | null {
 // ---------------------------------------------------------------------------------------------------------------
 // main
 
-export async function main(argv: string[]): Promise<number> {
-  let v: Record<string, string | boolean | string[] | undefined>;
-  let positionals: string[];
-  try {
-    const p = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        parts: { type: 'string', default: 'store,budget,api,usage' },
-        'usage-reps': { type: 'string', default: '5' },
-        'store-reps': { type: 'string', default: '20' },
-        'store-tasks': { type: 'string', default: '10000' },
-        budgets: { type: 'string', default: '1000,3000' },
-        strategies: { type: 'string', default: 'ls,auto,ga' },
-        'no-shared': { type: 'boolean', default: false },
-        shared: { type: 'string' },
-        'poll-ms': { type: 'string', default: '50' },
-        'api-requests': { type: 'string', default: '200' },
-        workers: { type: 'string', default: '1' },
-        out: { type: 'string' },
-        note: { type: 'string', multiple: true },
-        'no-report': { type: 'boolean', default: false },
-        'report-only': { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
-      },
-    });
-    v = p.values;
-    positionals = p.positionals;
-  } catch (e) {
-    process.stderr.write(`bench/service: ${(e as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (v.help) {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
+export async function main({ values: v, positionals, argv }: EntryArgs<typeof COMMAND.options>): Promise<number> {
   const log = (m: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${m}\n`);
   if (v['report-only']) {
     const file = positionals[0] ? path.resolve(positionals[0]) : newestServiceResults();
@@ -578,23 +548,18 @@ export async function main(argv: string[]): Promise<number> {
     log(`wrote the Service section of ${writeSection(file)} from ${file}`);
     return 0;
   }
-  const parts = String(v.parts).split(',').map((x) => x.trim());
-  for (const p of parts) if (!['store', 'budget', 'api', 'usage'].includes(p)) throw new Error(`unknown part "${p}"`);
-  const num = (name: string) => {
-    const n = Number(v[name]);
-    if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer`);
-    return n;
-  };
-  const storeReps = num('store-reps');
-  const storeTasks = num('store-tasks');
-  const pollMs = num('poll-ms');
-  const apiRequests = num('api-requests');
-  const usageReps = num('usage-reps');
-  const nWorkers = num('workers');
-  const budgets = String(v.budgets).split(',').map(Number);
-  const strategies = String(v.strategies).split(',').map((x) => x.trim()).filter(Boolean);
+  const parts = v.parts.split(',').map((x) => x.trim());
+  for (const p of parts) if (!['store', 'budget', 'api', 'usage'].includes(p)) throw new UsageError(`unknown part "${p}"`);
+  const storeReps = v['store-reps'];
+  const storeTasks = v['store-tasks'];
+  const pollMs = v['poll-ms'];
+  const apiRequests = v['api-requests'];
+  const usageReps = v['usage-reps'];
+  const nWorkers = v.workers;
+  const budgets = v.budgets.split(',').map(Number);
+  const strategies = v.strategies.split(',').map((x) => x.trim()).filter(Boolean);
 
-  const outFile = path.resolve((v.out as string | undefined) ?? path.join(resultsDir(), `service-${timestamp()}.json`));
+  const outFile = path.resolve(v.out ?? path.join(resultsDir(), `service-${timestamp()}.json`));
   mkdirSync(path.dirname(outFile), { recursive: true });
   const loadAverage: ServiceResults['loadAverage'] = [];
   const markLoad = (phase: string) => {
@@ -643,7 +608,7 @@ export async function main(argv: string[]): Promise<number> {
     e2e: null,
     api: [],
     usage: null,
-    notes: (v.note as string[] | undefined) ?? [],
+    notes: v.note,
   };
   const save = () => writeFileSync(outFile, JSON.stringify(results, null, 1) + '\n');
   try {
@@ -678,7 +643,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (parts.includes('budget')) {
       markLoad('budget');
-      results.e2e = await runE2e(svc, key, { strategies, budgets, pollMs, useShared: !v['no-shared'], shared: sharedDir(v.shared as string | undefined) }, log);
+      results.e2e = await runE2e(svc, key, { strategies, budgets, pollMs, useShared: !v['no-shared'], shared: sharedDir(v.shared) }, log);
       save();
     }
     if (parts.includes('api')) {
@@ -746,12 +711,4 @@ async function redisVersion(url: string): Promise<string> {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`bench/service: ${(e as Error).stack ?? e}\n`);
-      process.exit(2);
-    },
-  );
-}
+if (require.main === module) runEntry(COMMAND, main);

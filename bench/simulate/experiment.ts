@@ -2,7 +2,7 @@
  * One experiment of the simulation benchmark (Salamander IV, Cuckoo IV): a generated cluster whose
  * regular customers replay Bitbrains traces, the forecast every approach plans with, the actual load it
  * runs against, and the papers' MapReduce job. Shared by the single-run benchmark (simulate.ts) and the
- * sweep (simulate-sweep.ts).
+ * sweep (sweep.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

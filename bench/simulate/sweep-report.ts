@@ -1,8 +1,8 @@
 /**
- * The sweep's report (simulate-sweep.ts): distributions per cluster and chunk size (median and 10th/90th
+ * The sweep's report (sweep.ts): distributions per cluster and chunk size (median and 10th/90th
  * percentiles over margins x seeds), the share of configurations where each paper's ordering holds, and an
  * evidence line for every configuration where it does not (or where Salamander relaunches >= 1 % or runs
- * remote tasks), built from the runs' own evidence (simulate-evidence.ts).
+ * remote tasks), built from the runs' own evidence (evidence.ts).
  */
 import { quantile } from '../../src/engine/forecast/quantile';
 import { Random } from '../../src/engine/random';

@@ -1,8 +1,8 @@
 /**
  * The simulation benchmark as a sweep (issue 25, part 4): every approach over clusters x chunk sizes x
  * safety margins x seeds, planned on the forecasting builder's forecast, each run with the evidence that
- * explains it (simulate-evidence.ts). The (cluster, chunk, seed) groups (one generated cluster and one
- * forecast each, every margin inside) run on worker threads; the report is simulate-sweep-report.ts.
+ * explains it (evidence.ts). The (cluster, chunk, seed) groups (one generated cluster and one
+ * forecast each, every margin inside) run on worker threads; the report is sweep-report.ts.
  *
  *   node dist/bench/simulate.js --sweep [--seeds 10] [--margins 0,5,10,15,20,25,30] [--chunks 128,256]
  *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls,sal-ls-links] [--budget-ms 1000] [--workers 2]
