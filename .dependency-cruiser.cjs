@@ -20,6 +20,16 @@ module.exports = {
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only', 'pre-compilation-only'] } },
     },
     {
+      name: 'bench-no-circular',
+      comment:
+        'The benchmarks have no cycle at all, type imports counted: an entry point (bench/*.ts) describes its ' +
+        'experiment on top of its folder (bench/<experiment>/) and the shared runner (bench/lib/), and none of ' +
+        'them reaches back up. What two files of a cycle share goes below both (as summarize went to bench/lib/).',
+      severity: 'error',
+      from: { path: '^bench/' },
+      to: { circular: true },
+    },
+    {
       name: 'engine-is-pure',
       comment:
         'The engine solves, checks and simulates instances with no service around it (the CLI, the bench and ' +

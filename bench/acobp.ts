@@ -11,9 +11,8 @@
  *
  *   npm run bench:acobp -- [--seeds 20] [--scale 2] [--budget-ms 5000]
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { decide } from '../src/engine/aco-bp/decide';
 import { ACO_BP_DEFAULTS } from '../src/engine/aco-bp/params';
 import { loadInstance, Model } from '../src/engine/model/model';
@@ -29,7 +28,11 @@ import { solve } from '../src/engine/solve';
 import { fromPlanDoc, toPlanDoc } from '../src/engine/schedule/plan-doc';
 import { placeReducesOverLinks } from '../src/engine/placement/shuffle-aware';
 import { acoBpInstance } from '../harness/acobp-instance';
-import { machineInfo, repoRoot } from './common';
+import { command, EntryArgs, runEntry } from './lib/cli';
+import { machineInfo } from './lib/machine';
+import { runLine, table } from './lib/markdown';
+import { resultsFile, writeJson } from './lib/results';
+import { benchFile, repoRoot } from './lib/paths';
 
 const POLICIES = ['fair', 'fair-nodelay', 'rws', 'hmjs', 'hadoop', 'aco-bp'];
 const PLANS = ['aco-bp', 'ls', 'exact', 'auto'];
@@ -53,11 +56,19 @@ interface Row {
   plannedMakespanSeconds?: number;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { seeds: { type: 'string', default: '20' }, scale: { type: 'string', default: '2' }, 'budget-ms': { type: 'string', default: '5000' } } });
-  const seeds = Number(values.seeds);
-  const scale = Number(values.scale);
-  const budget = Number(values['budget-ms']);
+const COMMAND = command({
+  name: 'bench:acobp',
+  usage: 'usage: npm run bench:acobp -- [options]     (writes bench/results/acobp-<date>.json and bench/ACOBP.md)',
+  options: {
+    seeds: { kind: 'integer', default: 20, arg: 'N', help: 'generated instances besides the paper set-up (default 20)' },
+    scale: { kind: 'number', above: 0, default: 2, arg: 'X', help: "the generated instances' tasks, times the paper's (default 2)" },
+    'budget-ms': { kind: 'number', above: 0, default: 5000, arg: 'N', help: "each plan's solving budget (default 5000)" },
+  },
+});
+
+async function main({ values }: EntryArgs<typeof COMMAND.options>): Promise<void> {
+  const { seeds, scale } = values;
+  const budget = values['budget-ms'];
   const rows: Row[] = [];
   const paper = paperInstance();
   console.log(`paper set-up: ${paper.name}`);
@@ -70,11 +81,8 @@ async function main(): Promise<void> {
   }
   const decisionMs = decisionTimes(loadInstance(acoBpInstance({ seed: 1 })));
   const result = { date: new Date().toISOString(), machine: machineInfo(), seeds, scale, budgetMs: budget, decisionMs, rows };
-  const dir = path.join(repoRoot(), 'bench', 'results');
-  mkdirSync(dir, { recursive: true });
-  const stamp = result.date.slice(0, 10);
-  writeFileSync(path.join(dir, `acobp-${stamp}.json`), JSON.stringify(result, null, 1));
-  writeFileSync(path.join(repoRoot(), 'bench', 'ACOBP.md'), report(result, paper.name));
+  writeJson(resultsFile(`acobp-${result.date.slice(0, 10)}.json`), result, { finalNewline: false });
+  writeFileSync(benchFile('ACOBP.md'), report(result, paper.name));
   console.log('wrote bench/ACOBP.md');
 }
 
@@ -194,14 +202,14 @@ function report(result: { date: string; machine: ReturnType<typeof machineInfo>;
   const paperRow = (a: string) => paperRows.find((x) => x.approach === a)!;
   const jobs = Object.keys(paperRows[0].latencyByJob);
   const fig = ['fair', 'rws', 'hmjs', 'aco-bp'];
-  const genTable = (approaches: string[]) => [
-    '| approach | makespan (s) | mean job latency (s) | remote maps (%) |',
-    '|---|---|---|---|',
-    ...approaches.map((a) => {
-      const rs = gen.filter((x) => x.approach === a);
-      return `| ${a} | ${q(rs.map((r) => r.makespanSeconds))} | ${q(rs.map((r) => r.meanLatencySeconds))} | ${q(rs.map((r) => r.remoteTaskPct))} |`;
-    }),
-  ];
+  const genTable = (approaches: string[]) =>
+    table(
+      ['approach', 'makespan (s)', 'mean job latency (s)', 'remote maps (%)'],
+      approaches.map((a) => {
+        const rs = gen.filter((x) => x.approach === a);
+        return [a, q(rs.map((r) => r.makespanSeconds)), q(rs.map((r) => r.meanLatencySeconds)), q(rs.map((r) => r.remoteTaskPct))];
+      }),
+    );
   // How often ACO-BP (slow start) beats each baseline on makespan, instance by instance.
   const wins = (other: string) => {
     const instances = [...new Set(gen.map((r) => r.instance))];
@@ -211,7 +219,7 @@ function report(result: { date: string; machine: ReturnType<typeof machineInfo>;
   const lines = [
     '# ACO-BP comparison',
     '',
-    `Run ${result.date.slice(0, 16)} on ${result.machine.cpu} (${result.machine.cores} cores) with \`npm run bench:acobp -- --seeds ${result.seeds} --scale ${result.scale} --budget-ms ${result.budgetMs}\`.`,
+    runLine(result.date, result.machine, `npm run bench:acobp -- --seeds ${result.seeds} --scale ${result.scale} --budget-ms ${result.budgetMs}`),
     'Every approach runs in the same simulator with the same network model (10 Gbit/s in a rack, 1 Gbit/s between racks; 128 MB blocks, 3 replicas placed HDFS-style; map output 128 MB per map;',
     "each node's link full duplex: a transfer queues on the sender's uplink and the receiver's downlink and ends when the busier has carried it), no regular-customer load and no QoS controller, so the figures compare scheduling alone.",
     `Policies run with Hadoop's default reduce slow start (${SLOWSTART}: a reduce may launch once 5% of its job's maps ended and fetches each map's output as it ends,`,
@@ -255,7 +263,4 @@ function report(result: { date: string; machine: ReturnType<typeof machineInfo>;
   return lines.join('\n');
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) runEntry(COMMAND, main);

@@ -7,32 +7,29 @@
  * and how long the burst took, with the machine and the date. Writes bench/CHARTS-LOAD.md.
  */
 import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { PLAN_CHARTS } from '../src/charts/charts';
 import { largeInstance } from '../harness/load-speed';
-import { startService, waitFor } from '../harness/service';
-import type { FallowClient } from '../src/client';
-import { machineInfo, repoRoot } from './common';
-import { summarize } from './service';
+import { startService } from '../harness/service';
+import { solvedPlan } from './charts/solved-plan';
+import { command, EntryArgs, runEntry } from './lib/cli';
+import { generatedLine } from './lib/markdown';
+import { machineInfo } from './lib/machine';
+import { benchFile } from './lib/paths';
+import { summarize } from './lib/stats';
 
-/** The plan of an `rffd` solve (1 s, this seed) of the instance, waited for. */
-export async function solvedPlan(client: FallowClient, instance: unknown, seed: number): Promise<string> {
-  const r = await client.POST('/v1/solves', { body: { instance: instance as never, strategy: 'rffd', timeBudgetMs: 1000, seed } as never });
-  if (!r.data) throw new Error(`solve: ${JSON.stringify(r.error)}`);
-  const done = await waitFor('the solve', async () => {
-    const s = await client.GET('/v1/solves/{id}', { params: { path: { id: r.data!.id } } });
-    return s.data && ['succeeded', 'failed'].includes(s.data.status) ? s.data : undefined;
-  }, 300_000);
-  if (!done.planId) throw new Error(`the solve ${done.status}: ${done.error}`);
-  return done.planId;
-}
+const COMMAND = command({
+  name: 'bench:charts-load',
+  usage: 'usage: npm run bench:charts-load -- [options]     (writes bench/CHARTS-LOAD.md)',
+  options: {
+    plans: { kind: 'integer', min: 1, default: 5, arg: 'N', help: "tenant A's plans, 4 charts each (default 5)" },
+    tasks: { kind: 'integer', min: 100, default: 12000, arg: 'N', help: 'tasks of each plan (default 12000; a multiple of 100)' },
+    label: { kind: 'string', default: '', arg: 'TEXT', help: "added to the report's title" },
+  },
+});
 
-async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { plans: { type: 'string', default: '5' }, tasks: { type: 'string', default: '12000' }, label: { type: 'string', default: '' } } });
-  const plans = Number(values.plans);
-  const tasks = Number(values.tasks);
+async function main({ values }: EntryArgs<typeof COMMAND.options>): Promise<number> {
+  const { plans, tasks } = values;
   const log = (m: string) => process.stderr.write(m + '\n');
   // No rate limit: B reads back to back, faster than a key's default share of requests.
   const svc = await startService({ bodyLimit: '50mb', rateLimitPerMinute: 0 });
@@ -84,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
     const label = values.label ? ` (${values.label})` : '';
     const md = `# Charts under load${label}
 
-\`npm run bench:charts-load\` (bench/charts-load.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, on ${m.cpu}, ${m.cores} cores, ${m.memGB} GB, Node ${m.node}, ${m.os}.
+${generatedLine('npm run bench:charts-load', 'bench/charts-load.ts', m)}
 
 Tenant A asks at once for ${urls.length} charts (gantt and utilisation, SVG and JSON, of ${plans} plans of ${tasks.toLocaleString('en')} tasks on 100 nodes:
 \`rffd\` on harness/load-speed.ts \`largeInstance(${tasks}, 100, 1000)\`), none made before; meanwhile tenant B reads its own small plan,
@@ -98,7 +95,7 @@ Tenant A asks at once for ${urls.length} charts (gantt and utilisation, SVG and 
 
 A's burst took ${Math.round(burst)} ms in all.
 `;
-    const file = path.join(repoRoot(), 'bench', 'CHARTS-LOAD.md');
+    const file = benchFile('CHARTS-LOAD.md');
     writeFileSync(file, md);
     process.stdout.write(md);
     log(`wrote ${file}`);
@@ -108,11 +105,4 @@ A's burst took ${Math.round(burst)} ms in all.
   }
 }
 
-if (require.main === module)
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
+if (require.main === module) runEntry(COMMAND, main);

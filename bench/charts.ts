@@ -14,16 +14,18 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { PLAN_CHARTS, PlanChart, planChartSpec } from '../src/charts/charts';
 import { renderSvg } from '../src/charts/render';
 import { loadInstance } from '../src/engine/model/model';
 import { solve } from '../src/engine/solve';
 import { largeInstance } from '../harness/load-speed';
 import { startService } from '../harness/service';
-import { solvedPlan } from './charts-load';
-import { machineInfo, repoRoot } from './common';
-import { summarize, Summary } from './service';
+import { solvedPlan } from './charts/solved-plan';
+import { command, EntryArgs, runEntry } from './lib/cli';
+import { generatedLine } from './lib/markdown';
+import { machineInfo } from './lib/machine';
+import { benchFile } from './lib/paths';
+import { summarize, Summary } from './lib/stats';
 
 const TASKS = 10_000;
 const NODES = 100;
@@ -130,17 +132,27 @@ function table(rows: Row[]): string {
   ].join('\n');
 }
 
-async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { reps: { type: 'string', default: '10' }, plans: { type: 'string', default: '5' }, cold: { type: 'string', default: '3' }, 'no-service': { type: 'boolean', default: false } } });
+const COMMAND = command({
+  name: 'bench:charts',
+  usage: 'usage: npm run bench:charts -- [options]     (writes bench/CHARTS.md)',
+  options: {
+    reps: { kind: 'integer', min: 1, default: 10, arg: 'N', help: 'offline renders per chart, after a warm-up (default 10)' },
+    plans: { kind: 'integer', min: 1, default: 5, arg: 'N', help: 'plans drawn through the service (default 5)' },
+    cold: { kind: 'integer', min: 1, default: 3, arg: 'N', help: "fresh processes' first renders (default 3)" },
+    'no-service': { kind: 'flag', help: 'offline only: no Postgres, Redis or API' },
+  },
+});
+
+async function main({ values }: EntryArgs<typeof COMMAND.options>): Promise<number> {
   const log = (m: string) => process.stderr.write(m + '\n');
   const dist = path.resolve(__dirname, '..');
-  const off = await offline(Number(values.reps), log);
-  const cold = coldStarts(Number(values.cold), dist);
-  const svc = values['no-service'] ? [] : await service(Number(values.plans), log);
+  const off = await offline(values.reps, log);
+  const cold = coldStarts(values.cold, dist);
+  const svc = values['no-service'] ? [] : await service(values.plans, log);
   const m = machineInfo();
   const md = `# Charts: render times of a ${TASKS.toLocaleString('en')}-task plan
 
-\`npm run bench:charts\` (bench/charts.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, on ${m.cpu}, ${m.cores} cores, ${m.memGB} GB, Node ${m.node}, ${m.os}.
+${generatedLine('npm run bench:charts', 'bench/charts.ts', m)}
 
 The plan: \`rffd\` on \`largeInstance(${TASKS}, ${NODES}, ${SLOTS})\` of harness/load-speed.ts (${TASKS.toLocaleString('en')} tasks of 100 jobs on ${NODES}
 nodes, ${SLOTS.toLocaleString('en')} slots). Both of its charts are aggregated: the Gantt per node and bucket of slots (one cell per node
@@ -158,17 +170,10 @@ ${table(svc)}
 Spread: min, p90 and max of the runs. The API makes charts on its chart threads (FALLOW_CHART_THREADS), not on its
 event loop (bench/CHARTS-LOAD.md); a made chart of a plan is kept, so a page reload does not render again.
 `;
-  const file = path.join(repoRoot(), 'bench', 'CHARTS.md');
+  const file = benchFile('CHARTS.md');
   writeFileSync(file, md);
   log(`wrote ${file}`);
   return 0;
 }
 
-if (require.main === module)
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
+if (require.main === module) runEntry(COMMAND, main);

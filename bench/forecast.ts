@@ -5,7 +5,7 @@
  * that no choice rests on one day; plus the training time for 100 nodes x 7 days of 5-minute samples x cpu
  * and ram (synthetic traces from harness/usage-traces.ts, median of 3 runs), in this thread and with
  * the 2 x |quantiles| boosting runs on worker threads (src/worker/forecast-build-parallel.ts); and the
- * rolling origin of issue 25 (bench/forecast-rolling.ts): every VM and every testable day, per-VM scores,
+ * rolling origin of issue 25 (bench/forecast/rolling.ts): every VM and every testable day, per-VM scores,
  * before and after the per-VM calibration scale.
  *
  *   npm run bench:forecast            (= npm run build && node dist/bench/forecast.js)
@@ -13,23 +13,31 @@
  *
  * Writes bench/results/forecast-<date>.json, bench/results/forecast-rolling-<date>.json (raw per-VM, per-day
  * scores) and bench/FORECAST.md. Reads the traces in place. Without ../shared it says so and exits
- * (bench/common.ts nothingToRun).
+ * (bench/lib/cli.ts nothingToRun).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_GBT, DEFAULT_ROW_FRACTION, describeEval, EvalReport, renderEvalTable, renderMatchedTable, runForecastEval, trainForecaster } from '../src/engine/forecast';
 import { loadTraces } from '../src/cli/forecast';
 import { trainForecasterParallel } from '../src/worker/forecast-build-parallel';
 import { syntheticHistory } from '../harness/usage-traces';
-import { machineInfo, median, nothingToRun, repoRoot, resultsDir, sharedDir, timestamp } from './common';
-import { rollingJson, rollingMarkdown, runRolling, RollingRun } from './forecast-rolling';
+import { machineInfo, timestamp } from './lib/machine';
+import { median } from './lib/stats';
+import { command, EntryArgs, nothingToRun, runEntry } from './lib/cli';
+import { repoRoot, resultsDir, sharedDir } from './lib/paths';
+import { rollingJson, rollingMarkdown, runRolling, RollingRun } from './forecast/rolling';
 
 const QUANTILES = [0.5, 0.9, 0.99];
 const SLOT_SECONDS = 180;
 const MARGIN = 0.05;
-const COMMAND = 'npm run bench:forecast';
+const RUN_COMMAND = 'npm run bench:forecast';
+
+const COMMAND = command({
+  name: 'bench:forecast',
+  usage: 'usage: npm run bench:forecast -- [options]',
+  options: { out: { kind: 'string', arg: 'DIR', help: 'both results files and FORECAST.md into DIR instead (trials that must not touch bench/)' } },
+});
 
 interface Check {
   metric: string;
@@ -133,9 +141,8 @@ day 5 the median forecasts lose to the slot-quantile baseline (CPU 0.05614 vs 0.
 at the maximum's own coverage the raised forecasts lend more than the maximum on every row but CPU q = 0.5,
 where only a headroom of 1 (the maximum itself) reaches it.`;
 
-async function main(): Promise<number> {
+async function main({ values }: EntryArgs<typeof COMMAND.options>): Promise<number> {
   const started = performance.now();
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { out: { type: 'string' } } });
   const outDir = values.out === undefined ? undefined : path.resolve(values.out);
   const traces = path.join(sharedDir(), 'data', 'bitbrains-rnd');
   if (!existsSync(traces)) return nothingToRun('bench:forecast', `${traces} is absent (../shared or $FALLOW_SHARED)`);
@@ -159,14 +166,14 @@ async function main(): Promise<number> {
   const checks = targetChecks(report);
   const secondChecks = targetChecks(second);
   const date = timestamp();
-  const results = { format: 'fallow.bench-forecast/v3', date, command: COMMAND, machine: machineInfo(), gbt: DEFAULT_GBT, rowFraction: DEFAULT_ROW_FRACTION, report, timing, checks, second, secondChecks, deployed };
+  const results = { format: 'fallow.bench-forecast/v3', date, command: RUN_COMMAND, machine: machineInfo(), gbt: DEFAULT_GBT, rowFraction: DEFAULT_ROW_FRACTION, report, timing, checks, second, secondChecks, deployed };
   const jsonDir = outDir ?? resultsDir();
   const mdFile = path.join(outDir ?? path.join(repoRoot(), 'bench'), 'FORECAST.md');
   mkdirSync(jsonDir, { recursive: true });
   const file = path.join(jsonDir, `forecast-${date.slice(0, 8)}.json`);
   writeFileSync(file, JSON.stringify(results, null, 1) + '\n');
   const rollingFile = path.join(jsonDir, `forecast-rolling-${date.slice(0, 8)}.json`);
-  writeFileSync(rollingFile, JSON.stringify({ format: 'fallow.bench-forecast-rolling/v1', date, command: COMMAND, machine: machineInfo(), traces, runs: rollingJson(rolling) }) + '\n');
+  writeFileSync(rollingFile, JSON.stringify({ format: 'fallow.bench-forecast-rolling/v1', date, command: RUN_COMMAND, machine: machineInfo(), traces, runs: rollingJson(rolling) }) + '\n');
   const benchSeconds = (performance.now() - started) / 1000;
   process.stdout.write(`whole bench: ${benchSeconds.toFixed(0)} s\n`);
   writeFileSync(mdFile, markdown(report, timing, checks, second, secondChecks, deployed, path.relative(repoRoot(), file), rolling, path.relative(repoRoot(), rollingFile), date, benchSeconds));
@@ -259,7 +266,7 @@ function markdown(
   const m = machineInfo();
   return `# Forecast benchmark
 
-Generated by \`${COMMAND}\` (bench/forecast.ts) on ${date} UTC, ${m.cpu} (${m.cores} cores, shared; load average
+Generated by \`${RUN_COMMAND}\` (bench/forecast.ts) on ${date} UTC, ${m.cpu} (${m.cores} cores, shared; load average
 ${loadavg()[0].toFixed(1)} when it ended, so wall times are as loaded as that), Node ${m.node}; the whole bench took ${benchSeconds.toFixed(0)} s. Raw numbers in \`${file}\` and \`${rollingFile}\`. Do not edit by hand.
 The traces are read in place from ../shared/data/bitbrains-rnd.
 
@@ -329,4 +336,4 @@ ${timing.rows.map((t) => `| ${t.quantiles.join(', ')} | ${2 * t.quantiles.length
 `;
 }
 
-main().then((code) => process.exit(code));
+if (require.main === module) runEntry(COMMAND, main);

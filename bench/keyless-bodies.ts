@@ -16,21 +16,21 @@ import { readFileSync } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
 import { request } from 'node:http';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
 import { migrate } from '../src/ops/main';
 import { stopChild } from '../harness/service';
+import { command, EntryArgs, runEntry } from './lib/cli';
 
-const { values } = parseArgs({
+const COMMAND = command({
+  name: 'bench/keyless-bodies',
+  usage: 'usage: node dist/bench/keyless-bodies.js [options]       (after npm run build; prints one JSON object)',
   options: {
-    api: { type: 'string', default: path.resolve(__dirname, '../src/main.js') },
-    requests: { type: 'string', default: '10' },
-    mb: { type: 'string', default: '19' },
+    api: { kind: 'string', default: path.resolve(__dirname, '../src/main.js'), arg: 'FILE', help: "the API to run (default this build's dist/src/main.js)" },
+    requests: { kind: 'integer', min: 1, default: 10, arg: 'N', help: 'concurrent keyless uploads (default 10)' },
+    mb: { kind: 'number', above: 0, default: 19, arg: 'MB', help: "each upload's size (default 19)" },
   },
 });
-const REQUESTS = Number(values.requests);
-const BODY_MB = Number(values.mb);
 const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
@@ -87,7 +87,9 @@ function upload(base: string, body: Buffer): Promise<{ status: number; answeredM
   });
 }
 
-async function main(): Promise<void> {
+async function main({ values }: EntryArgs<typeof COMMAND.options>): Promise<void> {
+  const REQUESTS = values.requests;
+  const BODY_MB = values.mb;
   const db = `fallow_bench_keyless_${randomBytes(3).toString('hex')}`;
   const dbUrl = Object.assign(new URL(SERVER_URL), { pathname: `/${db}` }).toString();
   const prefix = `fallow_bench_${randomBytes(4).toString('hex')}`;
@@ -99,7 +101,7 @@ async function main(): Promise<void> {
     await migrate(dbUrl);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    api = spawn(process.execPath, [values.api!], {
+    api = spawn(process.execPath, [values.api], {
       env: { ...process.env, PORT: String(port), DATABASE_URL: dbUrl, REDIS_URL, FALLOW_QUEUE_PREFIX: prefix, FALLOW_BOOTSTRAP_KEY: `op_${randomBytes(16).toString('hex')}`, FALLOW_LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -158,7 +160,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) runEntry(COMMAND, main);

@@ -8,13 +8,12 @@
  *
  *   node dist/bench/posum-variants.js [--first-seed 41] [--workloads 20] [--variants as-is,oracle-usage,...]
  */
-import { parseArgs } from 'node:util';
 import { loadInstance } from '../src/engine/model/model';
 import { MEMBERS, PortfolioParams } from '../src/engine/policies/posum/params';
 import { portfolioParams, simulatePolicy } from '../src/engine/simulation';
 import { quantile } from '../src/engine/forecast/quantile';
-import { nothingToRun } from './common';
-import { posumInputs, WEIGHTS, workload } from './posum-workload';
+import { command, EntryArgs, nothingToRun, runEntry, UsageError } from './lib/cli';
+import { posumInputs, WEIGHTS, workload } from './posum/workload';
 
 type Variant = { params: Partial<PortfolioParams>; oracle?: boolean };
 const VARIANTS: Record<string, Variant> = {
@@ -33,21 +32,24 @@ const VARIANTS: Record<string, Variant> = {
   'rebuilt-echo-with-ls': { params: { lookAheadMode: 'rebuild', echoArrivals: true, lsMember: true } },
 };
 
-function main(): number {
-  const { values } = parseArgs({
-    options: {
-      'first-seed': { type: 'string', default: '41' },
-      workloads: { type: 'string', default: '20' },
-      variants: { type: 'string', default: Object.keys(VARIANTS).join(',') },
-    },
-  });
+const COMMAND = command({
+  name: 'bench:posum-variants',
+  usage: 'usage: npm run bench:posum-variants -- [options]     (prints its table, writes nothing)',
+  options: {
+    'first-seed': { kind: 'integer', default: 41, arg: 'N', help: 'the first workload seed (default 41)' },
+    workloads: { kind: 'integer', default: 20, arg: 'N', help: 'uniform and bursty workloads each (default 20)' },
+    variants: { kind: 'string', default: Object.keys(VARIANTS).join(','), arg: 'V[,V]', help: `the variants to judge (default all: ${Object.keys(VARIANTS).join(', ')})` },
+  },
+});
+
+function main({ values }: EntryArgs<typeof COMMAND.options>): number {
   const inputs = posumInputs();
   if (typeof inputs === 'string') return nothingToRun('bench:posum-variants', inputs);
   const names = values.variants.split(',');
   const unknown = names.filter((n) => !VARIANTS[n]);
-  if (unknown.length) throw new Error(`unknown variant ${unknown.join(', ')} (one of ${Object.keys(VARIANTS).join(', ')})`);
-  const first = Number(values['first-seed']);
-  const count = Number(values.workloads);
+  if (unknown.length) throw new UsageError(`unknown variant ${unknown.join(', ')} (one of ${Object.keys(VARIANTS).join(', ')})`);
+  const first = values['first-seed'];
+  const count = values.workloads;
   const tally = new Map(names.map((n) => [n, { within5: 0, notWorseThanMedian: 0, ratios: [] as number[] }]));
   for (const kind of ['uniform', 'bursty'] as const)
     for (let s = first; s < first + count; s++) {
@@ -77,4 +79,4 @@ function main(): number {
   return 0;
 }
 
-process.exitCode = main();
+if (require.main === module) runEntry(COMMAND, main);

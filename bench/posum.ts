@@ -9,9 +9,7 @@
  *
  *   npm run bench:posum -- [--workloads 10]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { writeFileSync } from 'node:fs';
 import { loadInstance } from '../src/engine/model/model';
 import { InstanceDoc, JobSpec } from '../src/engine/model/types';
 import { MEMBERS, PortfolioParams, REPLAY_LOOK_AHEAD_SECONDS } from '../src/engine/policies/posum/params';
@@ -20,8 +18,12 @@ import { portfolioParams, simulatePolicy } from '../src/engine/simulation';
 import { Simulator } from '../src/engine/simulate/simulator';
 import { ActualUsage } from '../src/engine/simulate/usage';
 import { getQos } from '../src/engine/qos';
-import { machineInfo, nothingToRun, repoRoot } from './common';
-import { posumInputs, SLOT, SLOTS, WEIGHTS, workload } from './posum-workload';
+import { machineInfo } from './lib/machine';
+import { command, EntryArgs, nothingToRun, runEntry } from './lib/cli';
+import { runLine } from './lib/markdown';
+import { benchFile } from './lib/paths';
+import { resultsFile, writeJson } from './lib/results';
+import { posumInputs, SLOT, SLOTS, WEIGHTS, workload } from './posum/workload';
 
 interface Run {
   workload: string;
@@ -93,29 +95,31 @@ function latency(tasks: number, nodes: number, atSeconds = 0): number {
   return times.sort((a, b) => a - b)[3];
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      workloads: { type: 'string', default: '10' },
-      /** POSUM's own default when not given: until the submitted work is done (600 s for the rebuilt ls row). */
-      'look-ahead': { type: 'string' },
-      period: { type: 'string', default: '120' },
-      /** The first workload seed (fresh seeds check that nothing was tuned to the default ones). */
-      'first-seed': { type: 'string', default: '1' },
-      /** Only these workloads (e.g. uniform-4,bursty-6), no sensitivity or latency: for quick looks. */
-      only: { type: 'string' },
-    },
-  });
-  const count = Number(values.workloads);
-  const firstSeed = Number(values['first-seed']);
+const COMMAND = command({
+  name: 'bench:posum',
+  usage: 'usage: npm run bench:posum -- [options]     (writes bench/results/posum-<date>[-seedN].json and bench/POSUM[-seedN].md)',
+  options: {
+    workloads: { kind: 'integer', default: 10, arg: 'N', help: 'uniform and bursty workloads each (default 10)' },
+    // POSUM's own default when not given: until the submitted work is done (600 s for the rebuilt ls row).
+    'look-ahead': { kind: 'number', min: 0, arg: 'S', help: "POSUM's look-ahead in seconds (default: until the submitted work is done)" },
+    period: { kind: 'number', above: 0, default: 120, arg: 'S', help: "POSUM's decision period in seconds (default 120)" },
+    // Fresh seeds check that nothing was tuned to the default ones.
+    'first-seed': { kind: 'integer', default: 1, arg: 'N', help: 'the first workload seed (default 1)' },
+    only: { kind: 'string', arg: 'W[,W]', help: 'only these workloads (e.g. uniform-4,bursty-6), no sensitivity or latency: for quick looks' },
+  },
+});
+
+async function main({ values, argv }: EntryArgs<typeof COMMAND.options>): Promise<number | void> {
+  const count = values.workloads;
+  const firstSeed = values['first-seed'];
   const only = values.only?.split(',');
   const inputs = posumInputs();
-  if (typeof inputs === 'string') return void (process.exitCode = nothingToRun('bench:posum', inputs));
+  if (typeof inputs === 'string') return nothingToRun('bench:posum', inputs);
   const { trace, traces } = inputs;
-  const given = { weights: WEIGHTS, periodSeconds: Number(values.period), ...(values['look-ahead'] !== undefined ? { lookAheadSeconds: Number(values['look-ahead']) } : {}) };
+  const given = { weights: WEIGHTS, periodSeconds: values.period, ...(values['look-ahead'] !== undefined ? { lookAheadSeconds: values['look-ahead'] } : {}) };
   const params = portfolioParams(given);
   const withLs = portfolioParams({ ...given, lsMember: true });
-  const command = `npm run bench:posum -- ${process.argv.slice(2).join(' ')}`.trim();
+  const command = `npm run bench:posum -- ${argv.join(' ')}`.trim();
   const runs: Run[] = [];
   for (const kind of ['uniform', 'bursty'] as const)
     for (let s = firstSeed; s < firstSeed + count; s++) {
@@ -161,11 +165,9 @@ async function main(): Promise<void> {
   const midRun = [1800, 3600, 7200, 14400].map((atSeconds) => ({ tasks: 1000, nodes: 100, atSeconds, medianMs: latency(1000, 100, atSeconds) }));
   console.log(latencies, midRun);
   const result = { date: new Date().toISOString(), machine: machineInfo(), command, workloads: count, firstSeed, weights: WEIGHTS, params: { lookAheadSeconds: params.lookAheadSeconds, periodSeconds: params.periodSeconds, decideOnArrival: params.decideOnArrival }, runs, sensitivity, latencies, midRun };
-  const dir = path.join(repoRoot(), 'bench', 'results');
-  mkdirSync(dir, { recursive: true });
   const suffix = firstSeed === 1 ? '' : `-seed${firstSeed}`;
-  writeFileSync(path.join(dir, `posum-${result.date.slice(0, 10)}${suffix}.json`), JSON.stringify(result, null, 1));
-  writeFileSync(path.join(repoRoot(), 'bench', `POSUM${suffix}.md`), report(result));
+  writeJson(resultsFile(`posum-${result.date.slice(0, 10)}${suffix}.json`), result, { finalNewline: false });
+  writeFileSync(benchFile(`POSUM${suffix}.md`), report(result));
   console.log(`wrote bench/POSUM${suffix}.md`);
 }
 
@@ -214,7 +216,7 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; comm
   const lines = [
     '# POSUM',
     '',
-    `Run ${r.date.slice(0, 16)} on ${r.machine.cpu} (${r.machine.cores} cores) with \`${r.command}\`.`,
+    runLine(r.date, r.machine, r.command),
     'Workloads: 40 SWIM (FB-2010) jobs each, uniform (over 30 min) or bursty (3 bursts) arrivals, half deadline jobs; 8 fixed nodes under a Bitbrains VM\'s load',
     '(decisions see its first day, the run its second) and 8 leasable ones; Salamander\'s QoS. F_c = V_D/3600 + 0.1 S_B + C (lower is better).',
     `POSUM decides every ${r.params.periodSeconds} s${r.params.decideOnArrival ? ' and whenever a job is submitted' : ''}; its look-ahead is replayed (the workload submitted so far runs again from time 0 with the load observed so far and POSUM's past choices; the queue alone, no echoed arrivals) ${r.params.lookAheadSeconds >= REPLAY_LOOK_AHEAD_SECONDS ? 'until the submitted work is done (the default)' : `over ${r.params.lookAheadSeconds} s`}.`,
@@ -286,7 +288,4 @@ function decisionCostRows(runs: Run[]): string[] {
   });
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) runEntry(COMMAND, main);

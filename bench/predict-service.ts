@@ -8,11 +8,20 @@
  *
  *   npm run bench:predict-service            writes bench/results/predict-service-<date>.json and a section of bench/PREDICT.md
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startService } from '../harness/service';
-import { machineInfo, repoRoot } from './common';
+import { machineInfo } from './lib/machine';
+import { command, runEntry } from './lib/cli';
+import { ranOn } from './lib/markdown';
+import { benchFile } from './lib/paths';
+import { resultsFile, writeJson } from './lib/results';
+
+const COMMAND = command({
+  name: 'bench:predict-service',
+  usage: 'usage: npm run bench:predict-service     (writes bench/results/predict-service-<date>.json and a section of bench/PREDICT.md)',
+  options: {},
+});
 
 const SOLVES = 10;
 const JOBS_PER_SOLVE = 100;
@@ -121,9 +130,7 @@ async function main(): Promise<void> {
       predictBatchMs: { stages: 1000, predicted, runs: predictMs.length, median: median(predictMs), min: Math.min(...predictMs), max: Math.max(...predictMs) },
     };
     console.log(JSON.stringify(result, null, 1));
-    const dir = path.join(repoRoot(), 'bench', 'results');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, `predict-service-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 1));
+    writeJson(resultsFile(`predict-service-${result.date.slice(0, 10)}.json`), result, { finalNewline: false });
     writeSection(result);
   } finally {
     await svc.close();
@@ -134,7 +141,7 @@ const START_MARK = '<!-- predict-service:start (written by npm run bench:predict
 const END_MARK = '<!-- predict-service:end -->';
 
 function writeSection(r: { date: string; machine: ReturnType<typeof machineInfo>; events: number; stageHistoryRows: number; postEventsMs: Record<string, number>; predictBatchMs: Record<string, number> }): void {
-  const file = path.join(repoRoot(), 'bench', 'PREDICT.md');
+  const file = benchFile('PREDICT.md');
   let text = '';
   try {
     text = readFileSync(file, 'utf8');
@@ -146,7 +153,7 @@ function writeSection(r: { date: string; machine: ReturnType<typeof machineInfo>
     START_MARK,
     '## At scale: 1,000,000 events, a 1,000-stage batch (`npm run bench:predict-service`)',
     '',
-    `Run ${r.date.slice(0, 16)} on ${r.machine.cpu} (${r.machine.cores} cores), real Postgres through the API.`,
+    `${ranOn(r.date, r.machine)}, real Postgres through the API.`,
     '',
     `- History: ${r.events.toLocaleString('en')} execution events of ${(r.events / 2).toLocaleString('en')} tasks, summed into ${r.stageHistoryRows.toLocaleString('en')} stage_history rows.`,
     `- POST of ${r.postEventsMs.perRequest.toLocaleString('en')} events (validation, insert, stage_history rebuilt for their jobs in the same transaction), ${r.postEventsMs.requests} requests: median ${f(r.postEventsMs.median)} ms, p90 ${f(r.postEventsMs.p90)} ms, max ${f(r.postEventsMs.max)} ms; first ${f(r.postEventsMs.first)} ms, last ${f(r.postEventsMs.last)} ms.`,
@@ -159,7 +166,4 @@ function writeSection(r: { date: string; machine: ReturnType<typeof machineInfo>
   writeFileSync(file, text);
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) runEntry(COMMAND, main);

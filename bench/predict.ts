@@ -11,23 +11,33 @@
  *
  *   npm run bench:predict -- [--seeds 5] [--jobs 200]
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Accuracy } from '../src/predict-eval/accuracy';
 import { AlibabaResult, evaluateAlibaba, parseAlibaba } from '../src/predict-eval/alibaba';
 import { evaluateSwim, parseSwim, planQuality, PlanQualityResult, SWIM_DEFAULTS, SwimResult } from '../src/predict-eval/swim';
-import { machineInfo, nothingToRun, repoRoot, sharedDir } from './common';
+import { machineInfo } from './lib/machine';
+import { command, EntryArgs, nothingToRun, runEntry } from './lib/cli';
+import { runLine } from './lib/markdown';
+import { benchFile, sharedDir } from './lib/paths';
+import { resultsFile, writeJson } from './lib/results';
 
 const PREDICTORS = ['global-mean', 'basic', 'standard', 'detailed'];
 const SWIM_TRACES = ['FB-2009_samples_24_times_1hr_0.tsv', 'FB-2010_samples_24_times_1hr_0.tsv'];
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { seeds: { type: 'string', default: '5' }, jobs: { type: 'string', default: '200' } } });
-  const seeds = Number(values.seeds);
-  const jobs = Number(values.jobs);
+const COMMAND = command({
+  name: 'bench:predict',
+  usage: 'usage: npm run bench:predict -- [options]     (writes bench/results/predict-<date>.json and bench/PREDICT.md)',
+  options: {
+    seeds: { kind: 'integer', default: 5, arg: 'N', help: 'seeds per SWIM trace (default 5)' },
+    jobs: { kind: 'integer', min: 1, default: 200, arg: 'N', help: 'jobs per SWIM run (default 200)' },
+  },
+});
+
+async function main({ values }: EntryArgs<typeof COMMAND.options>): Promise<number | void> {
+  const { seeds, jobs } = values;
   const data = path.join(sharedDir(), 'data');
-  if (!existsSync(data)) return void (process.exitCode = nothingToRun('bench:predict', `the traces in ${data} are absent (../shared or $FALLOW_SHARED)`));
+  if (!existsSync(data)) return nothingToRun('bench:predict', `the traces in ${data} are absent (../shared or $FALLOW_SHARED)`);
   const alibabaTasks = parseAlibaba(readFileSync(path.join(data, 'alibaba-v2017-batch-task', 'batch_task.csv'), 'utf8'));
   const alibaba = { endedBefore: evaluateAlibaba(alibabaTasks, 'ended-before'), restOfJob: evaluateAlibaba(alibabaTasks, 'rest-of-job') };
   console.log(`alibaba: ${alibaba.endedBefore.tasks} tasks`);
@@ -47,11 +57,9 @@ async function main(): Promise<void> {
     }
   }
   const result = { date: new Date().toISOString(), machine: machineInfo(), seeds, jobs, alibaba, swim, plans };
-  const dir = path.join(repoRoot(), 'bench', 'results');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, `predict-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 1));
+  writeJson(resultsFile(`predict-${result.date.slice(0, 10)}.json`), result, { finalNewline: false });
   // Keep the at-scale section bench:predict-service wrote (between its markers).
-  const file = path.join(repoRoot(), 'bench', 'PREDICT.md');
+  const file = benchFile('PREDICT.md');
   const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const kept = old.match(/<!-- predict-service:start[\s\S]*<!-- predict-service:end -->/);
   writeFileSync(file, report(result) + (kept ? `\n${kept[0]}\n` : ''));
@@ -89,7 +97,7 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; seed
   const lines = [
     '# Runtime predictors',
     '',
-    `Run ${r.date.slice(0, 16)} on ${r.machine.cpu} (${r.machine.cores} cores) with \`npm run bench:predict -- --seeds ${r.seeds} --jobs ${r.jobs}\`.`,
+    runLine(r.date, r.machine, `npm run bench:predict -- --seeds ${r.seeds} --jobs ${r.jobs}`),
     'APE: absolute percentage error of a task\'s predicted runtime against its real one. Cells: median APE / 90th-percentile APE (tasks scored).',
     '',
     `## Alibaba 2017 batch tasks (${r.alibaba.endedBefore.tasks} finished tasks of ${r.alibaba.endedBefore.jobs} jobs)`,
@@ -132,7 +140,4 @@ function report(r: { date: string; machine: ReturnType<typeof machineInfo>; seed
   return lines.join('\n');
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) runEntry(COMMAND, main);

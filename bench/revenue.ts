@@ -19,14 +19,17 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { evaluatePlan } from '../src/engine/evaluate/evaluate';
 import { loadInstance } from '../src/engine/model/model';
 import { InstanceDoc } from '../src/engine/model/types';
 import { solve } from '../src/engine/solve';
 import { tpsPaperInstance } from '../harness/tps-instance';
-import { machineInfo, mean, nothingToRun, repoRoot, resultsDir, sharedDir, timestamp } from './common';
-import { renderRevenueReport, RevenueRow, RevenueResults, REVENUE_RESULTS_FORMAT } from './revenue-report';
+import { machineInfo, timestamp } from './lib/machine';
+import { mean } from './lib/stats';
+import { command, EntryArgs, nothingToRun, runEntry } from './lib/cli';
+import { benchFile, sharedDir } from './lib/paths';
+import { resultsFile, writeJson } from './lib/results';
+import { renderRevenueReport, RevenueRow, RevenueResults, REVENUE_RESULTS_FORMAT } from './revenue/report';
 
 const SIZES = [20, 40, 80, 120, 200];
 const HEURISTICS = ['tps', 'edf', 'fifo'];
@@ -38,31 +41,29 @@ interface Case {
   instance: InstanceDoc;
 }
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      sets: { type: 'string', default: 'gen,paper,ephemeral,small' },
-      'budget-ms': { type: 'string', default: '5000' },
-      'exact-budget-ms': { type: 'string', default: '20000' },
-      seeds: { type: 'string', default: '3' },
-      'report-only': { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
-  });
+const COMMAND = command({
+  name: 'bench:revenue',
+  usage: 'usage: node dist/bench/revenue.js [options]     (or npm run bench:revenue -- [options])',
+  options: {
+    sets: { kind: 'string', default: 'gen,paper,ephemeral,small', arg: 'S[,S]', help: 'gen | paper | ephemeral | small   (default all four)' },
+    'budget-ms': { kind: 'number', above: 0, default: 5000, arg: 'N', help: 'budget of every heuristic and ls solve (default 5000)' },
+    'exact-budget-ms': { kind: 'number', above: 0, default: 20000, arg: 'N', help: "exact's budget on the small sets (default 20000)" },
+    seeds: { kind: 'integer', default: 3, arg: 'N', help: 'seeds per set and size (default 3)' },
+    'report-only': { kind: 'string', arg: 'FILE', help: 'only re-render bench/REVENUE.md from this results file' },
+  },
+});
+
+async function main({ values }: EntryArgs<typeof COMMAND.options>): Promise<number> {
   if (values['report-only']) {
     // Re-render REVENUE.md from a results file (after a change to the report's text).
     const results = JSON.parse(readFileSync(values['report-only'], 'utf8')) as RevenueResults;
-    writeFileSync(path.join(repoRoot(), 'bench', 'REVENUE.md'), renderRevenueReport(results, mean));
+    writeFileSync(benchFile('REVENUE.md'), renderRevenueReport(results, mean));
     return 0;
   }
-  if (values.help) {
-    process.stdout.write('node dist/bench/revenue.js [--sets gen,paper,ephemeral,small] [--budget-ms 5000] [--exact-budget-ms 20000] [--seeds 3]\n');
-    return 0;
-  }
-  const budget = Number(values['budget-ms']);
-  const exactBudget = Number(values['exact-budget-ms']);
-  const seeds = Array.from({ length: Number(values.seeds) }, (_, i) => i + 1);
-  const sets = values.sets!.split(',');
+  const budget = values['budget-ms'];
+  const exactBudget = values['exact-budget-ms'];
+  const seeds = Array.from({ length: values.seeds }, (_, i) => i + 1);
+  const sets = values.sets.split(',');
   const shared = sharedDir();
   const skipped: string[] = [];
   const cases: Case[] = [];
@@ -121,9 +122,8 @@ async function main(): Promise<number> {
     }
   }
   const results: RevenueResults = { format: REVENUE_RESULTS_FORMAT, createdAt: new Date().toISOString(), machine: machineInfo(), budgetMs: budget, exactBudgetMs: exactBudget, skipped, rows };
-  const file = path.join(resultsDir(), `revenue-${timestamp()}.json`);
-  writeFileSync(file, JSON.stringify(results, null, 1) + '\n');
-  writeFileSync(path.join(repoRoot(), 'bench', 'REVENUE.md'), renderRevenueReport(results, mean));
+  const file = writeJson(resultsFile(`revenue-${timestamp()}.json`), results);
+  writeFileSync(benchFile('REVENUE.md'), renderRevenueReport(results, mean));
   process.stderr.write(`wrote ${file} and bench/REVENUE.md\n`);
   return 0;
 }
@@ -156,11 +156,4 @@ function fullAlone(inst: InstanceDoc, stages: InstanceDoc['jobs'][number]['stage
   return stages.reduce((t, s) => t + Math.ceil(s.tasks / containers) * Math.ceil((s.durationSeconds ?? slot) / slot), 0);
 }
 
-if (require.main === module)
-  main().then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`${(e as Error).stack}\n`);
-      process.exit(1);
-    },
-  );
+if (require.main === module) runEntry(COMMAND, main);

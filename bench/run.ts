@@ -4,56 +4,53 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { getStrategy, strategyNames } from '../src/engine/strategies';
-import { checkPlans } from './checkplan';
-import { SolveJob } from './child';
-import {
-  ALL_SUITES,
-  BenchInstance,
-  cacheDir,
-  defaultBudgetMs,
-  machineInfo,
-  Measurement,
-  nothingToRun,
-  RESULTS_FORMAT,
-  ResultsFile,
-  resultsDir,
-  RunRecord,
-  SolveOutcome,
-  SuiteName,
-  sharedDir,
-  timestamp,
-} from './common';
-import { largeInstanceFile, measureLoad } from './measure';
-import { writeReport } from './report';
-import { RunnerOptions, runSolve } from './runner';
-import { loadSuite } from './suites';
+import { command, EntryArgs, nothingToRun, runEntry, UsageError } from './lib/cli';
+import { checkPlans } from './solve/checkplan';
+import { SolveJob } from './solve/child';
+import { ALL_SUITES, BenchInstance, defaultBudgetMs, Measurement, RESULTS_FORMAT, ResultsFile, RunRecord, SolveOutcome, SuiteName } from './solve/types';
+import { cacheDir, resultsDir, sharedDir } from './lib/paths';
+import { machineInfo, timestamp } from './lib/machine';
+import { largeInstanceFile, measureLoad } from './solve/measure';
+import { writeReport } from './solve/results-report';
+import { RunnerOptions, runSolve } from './solve/run-solve';
+import { loadSuite } from './solve/suites';
 
-export const USAGE = `usage: npm run bench -- [options]     (or, after npm run build: node dist/bench/run.js [options])
-
-  --suite S[,S]          shared | ephemeral | j30 | j120 | measure | all   (default all)
-  --strategies A,B       strategies to run (default: every registered strategy, plus auto when available)
-  --budget-ms N          budget of every main run, or per strategy: --budget-ms ls=2000,exact=20000
-                         (defaults: j30 exact 10000, others 1000; j120 5000; shared and ephemeral exact 60000,
-                         others 10000)
-  --ref-budget-ms N      budget of the "best of all" reference runs on shared and ephemeral (default 60000)
-  --no-ref               skip the reference runs;  --only-ref: run only them
-  --limit N              the first N instances of each suite (after --sample)
-  --sample N             N evenly spaced instances of each suite (j120 default 60: every 10th file)
-  --filter A,B           only instances whose name contains A or B
-  --seed N               seed of every solve (default 1)
-  --jobs N               solves run in parallel child processes (default 1: parallel runs disturb timing)
-  --in-process           run solves in this process instead of one child process per solve
-  --timeout-factor F     a child is killed after budget * F + 30 s (default 2)
-  --out FILE             results file (default bench/results/<suite>-<date>.json)
-  --shared DIR           the shared directory (default ../shared or $FALLOW_SHARED)
-  --cache DIR            where generated instances and plans go (default .tmp/bench, outside git)
-  --note TEXT            a remark stored in the results file and printed in RESULTS.md (repeatable)
-  --dry-run              list the runs and the total budget, run nothing
-  --no-report            do not regenerate bench/RESULTS.md after the run
-  --report-only          only regenerate bench/RESULTS.md from bench/results/*.json
-  --help`;
+/** The options of `npm run bench`; --help prints them as listed here. */
+export const COMMAND = command({
+  name: 'fallow bench',
+  usage: 'usage: npm run bench -- [options]     (or, after npm run build: node dist/bench/run.js [options])',
+  helpColumn: 25,
+  options: {
+    suite: { kind: 'string', default: 'all', arg: 'S[,S]', help: 'shared | ephemeral | j30 | j120 | measure | all   (default all)' },
+    strategies: { kind: 'string', arg: 'A,B', help: 'strategies to run (default: every registered strategy, plus auto when available)' },
+    'budget-ms': {
+      kind: 'string',
+      arg: 'N',
+      help:
+        'budget of every main run, or per strategy: --budget-ms ls=2000,exact=20000\n' +
+        '(defaults: j30 exact 10000, others 1000; j120 5000; shared and ephemeral exact 60000,\n' +
+        'others 10000)',
+    },
+    'ref-budget-ms': { kind: 'number', above: 0, default: 60000, arg: 'N', help: 'budget of the "best of all" reference runs on shared and ephemeral (default 60000)' },
+    'no-ref': { kind: 'flag', help: 'skip the reference runs;  --only-ref: run only them' },
+    'only-ref': { kind: 'flag' },
+    limit: { kind: 'integer', arg: 'N', help: 'the first N instances of each suite (after --sample)' },
+    sample: { kind: 'integer', arg: 'N', help: 'N evenly spaced instances of each suite (j120 default 60: every 10th file)' },
+    filter: { kind: 'string', arg: 'A,B', help: 'only instances whose name contains A or B' },
+    seed: { kind: 'integer', default: 1, arg: 'N', help: 'seed of every solve (default 1)' },
+    jobs: { kind: 'integer', default: 1, arg: 'N', help: 'solves run in parallel child processes (default 1: parallel runs disturb timing)' },
+    'in-process': { kind: 'flag', help: 'run solves in this process instead of one child process per solve' },
+    'timeout-factor': { kind: 'number', min: 1, default: 2, arg: 'F', help: 'a child is killed after budget * F + 30 s (default 2)' },
+    out: { kind: 'string', arg: 'FILE', help: 'results file (default bench/results/<suite>-<date>.json)' },
+    shared: { kind: 'string', arg: 'DIR', help: 'the shared directory (default ../shared or $FALLOW_SHARED)' },
+    cache: { kind: 'string', arg: 'DIR', help: 'where generated instances and plans go (default .tmp/bench, outside git)' },
+    note: { kind: 'strings', arg: 'TEXT', help: 'a remark stored in the results file and printed in RESULTS.md (repeatable)' },
+    'dry-run': { kind: 'flag', help: 'list the runs and the total budget, run nothing' },
+    'no-report': { kind: 'flag', help: 'do not regenerate bench/RESULTS.md after the run' },
+    'report-only': { kind: 'flag', help: 'only regenerate bench/RESULTS.md from bench/results/*.json' },
+  },
+});
 
 interface PlannedRun {
   inst: BenchInstance;
@@ -68,7 +65,7 @@ function parseBudget(spec: string | undefined): { all?: number; per: Map<string,
   if (/^\d+(\.\d+)?$/.test(spec)) return { all: Number(spec), per };
   for (const part of spec.split(',')) {
     const [k, v] = part.split('=');
-    if (!k || !(Number(v) > 0)) throw new Error(`--budget-ms: cannot read "${part}" (want N or name=N,...)`);
+    if (!k || !(Number(v) > 0)) throw new UsageError(`--budget-ms: cannot read "${part}" (want N or name=N,...)`);
     per.set(k.trim(), Number(v));
   }
   return { per };
@@ -87,51 +84,7 @@ export function availableStrategies(): string[] {
   return names;
 }
 
-function intOpt(v: string | undefined, name: string): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${v}"`);
-  return n;
-}
-
-export async function main(argv: string[]): Promise<number> {
-  let values: Record<string, string | boolean | string[] | undefined>;
-  try {
-    values = parseArgs({
-      args: argv,
-      allowPositionals: false,
-      options: {
-        suite: { type: 'string', default: 'all' },
-        strategies: { type: 'string' },
-        'budget-ms': { type: 'string' },
-        'ref-budget-ms': { type: 'string', default: '60000' },
-        'no-ref': { type: 'boolean', default: false },
-        'only-ref': { type: 'boolean', default: false },
-        limit: { type: 'string' },
-        sample: { type: 'string' },
-        filter: { type: 'string' },
-        seed: { type: 'string', default: '1' },
-        jobs: { type: 'string', default: '1' },
-        'in-process': { type: 'boolean', default: false },
-        'timeout-factor': { type: 'string', default: '2' },
-        out: { type: 'string' },
-        shared: { type: 'string' },
-        cache: { type: 'string' },
-        'dry-run': { type: 'boolean', default: false },
-        'no-report': { type: 'boolean', default: false },
-        'report-only': { type: 'boolean', default: false },
-        note: { type: 'string', multiple: true },
-        help: { type: 'boolean', default: false },
-      },
-    }).values;
-  } catch (e) {
-    process.stderr.write(`fallow bench: ${(e as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
+export async function main({ values, argv }: EntryArgs<typeof COMMAND.options>): Promise<number> {
   const log = (msg: string) => process.stderr.write(msg + '\n');
   if (values['report-only']) {
     const file = writeReport();
@@ -139,45 +92,28 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
-  let suites: SuiteName[];
-  let budget: ReturnType<typeof parseBudget>;
-  let limit: number | undefined;
-  let sample: number | undefined;
-  let seed: number;
-  let jobs: number;
-  let refBudget: number;
-  let timeoutFactor: number;
-  try {
-    const s = String(values.suite);
-    suites = s === 'all' ? ALL_SUITES : (s.split(',').map((x) => x.trim()) as SuiteName[]);
-    for (const x of suites) if (!ALL_SUITES.includes(x)) throw new Error(`unknown suite "${x}" (one of ${ALL_SUITES.join(', ')}, all)`);
-    budget = parseBudget(values['budget-ms'] as string | undefined);
-    limit = intOpt(values.limit as string | undefined, '--limit');
-    sample = intOpt(values.sample as string | undefined, '--sample');
-    seed = intOpt(values.seed as string, '--seed')!;
-    jobs = Math.max(1, intOpt(values.jobs as string, '--jobs')!);
-    refBudget = Number(values['ref-budget-ms']);
-    timeoutFactor = Number(values['timeout-factor']);
-    if (!(refBudget > 0)) throw new Error('--ref-budget-ms must be positive');
-    if (!(timeoutFactor >= 1)) throw new Error('--timeout-factor must be >= 1');
-  } catch (e) {
-    process.stderr.write(`fallow bench: ${(e as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
+  const suiteArg = values.suite;
+  const suites = suiteArg === 'all' ? ALL_SUITES : (suiteArg.split(',').map((x) => x.trim()) as SuiteName[]);
+  for (const x of suites) if (!ALL_SUITES.includes(x)) throw new UsageError(`unknown suite "${x}" (one of ${ALL_SUITES.join(', ')}, all)`);
+  const budget = parseBudget(values['budget-ms']);
+  const { limit, sample, seed } = values;
+  const jobs = Math.max(1, values.jobs);
+  const refBudget = values['ref-budget-ms'];
+  const timeoutFactor = values['timeout-factor'];
 
-  const shared = sharedDir(values.shared as string | undefined);
-  const cache = cacheDir(values.cache as string | undefined);
+  const shared = sharedDir(values.shared);
+  const cache = cacheDir(values.cache);
   if (!existsSync(shared)) return nothingToRun('fallow bench', `the shared directory ${shared} is absent (--shared DIR or $FALLOW_SHARED); every suite needs it`);
 
   const registered = availableStrategies();
-  const strategies = values.strategies ? String(values.strategies).split(',').map((x) => x.trim()).filter(Boolean) : registered;
+  const strategies = values.strategies ? values.strategies.split(',').map((x) => x.trim()).filter(Boolean) : registered;
   for (const s of strategies) if (!registered.includes(s)) log(`warning: strategy "${s}" is not registered (have ${registered.join(', ')}); its runs will record the error`);
 
   // Plan every run first (instances are generated / converted here, before any timing starts).
   const skipped: string[] = [];
   const mainRuns: PlannedRun[] = [];
   const refs: PlannedRun[] = [];
-  const filter = values.filter ? String(values.filter).split(',') : undefined;
+  const filter = values.filter ? values.filter.split(',') : undefined;
   for (const suite of suites) {
     if (suite === 'measure') continue;
     const r = loadSuite(suite, { shared, cache, limit, sample, filter, log });
@@ -207,7 +143,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   const outFile = path.resolve(
-    (values.out as string | undefined) ?? path.join(resultsDir(), `${suites.length === ALL_SUITES.length ? 'all' : suites.join('+')}-${timestamp()}.json`),
+    values.out ?? path.join(resultsDir(), `${suites.length === ALL_SUITES.length ? 'all' : suites.join('+')}-${timestamp()}.json`),
   );
   mkdirSync(path.dirname(outFile), { recursive: true });
   const session = path.basename(outFile).replace(/\.json$/, '');
@@ -233,12 +169,12 @@ export async function main(argv: string[]): Promise<number> {
     runs: [],
     measurements: [],
     skipped,
-    notes: (values.note as string[] | undefined) ?? [],
+    notes: values.note,
   };
   const save = () => writeFileSync(outFile, JSON.stringify(results, null, 1) + '\n');
   save();
 
-  const runner: RunnerOptions = { inProcess: values['in-process'] === true, timeoutFactor, timeoutSlackMs: 30000 };
+  const runner: RunnerOptions = { inProcess: values['in-process'], timeoutFactor, timeoutSlackMs: 30000 };
   const unchecked: RunRecord[] = [];
   const flushChecks = () => {
     const todo = unchecked.splice(0).filter((r) => r.planFile);
@@ -376,12 +312,4 @@ async function measurements(shared: string, cache: string, strategies: string[],
   return out;
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`fallow bench: ${(e as Error).stack ?? e}\n`);
-      process.exit(2);
-    },
-  );
-}
+if (require.main === module) runEntry(COMMAND, main);

@@ -1,11 +1,11 @@
 /**
  * The papers' experiment (Salamander IV, Cuckoo IV) in Fallow's simulator: one MapReduce job of 640 map
  * and 40 reduce tasks (128 MB or 256 MB chunks, 3100 / 6300 FLOP per byte, 3 / 4 GB RAM; maps write
- * intermediate output that the reduces shuffle, simulate-experiment.ts) on the PC-1,
+ * intermediate output that the reduces shuffle, simulate/experiment.ts) on the PC-1,
  * PC-2 and University clusters, whose regular customers replay real Bitbrains traces. Every approach
  * plans with the same forecast and runs against the held-out day (the actual load):
  *   --forecast gbt          (default) the forecasting builder's q = 0.99 forecast, trained per cluster on
- *                           each host's VM trace before the held-out day (simulate-forecast.ts)
+ *                           each host's VM trace before the held-out day (simulate/forecast.ts)
  *   --forecast previous-day the previous day's utilisation (the generator's trace offset), as the issue
  *                           allowed before the builder existed; kept so the two can be compared
  *   hadoop       Hadoop default: random 3-replica placement, FIFO locality-first, 20 slots, Cuckoo QoS
@@ -15,13 +15,13 @@
  *   sal-<s>      Salamander: a plan from strategy s (ls, ga, exact) with its scheduler-driven placement
  *                (one replica, III-C), replayed with Salamander's QoS controller (Alg. 3)
  * Writes bench/results/simulate-<date>-<forecast>.json and, for the full run, that forecast's results
- * section of bench/SIMULATION.md plus the table comparing the two forecasts (simulate-compare.ts).
+ * section of bench/SIMULATION.md plus the table comparing the two forecasts (simulate/compare.ts).
  *
  *   npm run bench:simulate -- [--quick] [--budget-ms 2000] [--seeds 2] [--forecast gbt|previous-day]
  *   npm run bench:simulate -- --throughput         only the 100k-task throughput line
  *   npm run bench:simulate -- --sweep [--seeds 10] [--margins 0,5,10,15,20,25,30] [--chunks 128,256]
  *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls,sal-ls-links] [--budget-ms 1000] [--workers 2]
- *                                                  the sweep with evidence per reversal (simulate-sweep.ts)
+ *                                                  the sweep with evidence per reversal (simulate/sweep.ts)
  *        [--name NAME]                             a sweep beside the main one: its own results file and report sections
  *   npm run bench:simulate -- --sweep-report bench/results/simulate-sweep-<date>.json   re-render its sections
  * Skips (exit 0) when ../shared/data or python3 is missing. The Bitbrains traces are read in place in
@@ -30,17 +30,18 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadInstance } from '../src/engine/model/model';
 import { InstanceDoc } from '../src/engine/model/types';
 import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulation';
 import { median } from '../src/engine/simulate/run-report';
 import { solve } from '../src/engine/solve';
-import { nothingToRun, repoRoot, sharedDir, writeResultsSection } from './common';
-import { FORECASTS, ForecastKind, forecastComparison, latestResults } from './simulate-compare';
-import { builderForecast, BuiltForecast, DAY_ROWS } from './simulate-forecast';
-import { experiment, oneReplica, paperJob, RunOf, SLOT_SECONDS, SLOTS, swimShuffleRatio } from './simulate-experiment';
-import { runSweep, writeSweepReports } from './simulate-sweep';
+import { command, EntryArgs, nothingToRun, runEntry } from './lib/cli';
+import { repoRoot, sharedDir } from './lib/paths';
+import { writeResultsSection } from './lib/markdown';
+import { FORECASTS, ForecastKind, forecastComparison, latestResults } from './simulate/compare';
+import { builderForecast, BuiltForecast, DAY_ROWS } from './simulate/forecast';
+import { experiment, oneReplica, paperJob, RunOf, SLOT_SECONDS, SLOTS, swimShuffleRatio } from './simulate/experiment';
+import { runSweep, writeSweepReports } from './simulate/sweep';
 
 const STRATEGIES = ['ls', 'ga', 'exact'];
 
@@ -60,28 +61,30 @@ interface Row extends RunOf {
   solveMs: number | null;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      quick: { type: 'boolean', default: false },
-      'budget-ms': { type: 'string', default: '2000' },
-      seeds: { type: 'string' },
-      out: { type: 'string' },
-      forecast: { type: 'string', default: 'gbt' },
-      throughput: { type: 'boolean', default: false },
-      // The sweep (simulate-sweep.ts): distributions over margins x seeds with evidence per reversal.
-      sweep: { type: 'boolean', default: false },
-      margins: { type: 'string', default: '0,5,10,15,20,25,30' },
-      chunks: { type: 'string', default: '128,256' },
-      dcs: { type: 'string', default: 'pc1,pc2,univ' },
-      approaches: { type: 'string', default: 'hadoop,cuckoo,sal-ls,sal-ls-links' },
-      workers: { type: 'string', default: '2' },
-      'sweep-report': { type: 'string' },
-      // A sweep beside the main one: results in simulate-sweep-<date>-NAME.json, sections sweep-NAME in the reports.
-      name: { type: 'string' },
-    },
-  });
+const COMMAND = command({
+  name: 'bench:simulate',
+  usage: 'usage: npm run bench:simulate -- [options]     (or, after npm run build: node dist/bench/simulate.js [options])',
+  options: {
+    quick: { kind: 'flag', help: 'one cluster (pc1), one chunk size, one margin, one seed: a quick look, not written into SIMULATION.md' },
+    'budget-ms': { kind: 'number', above: 0, default: 2000, arg: 'N', help: "each plan's solving budget (default 2000)" },
+    seeds: { kind: 'integer', min: 1, arg: 'N', help: 'seeds per configuration (default 2; the sweep 10)' },
+    out: { kind: 'string', arg: 'FILE', help: 'results file (default bench/results/simulate-<date>-<forecast>.json)' },
+    forecast: { kind: 'string', default: 'gbt', arg: 'F', help: `what the plans are made on: ${FORECASTS.join(' | ')}   (default gbt)` },
+    throughput: { kind: 'flag', help: "only the 100k-task throughput line (the simulator's speed, before/after a change)" },
+    // The sweep (simulate/sweep.ts): distributions over margins x seeds with evidence per reversal.
+    sweep: { kind: 'flag', help: 'the sweep: every approach over clusters x chunk sizes x margins x seeds, with evidence per reversal' },
+    margins: { kind: 'string', default: '0,5,10,15,20,25,30', arg: 'M,M', help: "the sweep's safety margins, % (default 0,5,10,15,20,25,30)" },
+    chunks: { kind: 'string', default: '128,256', arg: 'MB,MB', help: "the sweep's chunk sizes (default 128,256)" },
+    dcs: { kind: 'string', default: 'pc1,pc2,univ', arg: 'D,D', help: "the sweep's clusters (default pc1,pc2,univ)" },
+    approaches: { kind: 'string', default: 'hadoop,cuckoo,sal-ls,sal-ls-links', arg: 'A,A', help: "the sweep's approaches (default hadoop,cuckoo,sal-ls,sal-ls-links)" },
+    workers: { kind: 'integer', min: 1, default: 2, arg: 'N', help: "the sweep's worker threads (default 2)" },
+    'sweep-report': { kind: 'string', arg: 'FILE', help: "only re-render the sweep's sections from its results file" },
+    // A sweep beside the main one: results in simulate-sweep-<date>-NAME.json, sections sweep-NAME in the reports.
+    name: { kind: 'string', arg: 'NAME', help: 'a sweep beside the main one: its own results file and report sections' },
+  },
+});
+
+export async function main({ values }: EntryArgs<typeof COMMAND.options>): Promise<number> {
   const forecastKind = values.forecast as ForecastKind;
   if (!FORECASTS.includes(forecastKind)) {
     process.stderr.write(`bench:simulate: --forecast must be one of ${FORECASTS.join(', ')}, got "${values.forecast}"\n`);
@@ -102,7 +105,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch {
     return nothingToRun('bench:simulate', 'python3 not found (gen-instance.py needs it)');
   }
-  const budget = Number(values['budget-ms']);
+  const budget = values['budget-ms'];
   const quick = values.quick;
   const list = (x: string) => x.split(',').map((v) => v.trim()).filter(Boolean);
   const dcs = values.sweep ? list(values.dcs) : quick ? ['pc1'] : ['pc1', 'pc2', 'univ'];
@@ -110,13 +113,13 @@ export async function main(argv: string[]): Promise<number> {
   const swim = path.join(shared, 'data', 'swim-facebook', 'FB-2009_samples_24_times_1hr_0.tsv');
   const outputRatio: Record<number, number> = Object.fromEntries(chunks.map((c) => [c, swimShuffleRatio(swim, c)]));
   const margins = values.sweep ? list(values.margins).map((m) => Number(m) / 100) : quick ? [0.05] : [0, 0.05, 0.1, 0.2, 0.3];
-  const seeds = Array.from({ length: quick ? 1 : Number(values.seeds ?? (values.sweep ? 10 : 2)) }, (_, i) => i + 1);
+  const seeds = Array.from({ length: quick ? 1 : (values.seeds ?? (values.sweep ? 10 : 2)) }, (_, i) => i + 1);
   const tmp = path.join(root, '.tmp', 'sim-bench');
   mkdirSync(tmp, { recursive: true });
   if (values.sweep) {
     const approaches = list(values.approaches);
     const command = `node dist/bench/simulate.js --sweep --seeds ${seeds.length} --margins ${values.margins} --chunks ${chunks.join(',')} --dcs ${dcs.join(',')} --approaches ${approaches.join(',')} --budget-ms ${budget} --workers ${values.workers}${values.name ? ` --name ${values.name}` : ''}`;
-    return runSweep({ dcs, chunks, margins, seeds, approaches, budgetMs: budget, workers: Number(values.workers), gen, traces, tmp, mapOutputRatio: outputRatio, name: values.name }, command);
+    return runSweep({ dcs, chunks, margins, seeds, approaches, budgetMs: budget, workers: values.workers, gen, traces, tmp, mapOutputRatio: outputRatio, name: values.name }, command);
   }
   if (values.throughput) {
     // Only the 100k-task throughput line (before/after comparisons of the simulator's speed).
@@ -350,11 +353,4 @@ function renderMarkdown(result: any, file: string): string {
   return lines.join('\n');
 }
 
-if (require.main === module)
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`${(e as Error).stack ?? e}\n`);
-      process.exit(1);
-    },
-  );
+if (require.main === module) runEntry(COMMAND, main);

@@ -1,13 +1,12 @@
 /**
- * Not a test: measures how long loadInstance (validation + compilation) takes on a large instance,
- *   10,000 tasks x 100 nodes x 1,000 slots, with a usage series for every node and metric.
- * Run after a build:  node dist/harness/load-speed.js
- * (Imported by bench/ and test/, it does nothing then.)
+ * The large instance that tests and benchmarks share: by default 10,000 tasks x 100 nodes x 1,000 slots, with a
+ * usage series for every node and metric (bench/load-speed.ts times loadInstance on it; the charts, the plan
+ * store and the screenshots draw or store its plans).
  */
-import { loadInstance } from '../src/engine/model/model';
 import { InstanceDoc, JobSpec } from '../src/engine/model/types';
 import { Random } from '../src/engine/random';
 
+/** MapReduce jobs of 80 maps + 20 reduces each (tasks / 100 jobs) on `nodes` nodes, seeded. */
 export function largeInstance(tasks = 10_000, nodes = 100, slots = 1_000, seed = 1): InstanceDoc {
   const rng = new Random(seed);
   const metrics = ['cpu', 'ram'];
@@ -39,31 +38,3 @@ export function largeInstance(tasks = 10_000, nodes = 100, slots = 1_000, seed =
     jobs,
   };
 }
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-function main() {
-  const inst = largeInstance();
-  const text = JSON.stringify(inst);
-  const parse: number[] = [];
-  const load: number[] = [];
-  let model = loadInstance(JSON.parse(text)); // warm-up
-  for (let i = 0; i < 5; i++) {
-    let t = process.hrtime.bigint();
-    const raw = JSON.parse(text);
-    parse.push(Number(process.hrtime.bigint() - t) / 1e6);
-    t = process.hrtime.bigint();
-    model = loadInstance(raw);
-    load.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  console.log(
-    `instance: ${model.nTasks} tasks x ${model.K} nodes x ${model.T} slots x ${model.M} metrics, ${(text.length / 1e6).toFixed(1)} MB of JSON\n` +
-      `JSON.parse:   median ${median(parse).toFixed(1)} ms  (${parse.map((x) => x.toFixed(0)).join(', ')})\n` +
-      `loadInstance: median ${median(load).toFixed(1)} ms  (${load.map((x) => x.toFixed(0)).join(', ')})`,
-  );
-}
-
-if (require.main === module && process.env.NODE_TEST_CONTEXT === undefined) main();

@@ -199,6 +199,9 @@ describe('architecture (.dependency-cruiser.cjs)', () => {
         'test/support/h.ts': 'export const h = 1;\n',
         // harness-not-bench-or-test
         'harness/h2.ts': "import { h } from '../test/support/h';\nexport const h2 = h;\n",
+        // bench-no-circular: a cycle in bench/ through a type import counts (unlike no-circular's in src/)
+        'bench/lib/table.ts': "import type { Row } from '../solve/row';\nexport const table = (r: Row) => [r];\n",
+        'bench/solve/row.ts': "import { table } from '../lib/table';\nexport interface Row { n: number }\nexport const rows = table({ n: 1 });\n",
       };
       for (const [name, text] of Object.entries(files)) {
         mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
@@ -213,6 +216,7 @@ describe('architecture (.dependency-cruiser.cjs)', () => {
       assert.deepEqual(
         edges,
         [
+          'bench-no-circular: bench/lib/table.ts -> bench/solve/row.ts',
           'bench-not-test: bench/run.ts -> test/support/h.ts',
           'charts-are-pure: src/charts/c.ts -> src/modules/x/x.service.ts',
           'cli-not-worker: src/cli/solve.ts -> src/worker/kinds/solve.thread.ts',

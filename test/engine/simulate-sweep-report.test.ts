@@ -1,13 +1,13 @@
 /**
- * The sweep's report (bench/simulate-sweep-report.ts) on handmade rows: the ordering shares count only the
+ * The sweep's report (bench/simulate/sweep-report.ts) on handmade rows: the ordering shares count only the
  * configurations where both approaches finished, every reversal and every missed Salamander target gets
  * its evidence line, and the map output ratio is SWIM's shuffle over input bytes.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { renderEvidence, renderSweep } from '../../bench/simulate-sweep-report';
-import type { SweepRow } from '../../bench/simulate-sweep';
-import { swimShuffleRatio } from '../../bench/simulate-experiment';
+import { renderEvidence, renderSweep } from '../../bench/simulate/sweep-report';
+import type { SweepRow } from '../../bench/simulate/sweep-row';
+import { swimShuffleRatio } from '../../bench/simulate/experiment';
 import { withTempDir } from '../support/fixtures';
 
 const evidence = { killsByHost: [], remoteByHost: [], stagingSeconds: 0, remoteReadGB: 0, shuffleGB: 1, shuffleMedianSeconds: 10, shuffleMaxSeconds: 20, reduceNodes: 2 };

@@ -2,14 +2,14 @@
  * One experiment of the simulation benchmark (Salamander IV, Cuckoo IV): a generated cluster whose
  * regular customers replay Bitbrains traces, the forecast every approach plans with, the actual load it
  * runs against, and the papers' MapReduce job. Shared by the single-run benchmark (simulate.ts) and the
- * sweep (simulate-sweep.ts).
+ * sweep (sweep.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadInstance, Model } from '../src/engine/model/model';
-import { InstanceDoc, JobSpec, PlanDoc } from '../src/engine/model/types';
-import { DAY_ROWS } from './simulate-forecast';
+import { loadInstance, Model } from '../../src/engine/model/model';
+import { InstanceDoc, JobSpec, PlanDoc } from '../../src/engine/model/types';
+import { DAY_ROWS } from './forecast';
 
 export const SLOT_SECONDS = 30;
 export const SLOTS = 480; // a 4-hour window: the job's compute takes minutes at these GFLOP/s, 30 s slots keep the plan's rounding small

@@ -5,9 +5,10 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadInstance } from '../src/engine/model/model';
-import { Random } from '../src/engine/random';
-import { Measurement, median } from './common';
+import { loadInstance } from '../../src/engine/model/model';
+import { Random } from '../../src/engine/random';
+import { Measurement } from './types';
+import { median } from '../lib/stats';
 
 export const LARGE = { tasks: 10000, nodes: 100, slots: 1000, seed: 7 };
 

@@ -5,19 +5,7 @@
  * with the builder before issue 25 (calibrationScale 'none': one absolute conformal offset for every VM)
  * and once as it is now, so that the before/after comparison is regenerated with the rest.
  */
-import {
-  ForecasterOptions,
-  isMostlyIdle,
-  RollingReport,
-  RollingSummary,
-  rollingOrigin,
-  summariseRolling,
-  UsageHistory,
-  IDLE_RULE,
-  Dist,
-  QuantileSummary,
-  NodeGroupSummary,
-} from '../src/engine/forecast';
+import { ForecasterOptions, isMostlyIdle, RollingReport, RollingSummary, rollingOrigin, summariseRolling, UsageHistory, IDLE_RULE, Dist, QuantileSummary, NodeGroupSummary } from '../../src/engine/forecast';
 
 export interface RollingRun {
   label: string;

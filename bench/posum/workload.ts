@@ -5,10 +5,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { InstanceDoc, JobSpec, NodeSpec } from '../src/engine/model/types';
-import { Random } from '../src/engine/random';
-import { parseSwim, SwimJob } from '../src/predict-eval/swim';
-import { sharedDir } from './common';
+import { InstanceDoc, JobSpec, NodeSpec } from '../../src/engine/model/types';
+import { Random } from '../../src/engine/random';
+import { parseSwim, SwimJob } from '../../src/predict-eval/swim';
+import { sharedDir } from '../lib/paths';
 
 export const SLOT = 60;
 export const SLOTS = 480;

@@ -3,16 +3,16 @@
  * evaluator. Used in-process (`--in-process`) or as a child process (the default), one per solve, so a
  * strategy that crashes, hangs or runs out of memory only loses its own run.
  *
- *   node dist/bench/child.js '{"file": "...", "strategy": "ls", "budgetMs": 1000, "seed": 1, "planFile": "..."}'
+ *   node dist/bench/solve/child.js '{"file": "...", "strategy": "ls", "budgetMs": 1000, "seed": 1, "planFile": "..."}'
  * prints one line `@@fallow-bench@@ {SolveOutcome}` on stdout.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { evaluatePlan } from '../src/engine/evaluate/evaluate';
-import { loadInstance } from '../src/engine/model/model';
-import { solve } from '../src/engine/solve';
-import { Reference, SolveOutcome } from './common';
+import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
+import { loadInstance } from '../../src/engine/model/model';
+import { solve } from '../../src/engine/solve';
+import { Reference, SolveOutcome } from './types';
 
 export const RESULT_MARK = '@@fallow-bench@@ ';
 
@@ -93,7 +93,7 @@ if (require.main === module) {
   try {
     job = JSON.parse(process.argv[2]);
   } catch {
-    process.stderr.write('usage: node dist/bench/child.js JSON_JOB\n');
+    process.stderr.write('usage: node dist/bench/solve/child.js JSON_JOB\n');
     process.exit(2);
   }
   solveOne(job).then(

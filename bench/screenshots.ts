@@ -3,6 +3,8 @@
  *   docs/images/plan-page.png   the plan page of a solved and simulated plan, in headless chromium, against the real service
  *   docs/images/gantt-10000.png the Gantt of a 10,000-task plan on 100 nodes (aggregated), rendered offline
  * Needs Postgres and Redis as the service tests do (the npm script runs scripts/ensure-services.sh first).
+ * Not a benchmark, but like them a program run from a checkout on the shared harness (it lived in harness/,
+ * which holds only what tests and benchmarks share).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -10,9 +12,12 @@ import { ganttSpec } from '../src/charts/gantt';
 import { renderSvg } from '../src/charts/render';
 import { loadInstance } from '../src/engine/model/model';
 import { solve } from '../src/engine/solve';
-import { launchChromium, openPlanPage, pngStats } from './browser';
-import { largeInstance } from './load-speed';
-import { Service, startService, waitFor } from './service';
+import { launchChromium, openPlanPage, pngStats } from '../harness/browser';
+import { largeInstance } from '../harness/load-speed';
+import { Service, startService, waitFor } from '../harness/service';
+import { command, runEntry } from './lib/cli';
+
+const COMMAND = command({ name: 'screenshots', usage: "usage: npm run screenshots     (writes docs/images/plan-page.png and gantt-10000.png)", options: {} });
 
 const OUT = path.resolve(__dirname, '../../docs/images');
 const SLOTS = 48;
@@ -101,8 +106,4 @@ async function main(): Promise<void> {
   await largeGantt();
 }
 
-if (require.main === module)
-  main().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
+if (require.main === module) runEntry(COMMAND, main);

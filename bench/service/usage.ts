@@ -5,9 +5,9 @@
  * again into a cluster that already holds it (every sample a duplicate). Target: under 2 s per request.
  */
 import { performance } from 'node:perf_hooks';
-import { Service } from '../harness/service';
-import { usageCluster, usageCsv, usageHistory, usageSamples } from '../harness/usage-fixtures';
-import { Summary, summarize } from './service';
+import { Service } from '../../harness/service';
+import { usageCluster, usageCsv, usageHistory, usageSamples } from '../../harness/usage-fixtures';
+import { Summary, summarize } from '../lib/stats';
 
 export const TARGET_USAGE_MS = 2000;
 

@@ -17,8 +17,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { forecast, parseBitbrainsVm, Series, trainForecaster, UsageHistory } from '../src/engine/forecast';
-import { InstanceDoc } from '../src/engine/model/types';
+import { forecast, parseBitbrainsVm, Series, trainForecaster, UsageHistory } from '../../src/engine/forecast';
+import { InstanceDoc } from '../../src/engine/model/types';
 
 /** Bitbrains' sampling period: one trace row per 5 minutes. */
 export const TRACE_ROW_SECONDS = 300;

@@ -1,8 +1,8 @@
 /**
  * The simulation benchmark as a sweep (issue 25, part 4): every approach over clusters x chunk sizes x
  * safety margins x seeds, planned on the forecasting builder's forecast, each run with the evidence that
- * explains it (simulate-evidence.ts). The (cluster, chunk, seed) groups (one generated cluster and one
- * forecast each, every margin inside) run on worker threads; the report is simulate-sweep-report.ts.
+ * explains it (evidence.ts). The (cluster, chunk, seed) groups (one generated cluster and one
+ * forecast each, every margin inside) run on worker threads; the report is sweep-report.ts.
  *
  *   node dist/bench/simulate.js --sweep [--seeds 10] [--margins 0,5,10,15,20,25,30] [--chunks 128,256]
  *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls,sal-ls-links] [--budget-ms 1000] [--workers 2]
@@ -10,15 +10,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { fromPlanDoc, toPlanDoc } from '../src/engine/schedule/plan-doc';
-import { PlanDoc } from '../src/engine/model/types';
-import { placeReducesOverLinks } from '../src/engine/placement/shuffle-aware';
-import { solve } from '../src/engine/solve';
-import { repoRoot, writeResultsSection } from './common';
-import { experiment, oneReplica, RunOf, SLOT_SECONDS, SLOTS } from './simulate-experiment';
-import { builderForecast } from './simulate-forecast';
-import { RunEvidence, runWithEvidence } from './simulate-evidence';
-import { renderSweep, renderEvidence } from './simulate-sweep-report';
+import { fromPlanDoc, toPlanDoc } from '../../src/engine/schedule/plan-doc';
+import { PlanDoc } from '../../src/engine/model/types';
+import { placeReducesOverLinks } from '../../src/engine/placement/shuffle-aware';
+import { solve } from '../../src/engine/solve';
+import { repoRoot } from '../lib/paths';
+import { writeResultsSection } from '../lib/markdown';
+import { experiment, oneReplica, SLOT_SECONDS, SLOTS } from './experiment';
+import { builderForecast } from './forecast';
+import { runWithEvidence } from './evidence';
+import { renderSweep, renderEvidence } from './sweep-report';
+import { SweepResult, SweepRow } from './sweep-row';
 
 export const SWEEP_APPROACHES = ['hadoop', 'cuckoo', 'cuckoo-plan', 'sal-ls', 'sal-ls-links', 'sal-ga', 'sal-exact'] as const;
 
@@ -37,21 +39,6 @@ export interface SweepOptions {
   mapOutputRatio: Record<number, number>;
   /** A second sweep beside the main one (e.g. `cuckoo-64`): its own results file and its own sections of the reports. */
   name?: string;
-}
-
-export interface SweepRow extends RunOf {
-  finished: boolean;
-  executionSeconds: number | null;
-  computeSeconds: number | null;
-  stagingSeconds: number;
-  relaunchedTaskPct: number;
-  remoteTaskPct: number;
-  relaunches: number;
-  stalledTasks: number;
-  events: number;
-  simMs: number;
-  solveMs: number | null;
-  evidence: RunEvidence;
 }
 
 interface Group {
@@ -103,7 +90,7 @@ export async function runSweep(o: SweepOptions, command: string): Promise<number
 }
 
 /** The sweep's sections of SIMULATION.md and SIMULATION-sweep-evidence.md from a results file (--sweep-report FILE re-renders one). */
-export function writeSweepReports(result: Parameters<typeof renderSweep>[0], out: string, name?: string): void {
+export function writeSweepReports(result: SweepResult, out: string, name?: string): void {
   const root = repoRoot();
   const file = path.relative(root, out);
   const md = renderSweep(result, file);

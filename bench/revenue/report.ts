@@ -1,4 +1,4 @@
-import { MachineInfo } from './common';
+import { MachineInfo } from '../lib/machine';
 
 export const REVENUE_RESULTS_FORMAT = 'fallow.bench-revenue/v1';
 

@@ -4,14 +4,15 @@
  * tasks remotely, how many bytes the shuffle and the remote reads moved and how long the reduces waited
  * for their inputs, and the staging time. Read from the simulator after the run, never estimated.
  */
-import { Model } from '../src/engine/model/model';
-import { InstanceDoc, PlanDoc } from '../src/engine/model/types';
-import { getPolicy } from '../src/engine/policies';
-import { getQos } from '../src/engine/qos';
-import { checkPlanFits, portfolioParams, SimReport } from '../src/engine/simulation';
-import { PlanDriver } from '../src/engine/simulate/plan-driver';
-import { Driver, Simulator, TaskState } from '../src/engine/simulate/simulator';
-import { ActualUsage } from '../src/engine/simulate/usage';
+import { Model } from '../../src/engine/model/model';
+import { InstanceDoc, PlanDoc } from '../../src/engine/model/types';
+import { getPolicy } from '../../src/engine/policies';
+import { getQos } from '../../src/engine/qos';
+import { checkPlanFits, portfolioParams, SimReport } from '../../src/engine/simulation';
+import { PlanDriver } from '../../src/engine/simulate/plan-driver';
+import { Simulator } from '../../src/engine/simulate/simulator';
+import { Driver, TaskState } from '../../src/engine/simulate/driver';
+import { ActualUsage } from '../../src/engine/simulate/usage';
 
 export interface HostKills {
   host: string;

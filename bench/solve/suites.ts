@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { BenchInstance, naturalCompare, SuiteName } from './common';
+import { BenchInstance, naturalCompare, SuiteName } from './types';
 
 export interface SuiteOptions {
   shared: string;

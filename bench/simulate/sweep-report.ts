@@ -1,20 +1,12 @@
 /**
- * The sweep's report (simulate-sweep.ts): distributions per cluster and chunk size (median and 10th/90th
+ * The sweep's report (sweep.ts): distributions per cluster and chunk size (median and 10th/90th
  * percentiles over margins x seeds), the share of configurations where each paper's ordering holds, and an
  * evidence line for every configuration where it does not (or where Salamander relaunches >= 1 % or runs
- * remote tasks), built from the runs' own evidence (simulate-evidence.ts).
+ * remote tasks), built from the runs' own evidence (evidence.ts).
  */
-import { quantile } from '../src/engine/forecast/quantile';
-import { Random } from '../src/engine/random';
-import type { SweepRow } from './simulate-sweep';
-
-interface SweepResult {
-  date: string;
-  command: string;
-  elapsedSeconds: number;
-  setup: { approaches: string[]; margins: number[]; seeds: number[]; mapOutputRatio: Record<number, number>; budgetMs: number; workers: number };
-  rows: SweepRow[];
-}
+import { quantile } from '../../src/engine/forecast/quantile';
+import { Random } from '../../src/engine/random';
+import type { SweepResult, SweepRow } from './sweep-row';
 
 /** A configuration: one cluster, chunk size, margin and seed, with each approach's run. */
 interface Config {

@@ -1,10 +1,9 @@
 /**
- * Shared types and helpers of the benchmark harness (see bench/README.md).
- * Nothing here is part of the service: the harness only uses the engine's public entry points.
+ * The solve benchmark's types (`npm run bench`, bench/run.ts): suites, instances, one solve's outcome, the rows
+ * of bench/results/*.json and their ordering. Nothing here is part of the service: the benchmark only uses the
+ * engine's public entry points.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import type { MachineInfo } from '../lib/machine';
 
 export const RESULTS_FORMAT = 'fallow.bench/v1';
 
@@ -101,13 +100,6 @@ export interface Measurement {
   samples?: number[];
 }
 
-export interface MachineInfo {
-  cpu: string;
-  cores: number;
-  memGB: number;
-  node: string;
-  os: string;
-}
 
 export interface ResultsFile {
   format: typeof RESULTS_FORMAT;
@@ -130,48 +122,8 @@ export function defaultBudgetMs(suite: SuiteName, strategy: string): number {
   return strategy === 'exact' ? 60000 : 10000;
 }
 
-export function machineInfo(): MachineInfo {
-  const cpus = os.cpus();
-  return {
-    cpu: cpus[0]?.model?.trim() ?? 'unknown',
-    cores: cpus.length,
-    memGB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
-    node: process.version,
-    os: `${os.type()} ${os.release()} ${os.arch()}`,
-  };
-}
 
-/** The repository root: the nearest directory above this file holding package.json. */
-export function repoRoot(): string {
-  let dir = __dirname;
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    dir = path.dirname(dir);
-  }
-  return process.cwd();
-}
 
-export function sharedDir(override?: string): string {
-  return path.resolve(override ?? process.env.FALLOW_SHARED ?? path.join(repoRoot(), '..', 'shared'));
-}
-
-/**
- * A benchmark that finds nothing to run must not pass for one that ran (issue 26: `npm run bench` in a
- * clone without ../shared exited 0): say why on stderr and answer exit code 1.
- */
-export function nothingToRun(entry: string, why: string): number {
-  process.stderr.write(`${entry}: nothing to run: ${why}\n`);
-  return 1;
-}
-
-/** Cache for generated instances and written plans: outside git (.tmp/ is ignored). */
-export function cacheDir(override?: string): string {
-  return path.resolve(override ?? process.env.FALLOW_BENCH_CACHE ?? path.join(repoRoot(), '.tmp', 'bench'));
-}
-
-export function resultsDir(): string {
-  return path.join(repoRoot(), 'bench', 'results');
-}
 
 /** j301_10 -> [30, 1, 10]: PSPLIB files sorted by set, parameter group, then instance number. */
 export function naturalCompare(a: string, b: string): number {
@@ -189,24 +141,9 @@ export function naturalCompare(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
-export function median(xs: number[]): number | null {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-}
 
-export function mean(xs: number[]): number | null {
-  return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
-}
 
-export function pct(x: number, of: number): number {
-  return of > 0 ? (100 * x) / of : 0;
-}
 
-export function timestamp(d = new Date()): string {
-  return d.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
-}
 
 /** Lexicographic objective: more scheduled tasks first, then a smaller makespan (FORMAT.md). */
 export function betterThan(a: { scheduledTasks: number | null; makespan: number | null }, b: { scheduledTasks: number | null; makespan: number | null }): boolean {
@@ -214,15 +151,4 @@ export function betterThan(a: { scheduledTasks: number | null; makespan: number 
   const bt = b.scheduledTasks ?? -1;
   if (at !== bt) return at > bt;
   return (a.makespan ?? Infinity) < (b.makespan ?? Infinity);
-}
-
-/** Replaces a generated section (<!-- name:start --> ... <!-- name:end -->) of a markdown file, keeping the hand-written discussion around it. */
-export function writeResultsSection(file: string, md: string, name: string): void {
-  const START = `<!-- ${name}:start -->`;
-  const END = `<!-- ${name}:end -->`;
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : `# Simulation benchmark\n`;
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  const next = a >= 0 && b > a ? text.slice(0, a + START.length) + '\n' + md + '\n' + text.slice(b) : `${text}\n${START}\n${md}\n${END}\n`;
-  writeFileSync(file, next);
 }

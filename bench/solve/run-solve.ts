@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { RESULT_MARK, SolveJob, solveOne } from './child';
-import { SolveOutcome } from './common';
+import { SolveOutcome } from './types';
 
 export interface RunnerOptions {
   inProcess: boolean;
