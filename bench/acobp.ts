@@ -249,12 +249,17 @@ function report(result: { date: string; machine: ReturnType<typeof machineInfo>;
     `| aco-bp as published | ${paperRow('aco-bp').makespanSeconds.toFixed(0)} | ${paperRow('aco-bp').meanLatencySeconds.toFixed(0)} | ${paperRow('aco-bp').remoteTaskPct.toFixed(1)} |`,
     ...ablation.map((r) => `| ${r.approach} | ${r.makespanSeconds.toFixed(0)} | ${r.meanLatencySeconds.toFixed(0)} | ${r.remoteTaskPct.toFixed(1)} |`),
     '',
-    `## ${result.seeds} generated instances (${result.scale}x the tasks, counts and latencies within 20%): min / q1 / median / q3 / max`,
-    '',
-    ...genTable([...policies, ...plans]),
-    '',
-    `ACO-BP (slow start) has the shorter makespan than FS on ${wins('fair')} instances, than RWS on ${wins('rws')}, than HMJS on ${wins('hmjs')}, than FS without delay on ${wins('fair-nodelay')}, than ls's plan on ${wins('plan:ls')}.`,
-    '',
+    // --seeds 0 (the paper's set-up alone) has no generated instances to tabulate.
+    ...(gen.length === 0
+      ? []
+      : [
+          `## ${result.seeds} generated instances (${result.scale}x the tasks, counts and latencies within 20%): min / q1 / median / q3 / max`,
+          '',
+          ...genTable([...policies, ...plans]),
+          '',
+          `ACO-BP (slow start) has the shorter makespan than FS on ${wins('fair')} instances, than RWS on ${wins('rws')}, than HMJS on ${wins('hmjs')}, than FS without delay on ${wins('fair-nodelay')}, than ls's plan on ${wins('plan:ls')}.`,
+          '',
+        ]),
     '## One ACO-BP decision',
     '',
     `All windows of 10 bins for 100 VMs and 6 jobs at the start of the batch: median ${result.decisionMs.median.toFixed(1)} ms (min ${result.decisionMs.min.toFixed(1)}, max ${result.decisionMs.max.toFixed(1)}, 21 runs; the first includes JIT warm-up).`,
