@@ -58,7 +58,7 @@ function describeViolation(v: Violation): string {
 /**
  * The unit of the engine's layering: its folder below src/engine (model, schedule, simulate, ...), except that
  * each family of strategies/ and policies/ is its own unit and so is each file at a root (solve.ts, the registries
- * strategies/index.ts and policies/index.ts, the contracts strategies/strategy.ts and policies/policy.ts).
+ * strategies/index.ts and policies/index.ts, the contracts strategies/strategy.ts (in the known-bad layout) and policies/policy.ts).
  */
 function engineUnit(file: string): string | null {
   const m = /^src\/engine\/(.+)$/.exec(file);

@@ -1,7 +1,7 @@
 /**
  * The online entry point, the twin of solve.ts: replay a plan (with a QoS controller) or run an online policy
  * (policies/index.ts, by name) against the regular customers' *actual* utilisation in the simulator
- * (simulate/), and get the realised metrics (simulate/metrics.ts). `simulate` makes the plan-or-policy choice.
+ * (simulate/), and get the realised metrics (simulate/run-report.ts). `simulate` makes the plan-or-policy choice.
  */
 import { ValidationError } from './model/errors';
 import { Model } from './model/model';

@@ -1,5 +1,5 @@
 /**
- * The shuffle and the per-node links (src/engine/simulate/transfer.ts): a reduce fetches its share of every
+ * The shuffle and the per-node links (src/engine/network/links.ts): a reduce fetches its share of every
  * map's output from the map's node; each transfer holds the sender's uplink and the receiver's downlink at
  * the slowest rate on its path. Every expected time below is worked out by hand from the bandwidths.
  */

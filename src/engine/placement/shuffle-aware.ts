@@ -9,7 +9,7 @@ import { NodeLinks, pathSeconds } from '../network/links';
  * the other tasks staying where they are: in the order of the planned starts, each goes to the node and
  * slot where it would end first, counting the earliest slot its predecessors and the node's capacity allow,
  * the time to fetch its share of every predecessor's output over the senders' uplinks and that node's
- * downlink, queued as the simulator queues them (simulate/transfer.ts), and its compute there.
+ * downlink, queued as the simulator queues them (network/links.ts), and its compute there.
  *
  * Why: a schedule made without the links puts the reduces where the forecast has room, often on a few
  * nodes whose downlinks then carry the whole shuffle (bench/SIMULATION.md: a median of 4 nodes for the

@@ -38,7 +38,7 @@ export interface RunRecord {
 }
 
 /**
- * POSUM's P = (V_D, S_B, C) of the run (Table I, src/engine/posum/score.ts): e_i is the time the job's
+ * POSUM's P = (V_D, S_B, C) of the run (Table I, src/engine/evaluate/posum-score.ts): e_i is the time the job's
  * tasks ran (their last attempts); a job that did not end (rejected or unfinished) counts until the
  * simulation stopped; every node is up until the makespan.
  */
