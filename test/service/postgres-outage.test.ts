@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from 'pg';
 import { ephemeralInstance } from '../../harness/ephemeral-instance';
-import { privatePostgres, PrivatePostgres } from '../../harness/private-postgres';
+import { privatePostgres, PrivatePostgres } from '../support/private-postgres';
 import { Service, startService, stopChild, waitFor } from '../../harness/service';
 
 describe('Postgres outage during a solve', () => {

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PrivateRedis } from '../../harness/private-redis';
+import { PrivateRedis } from '../support/private-redis';
 import { Service, startService, stopChild, waitFor } from '../../harness/service';
 
 const INSTANCE = {

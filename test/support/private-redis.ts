@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import IORedis from 'ioredis';
-import { waitFor } from './service';
+import { waitFor } from '../../harness/service';
 
 export class PrivateRedis {
   readonly port = 6300 + Math.floor(Math.random() * 90);
