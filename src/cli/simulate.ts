@@ -12,9 +12,9 @@ import { PlanDoc } from '../engine/model/types';
 import { policyNames } from '../engine/policies';
 import { PROVISIONING_NAMES, ProvisioningName } from '../engine/policies/posum/provisioning';
 import { PORTFOLIO_DEFAULTS, PortfolioParams, REBUILD_LOOK_AHEAD_SECONDS } from '../engine/policies/posum/params';
-import { portfolioFromRequest, portfolioRequestIssues, PortfolioRequest } from '../engine/policies/posum/request';
+import { portfolioFromRequest, PortfolioRequest } from '../engine/policies/posum/request';
 import { QOS_NAMES } from '../engine/qos';
-import { checkPlanFits, validateActualUsage, validateRuntimeTruth } from '../engine/simulation';
+import { checkPlanFits, runRequestIssues, validateActualUsage, validateRuntimeTruth } from '../engine/simulation';
 import { runCliWork } from './progress';
 
 const POLICIES = policyNames();
@@ -62,7 +62,7 @@ export async function simulateCommand(args: string[]): Promise<number> {
   if (qosPeriodSeconds !== undefined && !(qosPeriodSeconds >= MIN_QOS_PERIOD_SECONDS)) throw new UsageError(`--qos-period must be a number of seconds >= ${MIN_QOS_PERIOD_SECONDS}, got "${values['qos-period']}"`);
   if (values.policy !== undefined && !POLICIES.includes(values.policy)) throw new UsageError(`--policy must be one of ${POLICIES.join(', ')}, got "${values.policy}"`);
   if (values.provision !== undefined && values.policy === undefined) throw new UsageError('--provision goes with --policy (a plan leases no nodes)');
-  const posum = posumOptions(values);
+  const posum = posumOptions(values, values.policy);
   if (values.policy === undefined && positionals.length !== 2) throw new UsageError('simulate needs INSTANCE.json and PLAN.json, or INSTANCE.json --policy NAME');
   if (values.policy !== undefined && positionals.length !== 1) throw new UsageError('simulate --policy takes INSTANCE.json only (no plan)');
 
@@ -97,7 +97,7 @@ const POSUM_FLAGS: Record<string, string> = {
 };
 
 /** POSUM's flags as parameters; a UsageError names the first bad one. */
-function posumOptions(v: Record<string, string | boolean | undefined>): PortfolioParams {
+function posumOptions(v: Record<string, string | boolean | undefined>, policy: string | undefined): PortfolioParams {
   const request: PortfolioRequest = {
     ...(v['ls-member'] ? { lsMember: true } : {}),
     ...(v['echo-arrivals'] ? { echoArrivals: true } : {}),
@@ -107,7 +107,7 @@ function posumOptions(v: Record<string, string | boolean | undefined>): Portfoli
     const raw = v[flag];
     if (raw !== undefined) (request as Record<string, unknown>)[field] = field === 'provision' || field === 'lookAheadMode' ? raw : Number(raw);
   }
-  const [bad] = portfolioRequestIssues(request);
+  const [bad] = runRequestIssues(policy, request);
   if (bad) throw new UsageError(`--${POSUM_FLAGS[bad.path]} ${bad.message.replace(/, got .*$/, '')}, got "${v[POSUM_FLAGS[bad.path]]}"`);
   return portfolioFromRequest(request);
 }

@@ -5,13 +5,14 @@
  */
 import { ValidationError } from './model/errors';
 import { Model } from './model/model';
-import { PlanDoc } from './model/types';
+import { Issue, PlanDoc } from './model/types';
 import { evaluatePlan } from './evaluate/evaluate';
 import { fc } from './evaluate/posum-score';
-import { getPolicy } from './policies';
+import { getPolicy, lookupPolicy } from './policies';
 import { portfolioParams, PortfolioParams } from './policies/posum/params';
 import type { Decision } from './policies/posum/posum-policy';
 import { ProvisioningName, ProvisioningPolicy } from './policies/posum/provisioning';
+import { portfolioRequestIssues } from './policies/posum/request';
 import { getQos } from './qos';
 import { lookupStrategy } from './strategies';
 import type { RunReport } from './simulate/run-report';
@@ -106,6 +107,18 @@ export function simulatePolicy(model: Model, policy: string, options: SimulateOp
     fc: Math.round(fc(report.score, { vd: 0, sb: 0, c: 0 }, params.weights) * 1e4) / 1e4,
     ...run.report?.(),
   };
+}
+
+/**
+ * Every bad field of a run's request (the API's JSON fields, the CLI's flags as fields), all at once: the
+ * policy's own parameters check (Policy.issues) where it has one, else the options every run takes (the
+ * provisioning policy, the score's weights and POSUM's parameters, which every policy run accepts and a plan
+ * replay reads the weights of). An unknown policy name is the caller's to report (it knows the field).
+ */
+export function runRequestIssues(policy: string | null | undefined, request: object): Issue[] {
+  const fields = request as Readonly<Record<string, unknown>>;
+  const own = policy != null ? lookupPolicy(policy)?.issues : undefined;
+  return own ? own(fields) : portfolioRequestIssues(fields);
 }
 
 /**

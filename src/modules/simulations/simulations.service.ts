@@ -4,7 +4,7 @@ import { simulationParameterIssues } from '../../engine/model/admission';
 import { InstanceDoc } from '../../engine/model/types';
 import { ValidationError } from '../../engine/model/errors';
 import { loadInstance } from '../../engine/model/model';
-import { validateRuntimeTruth } from '../../engine/simulation';
+import { runRequestIssues, validateRuntimeTruth } from '../../engine/simulation';
 import { defaultQosPeriod } from '../../engine/simulate/simulator';
 import { SIMULATED_POLICIES } from './policy-choices';
 import { Principal, tenantScope } from '../auth/principal';
@@ -19,7 +19,7 @@ import { actualUsageIssues, trimToWindow } from './actual-usage';
 import { CreatePolicySimulationDto, CreateSimulationDto, SimulationDto } from './simulation.dto';
 import { ActualSource, SimulationEntity } from './simulation.entity';
 import { policyStartIssues, provisionIssues, simulationIssues } from './simulation-issues';
-import { portfolioFromRequest, portfolioRequestIssues } from '../../engine/policies/posum/request';
+import { portfolioFromRequest } from '../../engine/policies/posum/request';
 import { weightsIssues } from '../../engine/evaluate/posum-score';
 import { TenantsService } from '../auth/tenants.service';
 import { SIMULATION_WORK } from './simulation.kind';
@@ -74,7 +74,7 @@ export class SimulationsService {
     const issues = [
       ...uuidFieldIssues(dto, ['clusterId', 'batchId', 'forecastId']),
       ...simulationIssues(dto),
-      ...portfolioRequestIssues(dto),
+      ...runRequestIssues(dto.policy, dto),
       ...policyStartIssues(dto),
       ...simulationParameterIssues(dto, this.config.simulationLimits),
     ];
