@@ -9,7 +9,7 @@
 # When a chosen test drives a browser (harness/browser), scripts/ensure-chromium.sh finds or installs chromium
 # first (FALLOW_CHROMIUM: another binary; FALLOW_NO_INSTALL=1: no apt-get); without one that test is skipped,
 # saying what to install. Likewise scripts/ensure-tools.sh for curl and jq when a chosen test runs the README's
-# shell blocks (harness/shell-tools).
+# shell blocks (test/support/shell-tools).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -59,7 +59,7 @@ done
 if [ "${#files[@]}" -eq 0 ]; then mapfile -t files < <(list_tests dist/test); fi
 if [ "${#files[@]}" -eq 0 ]; then echo "test: no compiled tests under dist/test" >&2; exit 1; fi
 
-if grep -qs -- 'harness/shell-tools' "${files[@]}"; then
+if grep -qs -- 'support/shell-tools' "${files[@]}"; then
   bash scripts/ensure-tools.sh
   # shellcheck source=/dev/null
   source .tmp/tools.env

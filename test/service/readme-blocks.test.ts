@@ -16,7 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { usageCluster, usageCsv, usageHistory, usageSamples } from '../../harness/usage-fixtures';
 import { Service, startService, waitFor } from '../../harness/service';
-import { shellToolsMissing } from '../../harness/shell-tools';
+import { shellToolsMissing } from '../support/shell-tools';
 import { commandsOf, promisedStatus, readme, ROOT, shBlocksUnder } from '../support/readme-blocks';
 
 const run = promisify(execFile);

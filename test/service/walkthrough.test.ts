@@ -14,7 +14,7 @@ import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
 import { loadInstance } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
 import { Service, startService, stopChild } from '../../harness/service';
-import { shellToolsMissing } from '../../harness/shell-tools';
+import { shellToolsMissing } from '../support/shell-tools';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const run = promisify(execFile);
