@@ -2162,6 +2162,12 @@ export interface components {
                     [key: string]: number[];
                 };
             };
+            /** @description what committed plans of other batches already hold, in absolute amounts per slot: node -> metric (or tasks, the task count) -> amounts (missing node, metric or slot = 0); it comes off C(k,m) * max(0, 1 - U - S), and tasks off maxTasks (docs/FORMAT.md, Reserved capacity) */
+            reserved?: {
+                [key: string]: {
+                    [key: string]: number[];
+                };
+            };
             /** @description bandwidth inside a rack and between racks (remote reads, shuffles) */
             network?: components["schemas"]["NetworkDto"];
             jobs: components["schemas"]["JobDto"][];

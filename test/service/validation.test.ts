@@ -121,6 +121,20 @@ describe('validation', () => {
       assert.equal((await solve({ instance, strategy: 'aco-bp', timeBudgetMs: 300 })).response.status, 202);
     });
 
+    it('takes an inline instance with reserved capacity (docs/FORMAT.md), refusing a bad one by its paths', async () => {
+      const instance = smallInstance() as any;
+      instance.reserved = { h01: { cpu: [1, -1], tasks: [1] }, h09: { cpu: [1] } };
+      const r = await writesNothing(['solves'], () => solve({ instance, strategy: 'rffd', timeBudgetMs: 300 }));
+      expectProblems(problem(r, 422), [
+        ['instance.reserved.h01.cpu[1]', 'must be a number >= 0, got -1'],
+        ['instance.reserved.h09', 'unknown node "h09"'],
+      ]);
+      // A good one is taken (this service runs no worker; test/engine/reserved.test.ts checks that every strategy honours it).
+      instance.reserved = { h01: { cpu: [8, 8, 8, 8], tasks: [0, 1] } };
+      const ok = await solve({ instance, strategy: 'rffd', timeBudgetMs: 300 });
+      assert.equal(ok.response.status, 202, JSON.stringify(ok.error));
+    });
+
     it('rejects an unknown top-level field', async () => {
       const r = await writesNothing(['solves'], () => solve({ instance: smallInstance(), strategy: 'rffd', timeBudgetMs: 300, priority: 'high' }));
       expectProblems(problem(r, 422), [['priority', 'should not exist']]);

@@ -63,7 +63,7 @@ export function packOnce(model: Model, rng: Random, p: AcoBpParams, overTime: ()
         used[m] = Math.min(capacity[m], profile.used[k][m * T + t]);
         total[m] += capacity[m];
       }
-      bins.push({ capacity, used, slotsLeft: model.maxTasks[k] - profile.count[k][t] });
+      bins.push({ capacity, used, slotsLeft: model.taskLimit[k][t] - profile.count[k][t] });
     }
     const allocated = ready.map(() => new Float64Array(M));
     const running = new Set<number>();

@@ -45,7 +45,8 @@ export class NodePacking {
     const limit = Math.max(1, Math.min(cap, Math.floor(0x3fffffff / (T + 1))));
     for (let k = 0; k < K; k++) {
       const av = model.avail[k];
-      const c = new Int32Array(T).fill(Math.max(0, Math.min(limit, model.maxTasks[k])));
+      const tasks = model.taskLimit[k];
+      const c = Int32Array.from({ length: T }, (_, t) => Math.max(0, Math.min(limit, tasks[t])));
       for (let m = 0; m < M; m++) {
         const q = demand[m];
         if (!(q > 0)) continue;

@@ -164,7 +164,7 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
     }
   });
 
-  // Capacity per node, metric and slot (Eq. 6) and maxTasks, with difference arrays.
+  // Capacity per node, metric and slot (Eq. 6, less what `reserved` holds) and task slots, with difference arrays.
   const diff = Array.from({ length: K }, () => new Float64Array(M * (T + 1)));
   const cnt = Array.from({ length: K }, () => new Int32Array(T + 1));
   const usedArea = new Float64Array(M);
@@ -226,9 +226,10 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
         }
       }
       running += cnt[k][t];
-      if (model.maxTasks[k] !== NO_TASK_LIMIT && running > model.maxTasks[k] && !countReported) {
+      if (model.maxTasks[k] !== NO_TASK_LIMIT && running > model.taskLimit[k][t] && !countReported) {
         countReported = true; // one message per node, as check-plan.py does
-        bad(`node "${model.nodeIds[k]}" slot ${t}: ${running} tasks > maxTasks ${model.maxTasks[k]}`);
+        const held = model.maxTasks[k] - model.taskLimit[k][t];
+        bad(`node "${model.nodeIds[k]}" slot ${t}: ${running} tasks > maxTasks ${model.maxTasks[k]}${held > 0 ? ` less ${held} reserved` : ''}`);
       }
     }
   }

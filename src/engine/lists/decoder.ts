@@ -205,11 +205,11 @@ export class Decoder {
     const used = this.profile.used[k];
     const count = this.profile.count[k];
     const av = model.avail[k];
-    const maxTasks = model.maxTasks[k];
+    const taskLimit = model.taskLimit[k];
     const eps = CAPACITY_EPS; // a local: the imported binding is a property load on every use
     let runStart = f;
     for (let t = f; runStart <= last; t++) {
-      let ok = count[t] < maxTasks;
+      let ok = count[t] < taskLimit[t];
       for (let m = 0; ok && m < M; m++) {
         const dm = dem[m];
         if (dm > 0 && used[m * T + t] + dm > av[m * T + t] + eps) ok = false;

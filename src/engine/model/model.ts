@@ -64,6 +64,11 @@ export interface Model {
   capacity: Float64Array[]; // [k][m]
   speed: Float64Array;
   maxTasks: Int32Array; // NO_TASK_LIMIT where not given
+  /**
+   * Tasks node k may run at slot t, at taskLimit[k][t]: maxTasks less what `reserved` holds (its `tasks`),
+   * NO_TASK_LIMIT where the node gives no maxTasks. Equal to maxTasks at every slot without `reserved`.
+   */
+  taskLimit: Int32Array[];
   racks: string[];
   /** Each node's flavour ('' when not given). */
   flavors: string[];
@@ -112,6 +117,7 @@ export function compile(doc: InstanceDoc): Model {
   const maxTasks = new Int32Array(K);
   const capacity: Float64Array[] = [];
   const avail: Float64Array[] = [];
+  const taskLimit: Int32Array[] = [];
   const margin = metrics.map((m) => own(doc.safetyMargin, m) ?? 0);
   doc.nodes.forEach((n, k) => {
     speed[k] = n.speed ?? 1;
@@ -125,9 +131,16 @@ export function compile(doc: InstanceDoc): Model {
         const u = series && t < series.length ? series[t] : 0;
         av[mi * T + t] = cap[mi] * Math.max(0, 1 - u - margin[mi]);
       }
+      // What committed plans of other batches hold comes off what this one may use (FORMAT.md: reserved).
+      const held = own(own(doc.reserved, n.id), m);
+      if (held) for (let t = 0; t < T && t < held.length; t++) av[mi * T + t] = Math.max(0, av[mi * T + t] - held[t]);
     });
     capacity.push(cap);
     avail.push(av);
+    const limit = new Int32Array(T).fill(maxTasks[k]);
+    const heldTasks = own(own(doc.reserved, n.id), 'tasks');
+    if (heldTasks && maxTasks[k] !== NO_TASK_LIMIT) for (let t = 0; t < T && t < heldTasks.length; t++) limit[t] = maxTasks[k] - heldTasks[t];
+    taskLimit.push(limit);
   });
 
   const jobs: JobModel[] = [];
@@ -215,6 +228,7 @@ export function compile(doc: InstanceDoc): Model {
     capacity,
     speed,
     maxTasks,
+    taskLimit,
     racks: doc.nodes.map((n) => n.rack ?? ''),
     flavors: doc.nodes.map((n) => n.flavor ?? ''),
     network: doc.network ?? null,

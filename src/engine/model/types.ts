@@ -68,6 +68,11 @@ export interface InstanceDoc {
   safetyMargin?: Record<string, number>;
   nodes: NodeSpec[];
   usage?: Record<string, Record<string, number[]>>;
+  /**
+   * What committed plans of other batches already hold, in absolute amounts per slot: node -> metric (or
+   * `tasks`, the task count) -> amounts (missing node, metric or slot = 0). docs/FORMAT.md, Reserved capacity.
+   */
+  reserved?: Record<string, Record<string, number[]>>;
   /** Bandwidth between two nodes of one rack and of two racks, for remote reads and shuffles. */
   network?: NetworkSpec;
   jobs: JobSpec[];

@@ -1,6 +1,7 @@
 import { ValidationError } from './errors';
 import { MAX_REVENUE, MAX_SLOT_INDEX, MAX_SLOT_SECONDS, MAX_SPAN_SECONDS, MAX_TASK_SECONDS, PROTOTYPE_KEYS } from './input-bounds';
 import { INSTANCE_FORMAT, InstanceDoc, Issue } from './types';
+import { reservedIssues } from './validate-reserved';
 
 /**
  * Structural and semantic checks of a `fallow.instance/v1` document. Collects every problem (not just the
@@ -117,6 +118,12 @@ export function validateInstance(raw: unknown, options: ValidateOptions = {}): I
           }
         }
       }
+  }
+
+  if (doc.reserved !== undefined) {
+    const nodes = new Map<string, { maxTasks?: unknown }>();
+    if (Array.isArray(doc.nodes)) for (const n of doc.nodes) if (isObject(n) && typeof n.id === 'string' && nodeIds.has(n.id)) nodes.set(n.id, n);
+    issues.push(...reservedIssues(doc.reserved, nodes, metrics, T > 0 ? T : Infinity));
   }
 
   if (doc.network !== undefined) {

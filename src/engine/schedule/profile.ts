@@ -16,7 +16,7 @@ export class Profile {
   /** True when a task of stage g fits alone on slot t of node k (resources and task slots). */
   slotFits(k: number, g: number, t: number): boolean {
     const { M, T } = this.model;
-    if (this.count[k][t] >= this.model.maxTasks[k]) return false;
+    if (this.count[k][t] >= this.model.taskLimit[k][t]) return false;
     const dem = this.model.stages[g].demand;
     const used = this.used[k];
     const av = this.model.avail[k];

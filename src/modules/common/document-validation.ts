@@ -3,7 +3,7 @@ import { INSTANCE_FORMAT, Issue } from '../../engine/model/types';
 import { isObject, validateInstance, ValidateOptions } from '../../engine/model/validate';
 
 /** The top-level fields of fallow.instance/v1 (FORMAT.md), with the informational `reference` and `provenance`. */
-export const INSTANCE_FIELDS = ['format', 'name', 'horizon', 'metrics', 'safetyMargin', 'nodes', 'usage', 'network', 'jobs', 'reference', 'provenance'];
+export const INSTANCE_FIELDS = ['format', 'name', 'horizon', 'metrics', 'safetyMargin', 'nodes', 'usage', 'reserved', 'network', 'jobs', 'reference', 'provenance'];
 export const HORIZON_FIELDS = ['slots', 'slotSeconds'];
 /** The fields fallow.instance/v1 gives a node (FORMAT.md). */
 export const NODE_FIELDS = ['id', 'rack', 'flavor', 'capacity', 'speed', 'maxTasks', 'bandwidthMbps', 'costPerHour', 'lease'];

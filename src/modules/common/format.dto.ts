@@ -79,6 +79,14 @@ export class InstanceDto {
     additionalProperties: { type: 'object', additionalProperties: { type: 'array', items: { type: 'number' } } },
   })
   usage?: Record<string, Record<string, number[]>>;
+  @ApiPropertyOptional({
+    type: 'object',
+    description:
+      'what committed plans of other batches already hold, in absolute amounts per slot: node -> metric (or tasks, the task count) -> amounts ' +
+      '(missing node, metric or slot = 0); it comes off C(k,m) * max(0, 1 - U - S), and tasks off maxTasks (docs/FORMAT.md, Reserved capacity)',
+    additionalProperties: { type: 'object', additionalProperties: { type: 'array', items: { type: 'number', minimum: 0 } } },
+  })
+  reserved?: Record<string, Record<string, number[]>>;
   @ApiPropertyOptional({ type: NetworkDto, description: 'bandwidth inside a rack and between racks (remote reads, shuffles)' }) network?: NetworkDto;
   @ApiProperty({ type: [JobDto] }) jobs!: JobDto[];
 }

@@ -132,7 +132,8 @@ export function lookAhead(model: Model, sim: SimulatorView, seconds: number, ech
       if (release > sim.now + 1e-9 || release <= sim.now - seconds) return;
       add(j, `${doc.jobs[j].id}-echo-${j}`, doc.jobs[j].stages, seconds);
     });
-  const present: InstanceDoc = { ...doc, name: `${doc.name}@${Math.round(sim.now)}`, horizon: { slots, slotSeconds: S }, nodes, usage, jobs };
+  // The simulator does not hold other plans' reservations (the run is alone on its nodes), so neither does the present.
+  const present: InstanceDoc = { ...doc, name: `${doc.name}@${Math.round(sim.now)}`, horizon: { slots, slotSeconds: S }, nodes, usage, jobs, reserved: undefined };
   return { model: compile(present), jobs: identity, leased };
 }
 

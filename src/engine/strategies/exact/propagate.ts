@@ -71,7 +71,7 @@ class Propagator {
     this.d = Int32Array.from(model.stages, (s) => s.dur[0]);
     this.q = Array.from({ length: this.R }, (_, r) => Float64Array.from(model.stages, (s) => (r < M ? s.demand[r] : 1)));
     this.cap = Array.from({ length: this.R }, (_, r) =>
-      Float64Array.from({ length: this.H }, (_, t) => (r < M ? model.avail[0][r * T + t] : model.maxTasks[0])),
+      Float64Array.from({ length: this.H }, (_, t) => (r < M ? model.avail[0][r * T + t] : model.taskLimit[0][t])),
     );
     this.capMax = Float64Array.from(this.cap, (c) => c.reduce((a, b) => Math.max(a, b), 0));
     this.est = new Int32Array(this.n);

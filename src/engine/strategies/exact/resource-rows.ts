@@ -33,7 +33,7 @@ export function runningTerms(model: Model, w: Windows, colStart: Int32Array[], k
 export function capacityRows(model: Model, w: Windows, k: number, terms: number[][], rows: RowWriter): void {
   const { M, T } = model;
   const av = model.avail[k];
-  const limit = model.maxTasks[k];
+  const limited = model.maxTasks[k] !== NO_TASK_LIMIT;
   for (let t = 0; t < w.horizon; t++) {
     const tt = terms[t];
     if (tt.length === 0) continue;
@@ -50,7 +50,8 @@ export function capacityRows(model: Model, w: Windows, k: number, terms: number[
       }
       rows.commit(-Infinity, cap);
     }
-    if (limit !== NO_TASK_LIMIT) {
+    if (limited) {
+      const limit = model.taskLimit[k][t];
       let worst = 0;
       for (let i = 0; i < tt.length; i += 3) worst += model.stages[tt[i]].tasks;
       if (worst <= limit) continue;

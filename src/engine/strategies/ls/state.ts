@@ -135,11 +135,11 @@ export class LsState {
       }
     }
     const cnt = this.count[k];
-    const cap = this.model.maxTasks[k];
+    const cap = this.model.taskLimit[k];
     for (let t = from; t < to; t++) {
-      const before = cnt[t] > cap;
+      const before = cnt[t] > cap[t];
       cnt[t] += sign;
-      if (before !== cnt[t] > cap) hard += before ? -1 : 1;
+      if (before !== cnt[t] > cap[t]) hard += before ? -1 : 1;
     }
     this.hard = hard;
   }
@@ -153,8 +153,8 @@ export class LsState {
     const used = this.used[k];
     const av = this.model.avail[k];
     const cnt = this.count[k];
-    const cap = this.model.maxTasks[k];
-    for (let x = t; x < end; x++) if (cnt[x] >= cap) return false;
+    const cap = this.model.taskLimit[k];
+    for (let x = t; x < end; x++) if (cnt[x] >= cap[x]) return false;
     for (let m = 0; m < M; m++) {
       const q = s.demand[m];
       if (q === 0) continue;
@@ -173,10 +173,10 @@ export class LsState {
     const used = this.used[k];
     const av = this.model.avail[k];
     const cnt = this.count[k];
-    const cap = this.model.maxTasks[k];
+    const cap = this.model.taskLimit[k];
     let run = Math.max(0, from);
     for (let x = run; run <= last; x++) {
-      let ok = cnt[x] < cap;
+      let ok = cnt[x] < cap[x];
       for (let m = 0; m < M && ok; m++) {
         const q = s.demand[m];
         if (q !== 0 && used[m * T + x] + q > av[m * T + x] + CAPACITY_EPS) ok = false;

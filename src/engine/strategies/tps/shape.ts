@@ -39,7 +39,7 @@ export function buildPool(model: Model): Pool {
     if (model.maxTasks[k] < 1) continue;
     const av = model.avail[k];
     for (let i = 0; i < M * T; i++) cap[i] += av[i];
-    if (countTasks) for (let t = 0; t < T; t++) cap[M * T + t] += model.maxTasks[k];
+    if (countTasks) for (let t = 0; t < T; t++) cap[M * T + t] += model.taskLimit[k][t];
   }
   const unit = new Float64Array(R).fill(Infinity);
   for (const s of model.stages) {

@@ -48,7 +48,7 @@ export function encodeSatProblem(model: Model, w: Windows): SatProblem | null {
     // Capacities round down after scaling: a sum of integral demands fits exactly when it fits the floor.
     rows.push({ demand: demand.map((q) => Math.round(q * scale)), cap: cap.map((c) => Math.floor(c * scale + INT_TOL * scale)) });
   }
-  if (model.maxTasks[0] !== NO_TASK_LIMIT) rows.push({ demand: new Array<number>(n).fill(1), cap: new Array<number>(H).fill(model.maxTasks[0]) });
+  if (model.maxTasks[0] !== NO_TASK_LIMIT) rows.push({ demand: new Array<number>(n).fill(1), cap: Array.from({ length: H }, (_, t) => model.taskLimit[0][t]) });
   return { horizon: H, dur, starts, preds: model.stages.map((s) => [...s.preds]), tail: withTails(model, dur), rows };
 }
 
