@@ -708,6 +708,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/solves/{id}/instance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The instance the solve solved (fallow.instance/v1), as the engine got it
+         * @description The inline instance, or the one assembled from the cluster, the forecast and the batch when the solve was created (durations predicted, the window and safety margin applied): check its plan against it with `fallow check` or check-plan.py. Its customer's, or an operator's.
+         */
+        get: operations["getSolveInstance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/solves/{id}/events": {
         parameters: {
             query?: never;
@@ -5659,6 +5679,46 @@ export interface operations {
             };
             /** @description the key's role may not do this */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getSolveInstance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the solve */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,6 +9,8 @@ import { ApiPage } from '../common/api-page';
 import { ApiProblems } from '../common/api-problems';
 import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
 import { CreateSolveDto, SolveDto, SolvePageDto } from './solve.dto';
+import { InstanceDto } from '../common/format.dto';
+import type { InstanceDoc } from '../../engine/model/types';
 import { SolvesService, toSolveDto } from './solves.service';
 import { SOLVE_STATUSES } from './solve.entity';
 import { streamSolve } from './solve-events';
@@ -63,6 +65,21 @@ export class SolvesController {
   @ApiProblems(401, 404)
   async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<SolveDto> {
     return toSolveDto(await this.solves.get(p, id));
+  }
+
+  @Get(':id/instance')
+  @ApiOperation({
+    operationId: 'getSolveInstance',
+    summary: 'The instance the solve solved (fallow.instance/v1), as the engine got it',
+    description:
+      'The inline instance, or the one assembled from the cluster, the forecast and the batch when the solve was created (durations predicted, ' +
+      'the window and safety margin applied): check its plan against it with `fallow check` or check-plan.py. Its customer\'s, or an operator\'s.',
+  })
+  @ApiUuidPath('id', 'the solve')
+  @ApiOkResponse({ type: InstanceDto })
+  @ApiProblems(401, 404)
+  async instance(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<InstanceDoc> {
+    return this.solves.instance(p, id);
   }
 
   @Get(':id/events')

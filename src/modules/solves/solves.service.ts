@@ -260,6 +260,15 @@ export class SolvesService {
     return issues;
   }
 
+  /**
+   * The instance a solve solved, as the engine got it: the inline instance, or the one assembled from the
+   * cluster, the forecast and the batch when it was created. Its customer's, or an operator's (404 for anyone else).
+   */
+  async instance(p: Principal, id: string): Promise<InstanceDoc> {
+    const solve = await this.get(p, id);
+    return (await this.solves.withInstance(solve.id)).instance;
+  }
+
   /** The solve and the instance it solved, whoever owns it (simulations replay its plan on that instance). */
   withInstance(id: string): Promise<SolveEntity> {
     return this.solves.withInstance(id);
