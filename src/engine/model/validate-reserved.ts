@@ -1,3 +1,4 @@
+import { isInt, isNum, isObject, show } from './json-values';
 import type { Issue } from './types';
 
 /**
@@ -15,20 +16,20 @@ export function reservedIssues(
 ): Issue[] {
   const issues: Issue[] = [];
   const bad = (path: string, message: string) => issues.push({ path, message });
-  if (!isPlainObject(reserved)) {
+  if (!isObject(reserved)) {
     bad('reserved', 'must be an object of node -> metric (or tasks) -> amounts per slot');
     return issues;
   }
   if (metrics.has('tasks')) bad('reserved', 'cannot be given when a metric is named "tasks": reserved.<node>.tasks is the task count');
-  for (const [nodeId, per] of Object.entries(reserved)) {
+  for (const [nodeId, per] of Object.entries(reserved as Record<string, unknown>)) {
     const p = `reserved.${nodeId}`;
     const node = nodes.get(nodeId);
     if (!node) bad(p, `unknown node "${nodeId}"`);
-    if (!isPlainObject(per)) {
+    if (!isObject(per)) {
       bad(p, 'must be an object of metric (or tasks) -> amounts per slot');
       continue;
     }
-    for (const [key, series] of Object.entries(per)) {
+    for (const [key, series] of Object.entries(per as Record<string, unknown>)) {
       const path = `${p}.${key}`;
       const tasks = key === 'tasks';
       if (!tasks && !metrics.has(key)) {
@@ -43,9 +44,9 @@ export function reservedIssues(
       const maxTasks = node && typeof node.maxTasks === 'number' ? node.maxTasks : null;
       for (let t = 0; t < series.length; t++) {
         const v: unknown = series[t];
-        const ok = tasks ? Number.isInteger(v) && (v as number) >= 0 : typeof v === 'number' && Number.isFinite(v) && v >= 0;
+        const ok = tasks ? isInt(v) && v >= 0 : isNum(v) && v >= 0;
         if (!ok) {
-          bad(`${path}[${t}]`, `must be ${tasks ? 'an integer >= 0' : 'a number >= 0'}, got ${JSON.stringify(v) ?? String(v)}`);
+          bad(`${path}[${t}]`, `must be ${tasks ? 'an integer >= 0' : 'a number >= 0'}, got ${show(v)}`);
           break; // one message per series is enough
         }
         if (tasks && maxTasks !== null && (v as number) > maxTasks) {
@@ -58,6 +59,3 @@ export function reservedIssues(
   return issues;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}

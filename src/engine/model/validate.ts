@@ -1,7 +1,10 @@
 import { ValidationError } from './errors';
 import { MAX_REVENUE, MAX_SLOT_INDEX, MAX_SLOT_SECONDS, MAX_SPAN_SECONDS, MAX_TASK_SECONDS, PROTOTYPE_KEYS } from './input-bounds';
 import { INSTANCE_FORMAT, InstanceDoc, Issue } from './types';
+import { isInt, isNum, isObject, show } from './json-values';
 import { reservedIssues } from './validate-reserved';
+
+export { isObject, show };
 
 /**
  * Structural and semantic checks of a `fallow.instance/v1` document. Collects every problem (not just the
@@ -285,23 +288,9 @@ function findCycle(preds: number[][]): number[] | null {
   return null;
 }
 
-export function isObject(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 const PROTOTYPE_NAME = `must not be ${[...PROTOTYPE_KEYS].join(', ')}: node ids and metric names are keys of usage, capacity and demand objects, where prototype keys are refused`;
 
 function isTaskSeconds(v: unknown): boolean {
   return isNum(v) && v > 0 && v <= MAX_TASK_SECONDS;
 }
 
-function isNum(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v);
-}
-function isInt(v: unknown): v is number {
-  return typeof v === 'number' && Number.isInteger(v);
-}
-export function show(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 40 ? s.slice(0, 37) + '...' : s;
-}
