@@ -48,15 +48,15 @@ export async function benchStore(svc: Service, tenantId: string, reps: number, t
     const once = async (): Promise<number> => {
       // A fresh solve row as the worker sees it: running, holding the whole instance (1.3 MB of jsonb).
       const [row] = await ds.query(
-        `INSERT INTO solves (tenant_id, status, strategy, time_budget_ms, seed, instance, instance_name, attempts, started_at, starts_at)
-         VALUES ($1, 'running', 'rffd', 5000, 1, $2::jsonb, $3, 1, now(), now()) RETURNING id`,
+        `INSERT INTO solves (tenant_id, status, strategy, time_budget_ms, seed, instance, instance_name, attempts, started_at, starts_at, forecast_choice)
+         VALUES ($1, 'running', 'rffd', 5000, 1, $2::jsonb, $3, 1, now(), now(), 'none') RETURNING id`,
         [tenantId, instanceJson, instance.name],
       );
       const t0 = performance.now();
       // What the worker does at a solve's end: the plan and the solve's status in one transaction.
       let planId: string | null = null;
       await work.finish(SOLVE_WORK, row.id, 'succeeded', async (tx) => {
-        planId = await repo.insert(tx, { tenantId, solveId: row.id, document, ends });
+        planId = await repo.insert(tx, { tenantId, solveId: row.id, document, ends, clusterId: null, window: { startsAt: new Date(), slotSeconds: instance.horizon.slotSeconds, slots: instance.horizon.slots } });
         const progress = { elapsedMs: Number(plan.stats?.elapsedMs ?? 0), iterations: 0, scheduledTasks: plan.objective.scheduledTasks, makespanSlots: plan.objective.makespanSlots };
         return planId === null ? null : { planId, progress };
       });

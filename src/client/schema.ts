@@ -768,6 +768,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/plans/{id}/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit a proposed plan: its tasks hold their capacity on the cluster
+         * @description Checks the plan against what is free now (the cluster's current version and forecast, less the safety margin, less every other committed plan) and commits it, one commit at a time per cluster. A plan that no longer fits is a 409 whose conflicts name the node, metric (or tasks), slot and excess, and nothing changes: solve again. Committing a committed plan changes nothing.
+         */
+        post: operations["commitPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/plans/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a committed plan: its capacity goes back to the cluster and its figures leave the accounts
+         * @description Only a committed plan can be released (409 otherwise); releasing a released plan changes nothing.
+         */
+        post: operations["releasePlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/plans/{id}/assignments": {
         parameters: {
             query?: never;
@@ -2269,6 +2309,15 @@ export interface components {
             /** @description pass as ?cursor= for the next page */
             nextCursor?: string | null;
         };
+        PlanWindowDto: {
+            /**
+             * Format: date-time
+             * @description wall-clock time of the plan's slot 0 (the forecast's slot the solve's start falls in, else the start)
+             */
+            startsAt: string;
+            slotSeconds: number;
+            slots: number;
+        };
         AssignmentDto: {
             job: string;
             stage: string;
@@ -2301,6 +2350,24 @@ export interface components {
             /** Format: uuid */
             solveId: string;
             createdAt: string;
+            /**
+             * @description proposed when its solve ends; committed (commitPlan): its tasks hold their capacity on the cluster; released (releasePlan): given back; completed: committed and every task has ended
+             * @enum {string}
+             */
+            status: "proposed" | "committed" | "released" | "completed";
+            /**
+             * Format: uuid
+             * @description the cluster it was made on; null for a whole (inline) instance
+             */
+            clusterId: string | null;
+            /** @description the window the plan was made for: slot t runs from startsAt + t * slotSeconds */
+            window: components["schemas"]["PlanWindowDto"];
+            /** Format: date-time */
+            committedAt: string | null;
+            /** Format: date-time */
+            releasedAt: string | null;
+            /** Format: date-time */
+            completedAt: string | null;
             /** @enum {string} */
             format: "fallow.plan/v1";
             /** @description the instance name */
@@ -2337,6 +2404,24 @@ export interface components {
             items: components["schemas"]["AssignmentRowDto"][];
             nextCursor?: string | null;
         };
+        CommitConflictDto: {
+            node: string;
+            /** @description a metric, or tasks (the task slots) */
+            metric: string;
+            /** @description the plan's slot */
+            slot: number;
+            /**
+             * Format: date-time
+             * @description the slot's wall-clock start
+             */
+            at: string;
+            /** @description what the plan needs there */
+            demand: number;
+            /** @description what is free there now */
+            available: number;
+            /** @description demand - available */
+            excess: number;
+        };
         ProblemDto: {
             type: string;
             title: string;
@@ -2344,6 +2429,8 @@ export interface components {
             detail?: string;
             instance?: string;
             requestId?: string;
+            /** @description a commit refused (409): where the plan no longer fits, first ones first */
+            conflicts?: components["schemas"]["CommitConflictDto"][];
             problems: components["schemas"]["ProblemItemDto"][];
         };
     };
@@ -5818,6 +5905,124 @@ export interface operations {
             };
             /** @description does not exist or belongs to another tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    commitPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the plan */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the plan, committed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    releasePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the plan */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the plan, released */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -70,7 +70,21 @@ export interface Evaluation {
   ok: boolean;
   violations: string[];
   violationCount: number;
+  /**
+   * The capacity violations as data, in node, slot, metric order (the first MAX_LISTED): what a commit names
+   * when a plan no longer fits (`metric` "tasks": the task slots; `available` is then maxTasks less what is reserved).
+   */
+  overloads: Overload[];
   kpis: Kpis;
+}
+
+/** One node, metric (or "tasks") and slot where a plan asks for more than is available. */
+export interface Overload {
+  node: string;
+  metric: string;
+  slot: number;
+  demand: number;
+  available: number;
 }
 
 /**
@@ -80,6 +94,10 @@ export interface Evaluation {
 export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
   const violations: string[] = [];
   let violationCount = 0;
+  const overloads: Overload[] = [];
+  const overload = (o: Overload) => {
+    if (overloads.length < MAX_LISTED) overloads.push(o);
+  };
   const bad = (msg: string) => {
     violationCount++;
     if (violations.length < MAX_LISTED) violations.push(msg);
@@ -205,8 +223,10 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
       for (let m = 0; m < M; m++) {
         load[m] += diff[k][m * (T + 1) + t];
         const avail = av[m * T + t];
-        if (load[m] > avail + TOLERANCE_REL * Math.max(1, avail) + TOLERANCE_ABS)
+        if (load[m] > avail + TOLERANCE_REL * Math.max(1, avail) + TOLERANCE_ABS) {
           bad(`node "${model.nodeIds[k]}" metric "${model.metrics[m]}" slot ${t}: demand ${fmt(load[m])} > available ${fmt(avail)}`);
+          overload({ node: model.nodeIds[k], metric: model.metrics[m], slot: t, demand: load[m], available: avail });
+        }
         if (t < horizonForKpis) {
           availArea[m] += avail;
           // max(0, ...): the running sum of a difference array can end a hair below zero (float residue)
@@ -226,6 +246,7 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
         }
       }
       running += cnt[k][t];
+      if (model.maxTasks[k] !== NO_TASK_LIMIT && running > model.taskLimit[k][t]) overload({ node: model.nodeIds[k], metric: 'tasks', slot: t, demand: running, available: model.taskLimit[k][t] });
       if (model.maxTasks[k] !== NO_TASK_LIMIT && running > model.taskLimit[k][t] && !countReported) {
         countReported = true; // one message per node, as check-plan.py does
         const held = model.maxTasks[k] - model.taskLimit[k][t];
@@ -295,6 +316,7 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
     ok: violationCount === 0,
     violations,
     violationCount,
+    overloads,
     kpis: {
       scheduledTasks: scheduled,
       totalTasks: nTasks,

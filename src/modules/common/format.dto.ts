@@ -121,10 +121,26 @@ export class RejectionDto {
   @ApiProperty() reason!: string;
 }
 
+export class PlanWindowDto {
+  @ApiProperty({ format: 'date-time', description: "wall-clock time of the plan's slot 0 (the forecast's slot the solve's start falls in, else the start)" }) startsAt!: string;
+  @ApiProperty() slotSeconds!: number;
+  @ApiProperty() slots!: number;
+}
+
 export class PlanDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) solveId!: string;
   @ApiProperty() createdAt!: string;
+  @ApiProperty({
+    enum: ['proposed', 'committed', 'released', 'completed'],
+    description: 'proposed when its solve ends; committed (commitPlan): its tasks hold their capacity on the cluster; released (releasePlan): given back; completed: committed and every task has ended',
+  })
+  status!: 'proposed' | 'committed' | 'released' | 'completed';
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'the cluster it was made on; null for a whole (inline) instance' }) clusterId!: string | null;
+  @ApiProperty({ type: PlanWindowDto, description: 'the window the plan was made for: slot t runs from startsAt + t * slotSeconds' }) window!: PlanWindowDto;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) committedAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) releasedAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) completedAt!: string | null;
   @ApiProperty({ enum: ['fallow.plan/v1'] }) format!: 'fallow.plan/v1';
   @ApiProperty({ description: 'the instance name' }) instance!: string;
   @ApiProperty() strategy!: string;
@@ -145,6 +161,16 @@ export class ProblemItemDto {
   @ApiProperty({ example: 'unknown stage "mapp"' }) message!: string;
 }
 
+export class CommitConflictDto {
+  @ApiProperty() node!: string;
+  @ApiProperty({ description: 'a metric, or tasks (the task slots)' }) metric!: string;
+  @ApiProperty({ description: "the plan's slot" }) slot!: number;
+  @ApiProperty({ format: 'date-time', description: "the slot's wall-clock start" }) at!: string;
+  @ApiProperty({ description: 'what the plan needs there' }) demand!: number;
+  @ApiProperty({ description: 'what is free there now' }) available!: number;
+  @ApiProperty({ description: 'demand - available' }) excess!: number;
+}
+
 export class ProblemDto {
   @ApiProperty() type!: string;
   @ApiProperty() title!: string;
@@ -152,6 +178,7 @@ export class ProblemDto {
   @ApiPropertyOptional() detail?: string;
   @ApiPropertyOptional() instance?: string;
   @ApiPropertyOptional() requestId?: string;
+  @ApiPropertyOptional({ type: [CommitConflictDto], description: 'a commit refused (409): where the plan no longer fits, first ones first' }) conflicts?: CommitConflictDto[];
   @ApiProperty({ type: [ProblemItemDto] }) problems!: ProblemItemDto[];
 }
 

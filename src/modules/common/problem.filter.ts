@@ -46,7 +46,7 @@ export function problemBody(status: number, title: string, detail?: string, prob
 }
 
 export function toProblem(error: unknown): ProblemBody {
-  if (error instanceof ProblemException) return problemBody(error.getStatus(), error.title, error.detail, error.problems);
+  if (error instanceof ProblemException) return { ...problemBody(error.getStatus(), error.title, error.detail, error.problems), ...error.extensions };
   if (error instanceof ValidationError) return problemBody(422, 'Invalid request', error.message, error.issues);
   if (error instanceof HttpException) {
     const status = error.getStatus();

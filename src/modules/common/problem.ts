@@ -12,6 +12,8 @@ export class ProblemException extends HttpException {
     readonly detail?: string,
     readonly problems: Issue[] = [],
     readonly headers: Record<string, string> = {},
+    /** RFC 9457 extension members sent beside the standard ones (a commit's `conflicts`). */
+    readonly extensions: Record<string, unknown> = {},
   ) {
     super({ title, detail, problems }, status);
   }
@@ -24,7 +26,8 @@ export const invalid = (problems: Issue[], detail = 'the request has invalid fie
 export const notFound = (what: string, id: string) =>
   new ProblemException(HttpStatus.NOT_FOUND, 'Not found', `${what} ${id} does not exist`);
 
-export const conflict = (detail: string) => new ProblemException(HttpStatus.CONFLICT, 'Conflict', detail);
+export const conflict = (detail: string, problems: Issue[] = [], extensions: Record<string, unknown> = {}) =>
+  new ProblemException(HttpStatus.CONFLICT, 'Conflict', detail, problems, {}, extensions);
 
 /** Prefixes every issue's path, e.g. the engine's `jobs[0].id` inside a request becomes `instance.jobs[0].id`. */
 export function prefixIssues(prefix: string, issues: Issue[]): Issue[] {

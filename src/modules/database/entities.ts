@@ -1,6 +1,7 @@
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { TenantEntity } from '../auth/tenant.entity';
 import { BatchEntity } from '../batches/batch.entity';
+import { HoldEntity } from '../commitments/hold.entity';
 import { ClusterEntity, ClusterVersionEntity } from '../clusters/cluster.entity';
 import { IdempotencyEntity } from '../common/idempotency.entity';
 import { ExecutionEventEntity } from '../executions/execution-event.entity';
@@ -29,4 +30,5 @@ export const ENTITIES = [
   UsageSampleEntity,
   ForecastBuildEntity,
   SimulationEntity,
+  HoldEntity,
 ];

@@ -1,10 +1,31 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { PlanDoc } from '../../engine/model/types';
 
+/**
+ * A plan's life (issue 37): `proposed` when its solve ends; `committed` when its customer (or an operator)
+ * commits it and its tasks hold their capacity on the cluster; `released` when given back; `completed` once
+ * every task of a committed plan has ended.
+ */
+export const PLAN_STATUSES = ['proposed', 'committed', 'released', 'completed'] as const;
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+
 @Entity('plans')
+@Index('ix_plans_cluster_status', ['clusterId', 'status'])
 export class PlanEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Index() @Column({ type: 'uuid', name: 'tenant_id' }) tenantId!: string;
+  @Column({ type: 'text', default: 'proposed' }) status!: PlanStatus;
+  /** The cluster the plan was made on; null for a solve of a whole (inline) instance. */
+  @Column({ type: 'uuid', name: 'cluster_id', nullable: true }) clusterId!: string | null;
+  /** The window the plan was made for: slot t is [windowStartsAt + t * slotSeconds, + slotSeconds). */
+  @Column({ type: 'timestamptz', name: 'window_starts_at' }) windowStartsAt!: Date;
+  @Column({ type: 'double precision', name: 'slot_seconds' }) slotSeconds!: number;
+  @Column({ type: 'int' }) slots!: number;
+  /** When the plan's last task ends (windowStartsAt + makespan slots): a committed plan is completed after it. */
+  @Column({ type: 'timestamptz', name: 'ends_at' }) endsAt!: Date;
+  @Column({ type: 'timestamptz', name: 'committed_at', nullable: true }) committedAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'released_at', nullable: true }) releasedAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'completed_at', nullable: true }) completedAt!: Date | null;
   /** Unique: however often a solve is retried, it keeps exactly one plan. */
   @Index({ unique: true }) @Column({ type: 'uuid', name: 'solve_id' }) solveId!: string;
   @Column({ type: 'text' }) strategy!: string;

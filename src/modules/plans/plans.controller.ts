@@ -1,13 +1,14 @@
 import { ApiUuidPath, UuidParam } from '../common/uuid-param';
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../auth/principal';
+import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
 import { pageLimit, PageLimits } from '../common/cursor';
 import { ApiPage } from '../common/api-page';
 import { ApiProblems } from '../common/api-problems';
 import { PlanDto } from '../common/format.dto';
 import { AssignmentPageDto } from './plans.dto';
-import { PlansService } from './plans.service';
+import { PlansService, toPlanDto } from './plans.service';
+import { PlanCommitmentService } from './plan-commitment.service';
 
 /** A plan's assignments come in larger pages than other listings: they are small rows read in bulk. */
 const ASSIGNMENT_PAGE: PageLimits = { fallback: 100, max: 5000 };
@@ -17,7 +18,10 @@ const ASSIGNMENT_PAGE: PageLimits = { fallback: 100, max: 5000 };
 @ApiBearerAuth()
 @Controller('v1/plans')
 export class PlansController {
-  constructor(private readonly plans: PlansService) {}
+  constructor(
+    private readonly plans: PlansService,
+    private readonly commitment: PlanCommitmentService,
+  ) {}
 
   @Get(':id')
   @ApiOperation({
@@ -29,8 +33,40 @@ export class PlansController {
   @ApiOkResponse({ type: PlanDto })
   @ApiProblems(401, 404)
   async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<PlanDto> {
-    const plan = await this.plans.get(p, id);
-    return { ...(plan.document as unknown as PlanDto), id: plan.id, solveId: plan.solveId, createdAt: plan.createdAt.toISOString() };
+    return toPlanDto(await this.plans.get(p, id));
+  }
+
+  @Post(':id/commit')
+  @HttpCode(200)
+  @Roles('customer')
+  @ApiOperation({
+    operationId: 'commitPlan',
+    summary: 'Commit a proposed plan: its tasks hold their capacity on the cluster',
+    description:
+      "Checks the plan against what is free now (the cluster's current version and forecast, less the safety margin, less every other " +
+      'committed plan) and commits it, one commit at a time per cluster. A plan that no longer fits is a 409 whose conflicts name the ' +
+      'node, metric (or tasks), slot and excess, and nothing changes: solve again. Committing a committed plan changes nothing.',
+  })
+  @ApiUuidPath('id', 'the plan')
+  @ApiOkResponse({ type: PlanDto, description: 'the plan, committed' })
+  @ApiProblems(401, 403, 404, 409)
+  async commit(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<PlanDto> {
+    return toPlanDto(await this.commitment.commit(p, id));
+  }
+
+  @Post(':id/release')
+  @HttpCode(200)
+  @Roles('customer')
+  @ApiOperation({
+    operationId: 'releasePlan',
+    summary: "Release a committed plan: its capacity goes back to the cluster and its figures leave the accounts",
+    description: 'Only a committed plan can be released (409 otherwise); releasing a released plan changes nothing.',
+  })
+  @ApiUuidPath('id', 'the plan')
+  @ApiOkResponse({ type: PlanDto, description: 'the plan, released' })
+  @ApiProblems(401, 403, 404, 409)
+  async release(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<PlanDto> {
+    return toPlanDto(await this.commitment.release(p, id));
   }
 
   @Get(':id/assignments')

@@ -5,11 +5,13 @@ import { SolvesModule } from '../solves/solves.module';
 import { PlansController } from './plans.controller';
 import { PlansRepository } from './plans.repository';
 import { PlansService } from './plans.service';
+import { PlanCommitmentService } from './plan-commitment.service';
+import { CommitmentsModule } from '../commitments/commitments.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PlanEntity, PlanAssignmentEntity]), SolvesModule],
+  imports: [TypeOrmModule.forFeature([PlanEntity, PlanAssignmentEntity]), SolvesModule, CommitmentsModule],
   controllers: [PlansController],
-  providers: [PlansRepository, PlansService],
+  providers: [PlansRepository, PlansService, PlanCommitmentService],
   exports: [PlansService],
 })
 export class PlansModule {}

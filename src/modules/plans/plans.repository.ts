@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { PlanDoc } from '../../engine/model/types';
-import { PlanAssignmentEntity, PlanEntity } from './plan.entity';
+import { PlanAssignmentEntity, PlanEntity, PlanStatus } from './plan.entity';
 
 export interface PlanToStore {
   tenantId: string;
@@ -10,6 +10,9 @@ export interface PlanToStore {
   document: PlanDoc & Record<string, unknown>;
   /** End of the assignment, per assignment (start + duration), for paging views. */
   ends: number[];
+  /** The cluster the plan was made on (null: an inline instance) and the window it was made for. */
+  clusterId: string | null;
+  window: { startsAt: Date; slotSeconds: number; slots: number };
 }
 
 /** Plans and their assignment rows. */
@@ -27,6 +30,29 @@ export class PlansRepository {
   /** The plan's solve, without its document (null: no such plan in the scope). */
   async solveIdOf(id: string, scope: { tenantId?: string }): Promise<string | null> {
     return (await this.plans.findOne({ where: { id, ...scope }, select: { id: true, solveId: true } }))?.solveId ?? null;
+  }
+
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.plans.manager.transaction(work);
+  }
+
+  /** The plan, its row locked until the transaction ends (a commit or release decides on its status). */
+  lockedInTx(tx: EntityManager, id: string): Promise<PlanEntity | null> {
+    return tx.getRepository(PlanEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async setStatus(tx: EntityManager, id: string, status: PlanStatus, at: Date): Promise<void> {
+    const column = { committed: 'committed_at', released: 'released_at', completed: 'completed_at', proposed: null }[status];
+    await tx.query(`UPDATE plans SET status = $2${column ? `, ${column} = $3` : ''} WHERE id = $1`, column ? [id, status, at] : [id, status]);
+  }
+
+  /** Committed plans whose last task has ended by `now` become completed (what they held lies in the past). */
+  async completeEnded(now: Date, scope: { clusterId?: string; planId?: string }): Promise<void> {
+    const where = ['status = \'committed\'', 'ends_at <= $1'];
+    const params: unknown[] = [now];
+    if (scope.clusterId) where.push(`cluster_id = $${params.push(scope.clusterId)}`);
+    if (scope.planId) where.push(`id = $${params.push(scope.planId)}`);
+    await this.plans.query(`UPDATE plans SET status = 'completed', completed_at = ends_at WHERE ${where.join(' AND ')}`, params);
   }
 
   findById(id: string): Promise<PlanEntity | null> {
@@ -49,9 +75,9 @@ export class PlansRepository {
   async insert(tx: EntityManager, p: PlanToStore): Promise<string | null> {
     const d = p.document;
     const inserted: { id: string }[] = await tx.query(
-      `INSERT INTO plans (tenant_id, solve_id, strategy, scheduled_tasks, makespan_slots, optimal, document)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (solve_id) DO NOTHING RETURNING id`,
-      [p.tenantId, p.solveId, d.strategy, d.objective.scheduledTasks, d.objective.makespanSlots, d.optimal === true, d],
+      `INSERT INTO plans (tenant_id, solve_id, strategy, scheduled_tasks, makespan_slots, optimal, document, cluster_id, window_starts_at, slot_seconds, slots, ends_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $9::timestamptz + $12 * interval '1 second') ON CONFLICT (solve_id) DO NOTHING RETURNING id`,
+      [p.tenantId, p.solveId, d.strategy, d.objective.scheduledTasks, d.objective.makespanSlots, d.optimal === true, d, p.clusterId, p.window.startsAt, p.window.slotSeconds, p.window.slots, d.objective.makespanSlots * p.window.slotSeconds],
     );
     if (inserted.length === 0) return null;
     const planId = inserted[0].id;

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Principal, tenantScope } from '../auth/principal';
 import { invalid, notFound } from '../common/problem';
 import { SolvesService } from '../solves/solves.service';
+import { PlanDto } from '../common/format.dto';
 import { PlanEntity } from './plan.entity';
 import { PlansRepository, PlanToStore } from './plans.repository';
 
@@ -15,7 +16,9 @@ export class PlansService {
     private readonly solves: SolvesService,
   ) {}
 
+  /** The plan if the key may see it (its customer, operators), its status brought up to date (completed once its last task has ended). */
   async get(p: Principal, id: string): Promise<PlanEntity> {
+    await this.plans.completeEnded(new Date(), { planId: id });
     const plan = await this.plans.findScoped(id, tenantScope(p));
     if (!plan) throw notFound('plan', id);
     return plan;
@@ -59,4 +62,21 @@ export class PlansService {
   insert(tx: EntityManager, plan: PlanToStore): Promise<string | null> {
     return this.plans.insert(tx, plan);
   }
+}
+
+/** The plan as the API gives it: the stored document with its id, solve, life cycle and window. */
+export function toPlanDto(plan: PlanEntity): PlanDto {
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  return {
+    ...(plan.document as unknown as PlanDto),
+    id: plan.id,
+    solveId: plan.solveId,
+    createdAt: plan.createdAt.toISOString(),
+    status: plan.status,
+    clusterId: plan.clusterId,
+    window: { startsAt: plan.windowStartsAt.toISOString(), slotSeconds: plan.slotSeconds, slots: plan.slots },
+    committedAt: iso(plan.committedAt),
+    releasedAt: iso(plan.releasedAt),
+    completedAt: iso(plan.completedAt),
+  };
 }

@@ -9,6 +9,8 @@ export interface InstanceParts {
   horizon?: { slots: number; slotSeconds: number };
   usage?: Record<string, Record<string, number[]>>;
   safetyMargin?: Record<string, number>;
+  /** What committed plans of other batches hold (docs/FORMAT.md, Reserved capacity). */
+  reserved?: Record<string, Record<string, number[]>>;
   /** Jobs without a customer are billed to this one. */
   customer: string;
 }
@@ -24,6 +26,7 @@ export function assembleInstance(parts: InstanceParts): InstanceDoc {
     nodes: parts.nodes,
     ...(parts.network ? { network: parts.network } : {}),
     ...(parts.usage ? { usage: parts.usage } : {}),
+    ...(parts.reserved ? { reserved: parts.reserved } : {}),
     jobs: parts.jobs.map((j) => ({ ...j, customer: j.customer ?? parts.customer })),
   };
 }

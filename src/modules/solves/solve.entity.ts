@@ -37,6 +37,12 @@ export class SolveEntity {
   @Column({ type: 'text', default: 'tasks-then-makespan' }) objective!: Objective;
   /** Wall-clock time of slot 0 of the plan: accounting places slot s at startsAt + s * horizon.slotSeconds. */
   @Column({ type: 'timestamptz', name: 'starts_at' }) startsAt!: Date;
+  /**
+   * Wall-clock time of the plan's slot 0 on the cluster's time line: startsAt rounded down to the forecast's
+   * slot when one is used (so plans made at different times on one forecast share slot boundaries), else
+   * startsAt. Null only for solves stored before issue 37.
+   */
+  @Column({ type: 'timestamptz', name: 'window_starts_at', nullable: true }) windowStartsAt!: Date | null;
   /** Strategy portfolio: the alpha, beta, gamma its members were weighed with (the request's, else the tenant's default); null for the others. */
   @Column({ type: 'jsonb', name: 'score_weights', nullable: true }) scoreWeights!: FcWeights | null;
   /** After the search, the reduces are placed again where their shuffle arrives first over the links (placement/shuffle-aware.ts). */

@@ -9,9 +9,9 @@ import { BatchesService } from '../batches/batches.service';
 import { ClustersService } from '../clusters/clusters.service';
 import { HORIZON_FIELDS, INSTANCE_FIELDS, JOB_FIELDS, NODE_FIELDS, STAGE_FIELDS, unknownFields } from '../common/document-validation';
 import { pageOf } from '../common/keyset-page';
-import { invalid, notFound, prefixIssues } from '../common/problem';
+import { conflict, invalid, notFound, prefixIssues } from '../common/problem';
 import type { ForecastEntity } from '../forecasts/forecast.entity';
-import { forecastWindow, RunNoun } from './forecast-window';
+import { forecastWindow, ForecastWindow, RunNoun } from './forecast-window';
 import type { ForecastChoice } from '../forecasts/forecast-choice';
 import { ForecastsService } from '../forecasts/forecasts.service';
 import { LongWorkService } from '../work/work.service';
@@ -25,6 +25,7 @@ import { historyKeys, needsPrediction, predictDurations, PredictorChoice, StageP
 import { RuntimeHistoryService } from '../executions/runtime-history.service';
 import { FcWeights, resolveScoreWeights } from '../../engine/evaluate/posum-score';
 import { TenantsService } from '../auth/tenants.service';
+import { CommitmentsService } from '../commitments/commitments.service';
 
 interface References {
   clusterId: string | null;
@@ -32,6 +33,8 @@ interface References {
   forecastId: string | null;
   forecastChoice: ForecastChoice;
   batchId: string | null;
+  /** Slot 0 on the cluster's time line (SolveEntity.windowStartsAt). */
+  windowStartsAt: Date;
 }
 
 /** What a run by reference asks for besides the references: when it starts, whether a stale forecast will do, and what it is (for messages). */
@@ -39,6 +42,8 @@ export interface RunStart {
   startsAt: Date;
   allowStaleForecast: boolean;
   noun: RunNoun;
+  /** Solves plan around what committed plans hold on the cluster (the instance's `reserved`); simulations run alone. */
+  aroundCommitments?: boolean;
 }
 
 /** The instance a run by reference runs on, and how it got there (what a policy simulation stores). */
@@ -61,6 +66,7 @@ export class SolvesService {
     private readonly batches: BatchesService,
     private readonly history: RuntimeHistoryService,
     private readonly tenants: TenantsService,
+    private readonly commitments: CommitmentsService,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -70,7 +76,7 @@ export class SolvesService {
     const now = new Date();
     const scoreWeights = await this.scoreWeights(p, dto);
     const startsAt = dto.startsAt ? new Date(dto.startsAt) : now;
-    const built = dto.instance ? this.inline(dto) : await this.fromReferences(p, dto, { startsAt, allowStaleForecast: dto.allowStaleForecast === true, noun: 'solve' });
+    const built = dto.instance ? this.inline(dto, startsAt) : await this.fromReferences(p, dto, { startsAt, allowStaleForecast: dto.allowStaleForecast === true, noun: 'solve', aroundCommitments: true });
     const { refs } = built;
     const d = SOLVE_DEFAULTS;
     const predictor = dto.predictor ?? d.predictor;
@@ -148,7 +154,7 @@ export class SolvesService {
     }
   }
 
-  private inline(dto: CreateSolveDto): { instance: InstanceDoc; refs: References; historyOf?: string; warning?: null } {
+  private inline(dto: CreateSolveDto, startsAt: Date): { instance: InstanceDoc; refs: References; historyOf?: string; warning?: null } {
     const issues: Issue[] = [];
     for (const f of ['clusterId', 'forecastId', 'batchId', 'horizon'] as const)
       if (dto[f] !== undefined) issues.push({ path: f, message: 'not allowed together with instance' });
@@ -161,7 +167,7 @@ export class SolvesService {
     issues.push(...sm.issues);
     if (issues.length) throw invalid(issues);
     if (sm.margin) instance.safetyMargin = sm.margin;
-    return { instance, refs: { clusterId: null, clusterVersion: null, forecastId: null, forecastChoice: 'none', batchId: null } };
+    return { instance, refs: { clusterId: null, clusterVersion: null, forecastId: null, forecastChoice: 'none', batchId: null, windowStartsAt: startsAt } };
   }
 
   /** The instance from the references; `historyOf`: the batch's tenant, whose execution history predicts its missing durations. */
@@ -188,6 +194,11 @@ export class SolvesService {
     const sm = normaliseSafetyMargin(dto.safetyMargin, version.metrics);
     if (sm.issues.length) throw invalid(sm.issues);
     const usage = forecast && window ? sliceUsage(forecast.usage, window.offset, horizon.slots) : undefined;
+    // Slot 0 on the cluster's time line: the forecast's slot the start falls in (a stale forecast's slot 0 is the start itself).
+    const windowStartsAt = forecast && window && !window.warning ? new Date(forecast.startsAt.getTime() + window.offset * forecast.slotSeconds * 1000) : startsAt;
+    const reserved = run.aroundCommitments
+      ? await this.commitments.reservedIn(cluster.id, { startsAtMs: windowStartsAt.getTime(), slotSeconds: horizon.slotSeconds, slots: horizon.slots }, version.nodes, version.metrics)
+      : undefined;
     const instance = assembleInstance({
       name: `${cluster.name}+${batch.name}`,
       metrics: version.metrics,
@@ -197,9 +208,10 @@ export class SolvesService {
       horizon,
       usage,
       safetyMargin: sm.margin,
+      reserved,
       customer: batch.tenantId,
     });
-    return { instance, refs: { clusterId: cluster.id, clusterVersion: version.version, forecastId: forecast?.id ?? null, forecastChoice, batchId: batch.id }, historyOf: batch.tenantId, warning: window?.warning ?? null };
+    return { instance, refs: { clusterId: cluster.id, clusterVersion: version.version, forecastId: forecast?.id ?? null, forecastChoice, batchId: batch.id, windowStartsAt }, historyOf: batch.tenantId, warning: window?.warning ?? null };
   }
 
   /**
@@ -267,6 +279,38 @@ export class SolvesService {
   async instance(p: Principal, id: string): Promise<InstanceDoc> {
     const solve = await this.get(p, id);
     return (await this.solves.withInstance(solve.id)).instance;
+  }
+
+  /**
+   * The instance a plan of this solve must fit to be committed now, `reserved` left out (the commit adds what
+   * other plans hold under the cluster's lock): the solve's jobs, horizon and safety margin on the cluster's
+   * current version, with the forecast the plan was made on, or the one that has replaced it (the newest of
+   * the current version covering the plan's start). An inline solve's instance is its own. A plan nothing
+   * current can check (its forecast is of an older version and none replaces it) is a 409 saying so.
+   */
+  async commitBasis(solveId: string, window: { startsAt: Date; slotSeconds: number; slots: number }): Promise<InstanceDoc> {
+    const solve = await this.solves.withInstance(solveId);
+    const instance: InstanceDoc = { ...solve.instance };
+    delete instance.reserved;
+    if (!solve.clusterId) return instance;
+    const cluster = await this.clusters.findById(solve.clusterId);
+    if (!cluster) throw conflict(`cluster ${solve.clusterId} the plan was made on no longer exists`);
+    const version = await this.clusters.findVersion(cluster.id, cluster.version);
+    if (!version) throw new Error(`cluster ${cluster.id} has no version ${cluster.version}`);
+    Object.assign(instance, { metrics: version.metrics, nodes: version.nodes });
+    if (version.network) instance.network = version.network;
+    else delete instance.network;
+    if (!solve.forecastId) return instance; // planned on idle nodes (a horizon, no forecast): so is the check
+    const chosen = await this.forecasts.chooseFor(cluster.id, version.version, window.startsAt, false);
+    const own = chosen ? null : await this.forecasts.findOfCluster(solve.forecastId, cluster.id);
+    const forecast = chosen?.forecast ?? (own && own.clusterVersion === version.version ? own : null);
+    if (!forecast)
+      throw conflict(`no forecast of cluster ${cluster.id} version ${version.version} covers the plan's start ${window.startsAt.toISOString()} (the plan's forecast ${solve.forecastId} is of an older version): post one, then commit`);
+    if (forecast.slotSeconds !== window.slotSeconds)
+      throw conflict(`forecast ${forecast.id}, now the cluster's, has ${forecast.slotSeconds} s slots and the plan ${window.slotSeconds} s ones: solve again on it`);
+    const at = forecastWindow(forecast, window.startsAt, true, 'solve') as ForecastWindow;
+    instance.usage = sliceUsage(forecast.usage, at.offset, window.slots);
+    return instance;
   }
 
   /** The solve and the instance it solved, whoever owns it (simulations replay its plan on that instance). */

@@ -58,7 +58,8 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveInput, Progre
     let planId: string | null = null;
     return {
       store: async (tx) => {
-        planId = await this.plans.insert(tx, { tenantId: s.tenantId, solveId: s.id, document, ends: out.ends });
+        const window = { startsAt: s.windowStartsAt ?? s.startsAt, slotSeconds: s.instance.horizon.slotSeconds, slots: s.instance.horizon.slots };
+        planId = await this.plans.insert(tx, { tenantId: s.tenantId, solveId: s.id, document, ends: out.ends, clusterId: s.clusterId, window });
         return planId === null ? null : { planId, progress };
       },
       summary: `${plan.objective.scheduledTasks} tasks, makespan ${plan.objective.makespanSlots}`,

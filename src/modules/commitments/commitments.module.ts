@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { HoldEntity } from './hold.entity';
+import { HoldsRepository } from './holds.repository';
+import { CommitmentsService } from './commitments.service';
+
+/** Committed plans' holds on clusters (plan_holds): solves read them as `reserved`, commits write them under the cluster's lock. */
+@Module({
+  imports: [TypeOrmModule.forFeature([HoldEntity])],
+  providers: [HoldsRepository, CommitmentsService],
+  exports: [CommitmentsService],
+})
+export class CommitmentsModule {}

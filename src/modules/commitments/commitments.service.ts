@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Hold, PlanWindow, Reserved, reservedFromHolds, slotTimeMs } from '../../engine/commitments/holds';
+import type { NodeSpec } from '../../engine/model/types';
+import { HoldsRepository, TenantHold } from './holds.repository';
+
+export type { TenantHold } from './holds.repository';
+
+/** What committed plans hold on clusters: the reservations solves plan around and commits are checked against. */
+@Injectable()
+export class CommitmentsService {
+  constructor(private readonly holds: HoldsRepository) {}
+
+  /** See HoldsRepository.withClusterLock: one commit or release at a time per cluster. */
+  withClusterLock<T>(clusterId: string, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.holds.withClusterLock(clusterId, work);
+  }
+
+  /** Holds on the cluster overlapping the window (but `exceptPlan`'s), read through `tx` under the lock when given. */
+  holdsIn(clusterId: string, window: PlanWindow, exceptPlan: string | null = null, tx?: EntityManager): Promise<TenantHold[]> {
+    return this.holds.overlapping(clusterId, new Date(window.startsAtMs), new Date(slotTimeMs(window, window.slots)), exceptPlan, tx);
+  }
+
+  /** What committed plans hold in the window, as an instance's `reserved` over these nodes and metrics; undefined when nothing is held. */
+  async reservedIn(clusterId: string, window: PlanWindow, nodes: readonly NodeSpec[], metrics: readonly string[]): Promise<Reserved | undefined> {
+    const reserved = reservedFromHolds(await this.holdsIn(clusterId, window), window, nodes, metrics);
+    return Object.keys(reserved).length ? reserved : undefined;
+  }
+
+  hold(tx: EntityManager, planId: string, clusterId: string, tenantId: string, holds: Hold[]): Promise<void> {
+    return this.holds.insert(tx, planId, clusterId, tenantId, holds);
+  }
+
+  release(tx: EntityManager, planId: string): Promise<void> {
+    return this.holds.deleteOf(tx, planId);
+  }
+}

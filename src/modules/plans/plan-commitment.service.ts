@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { holdsOfPlan, PlanWindow, reservedFromHolds, slotTimeMs } from '../../engine/commitments/holds';
+import { Fit, Overload, planFits } from '../../engine/commitments/fit';
+import { ValidationError } from '../../engine/model/errors';
+import type { InstanceDoc } from '../../engine/model/types';
+import { Principal } from '../auth/principal';
+import { CommitmentsService } from '../commitments/commitments.service';
+import { conflict } from '../common/problem';
+import { SolvesService } from '../solves/solves.service';
+import { PlanEntity } from './plan.entity';
+import { PlansRepository } from './plans.repository';
+import { PlansService } from './plans.service';
+
+/** Conflicts a 409 names: the first ones, enough to see where and by how much. */
+const LISTED_CONFLICTS = 20;
+
+/** Where a plan no longer fits: node, metric (or tasks), slot and its time, and by how much. */
+export interface CommitConflict {
+  node: string;
+  metric: string;
+  slot: number;
+  at: string;
+  demand: number;
+  available: number;
+  excess: number;
+}
+
+/**
+ * A plan's commitment (issue 37): commit makes a proposed plan hold its capacity, release gives it back.
+ * Both take the cluster's lock (one at a time per cluster, whatever the number of API processes), and a
+ * commit checks the plan, with the evaluator, against what is free now: the cluster's current version and
+ * forecast less the safety margin, less every other committed plan's holds.
+ */
+@Injectable()
+export class PlanCommitmentService {
+  constructor(
+    private readonly plans: PlansService,
+    private readonly repo: PlansRepository,
+    private readonly solves: SolvesService,
+    private readonly commitments: CommitmentsService,
+  ) {}
+
+  /** Commits the plan: 409 naming the first conflicts (and changing nothing) when it no longer fits. Committing a committed plan changes nothing. */
+  async commit(p: Principal, id: string): Promise<PlanEntity> {
+    const plan = await this.plans.get(p, id);
+    if (plan.status === 'committed') return plan;
+    if (plan.status !== 'proposed') throw conflict(`plan ${id} is ${plan.status}: only a proposed plan can be committed; solve again for a new one`);
+    const now = new Date();
+    if (plan.endsAt.getTime() <= now.getTime() && plan.document.assignments.length > 0)
+      throw conflict(`plan ${id} ended at ${plan.endsAt.toISOString()}: its window has passed; solve again`);
+    const window = windowOf(plan);
+    const basis = await this.solves.commitBasis(plan.solveId, { startsAt: plan.windowStartsAt, slotSeconds: plan.slotSeconds, slots: plan.slots });
+    const clusterId = plan.clusterId;
+    if (!clusterId) {
+      // An inline instance names no cluster: nothing to hold, the commit only says the plan will run.
+      await this.repo.transaction(async (tx) => {
+        const row = await this.repo.lockedInTx(tx, id);
+        if (row?.status === 'proposed') await this.repo.setStatus(tx, id, 'committed', now);
+      });
+      return this.plans.get(p, id);
+    }
+    await this.commitments.withClusterLock(clusterId, async (tx) => {
+      const row = await this.repo.lockedInTx(tx, id);
+      if (row?.status === 'committed') return;
+      if (row?.status !== 'proposed') throw conflict(`plan ${id} is ${row?.status ?? 'gone'}: only a proposed plan can be committed`);
+      const others = await this.commitments.holdsIn(clusterId, window, id, tx);
+      const reserved = reservedFromHolds(others, window, basis.nodes, basis.metrics);
+      const fit = fitNow({ ...basis, ...(Object.keys(reserved).length ? { reserved } : {}) }, plan);
+      if (!fit.fits) throw notFitting(id, fit, window);
+      await this.commitments.hold(tx, id, clusterId, plan.tenantId, holdsOfPlan(fit.model, plan.document.assignments, window));
+      await this.repo.setStatus(tx, id, 'committed', now);
+    });
+    return this.plans.get(p, id);
+  }
+
+  /** Gives a committed plan's capacity back. Releasing a released plan changes nothing; a proposed or completed one is a 409. */
+  async release(p: Principal, id: string): Promise<PlanEntity> {
+    const plan = await this.plans.get(p, id);
+    if (plan.status === 'released') return plan;
+    if (plan.status !== 'committed') throw conflict(`plan ${id} is ${plan.status}: only a committed plan can be released`);
+    const work = async (tx: EntityManager) => {
+      const row = await this.repo.lockedInTx(tx, id);
+      if (row?.status === 'released') return;
+      if (row?.status !== 'committed') throw conflict(`plan ${id} is ${row?.status ?? 'gone'}: only a committed plan can be released`);
+      await this.commitments.release(tx, id);
+      await this.repo.setStatus(tx, id, 'released', new Date());
+    };
+    if (plan.clusterId) await this.commitments.withClusterLock(plan.clusterId, work);
+    else await this.repo.transaction(work); // no cluster: the plan's row lock alone orders it
+    return this.plans.get(p, id);
+  }
+}
+
+export function windowOf(plan: Pick<PlanEntity, 'windowStartsAt' | 'slotSeconds' | 'slots'>): PlanWindow {
+  return { startsAtMs: plan.windowStartsAt.getTime(), slotSeconds: plan.slotSeconds, slots: plan.slots };
+}
+
+/** The evaluator's verdict; an instance the current cluster no longer validates (a metric gone) is a conflict too. */
+function fitNow(instance: InstanceDoc, plan: PlanEntity): Fit {
+  try {
+    return planFits(instance, plan.document);
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    throw conflict(
+      `plan ${plan.id}'s jobs no longer fit the cluster's current version: ${e.issues.slice(0, 5).map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      e.issues.slice(0, LISTED_CONFLICTS),
+    );
+  }
+}
+
+function notFitting(id: string, fit: Fit, window: PlanWindow) {
+  const conflicts: CommitConflict[] = fit.overloads.slice(0, LISTED_CONFLICTS).map((o: Overload) => ({
+    ...o,
+    at: new Date(slotTimeMs(window, o.slot)).toISOString(),
+    excess: round(o.demand - o.available),
+    demand: round(o.demand),
+    available: round(o.available),
+  }));
+  const problems = conflicts.length
+    ? conflicts.map((c) => ({
+        path: `nodes.${c.node}.${c.metric}[${c.slot}]`,
+        message: `at ${c.at} the plan needs ${c.demand} ${c.metric === 'tasks' ? 'task slots' : c.metric}, ${c.available} is free: ${c.excess} too much`,
+      }))
+    : fit.violations.slice(0, LISTED_CONFLICTS).map((v) => ({ path: 'plan', message: v }));
+  const first = problems[0];
+  return conflict(`plan ${id} no longer fits what is free on the cluster now (${fit.overloads.length || fit.violations.length} conflicts; first: ${first.path}: ${first.message}); nothing was committed: solve again`, problems, { conflicts });
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
