@@ -16,6 +16,7 @@ import { ForecastsModule } from './modules/forecasts/forecasts.module';
 import { OffersModule } from './modules/offers/offers.module';
 import { HealthModule } from './modules/health/health.module';
 import { PlansModule } from './modules/plans/plans.module';
+import { QuotasModule } from './modules/quotas/quotas.module';
 import { QueueModule } from './modules/queue/queue.module';
 import { SimulationsModule } from './modules/simulations/simulations.module';
 import { SolvesModule } from './modules/solves/solves.module';
@@ -34,6 +35,7 @@ export class AppModule {
         HealthModule,
         AuthModule,
         ClustersModule,
+        QuotasModule,
         UsageModule,
         ForecastsModule,
         OffersModule,

@@ -220,6 +220,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{id}/quotas/{customer}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The quota that applies to a customer (its own, else the default, else none); a customer may ask about itself
+         * @description source says where it comes from; a customer asking about another customer, or about a cluster that is not lendable, gets a 404.
+         */
+        get: operations["getQuota"];
+        /**
+         * Set a customer's quota on the cluster (or the default): shares of lendable capacity and whether it may borrow
+         * @description Per metric, the share of the cluster's lendable capacity (capacity less the regular load and the safety margin) the customer may hold at once. Its solves plan within it and its commits past it are refused (409 naming the quota), unless it may borrow: then it goes beyond while capacity is idle, and a customer within its own quota takes the borrowed capacity back (README, Quotas).
+         */
+        put: operations["putQuota"];
+        post?: never;
+        /**
+         * Remove a customer's quota (it then has the default) or the default
+         * @description Plans already committed keep what they hold; later solves and commits use what applies now.
+         */
+        delete: operations["deleteQuota"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/quotas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cluster's quotas: each customer's own and the default
+         * @description Every quota set on the cluster; customers without one have the default row (customer "default"), or no limit when there is none.
+         */
+        get: operations["listQuotas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clusters/{clusterId}/usage": {
         parameters: {
             query?: never;
@@ -1082,6 +1130,26 @@ export interface components {
             network?: components["schemas"]["NetworkDto"];
             /** @description unchanged when left out */
             lendable?: boolean;
+        };
+        QuotaDto: {
+            /** Format: uuid */
+            clusterId: string;
+            /** @description the customer tenant id, or default (every customer without a quota of its own) */
+            customer: string;
+            shares: {
+                [key: string]: number;
+            };
+            borrow: boolean;
+            /**
+             * @description where it comes from: the customer's own, the cluster's default, or none set (not limited)
+             * @enum {string}
+             */
+            source: "own" | "default" | "none";
+            /** Format: date-time */
+            updatedAt: string | null;
+        };
+        QuotaListDto: {
+            items: components["schemas"]["QuotaDto"][];
         };
         UsageSampleDto: {
             /**
@@ -2368,6 +2436,10 @@ export interface components {
             releasedAt: string | null;
             /** Format: date-time */
             completedAt: string | null;
+            /** @description committed beyond its customer's quota on capacity others left idle: a customer within its quota may take it back (it is then released with a releaseReason) */
+            borrowing: boolean;
+            /** @description why it was released when its customer did not release it */
+            releaseReason: string | null;
             /** @enum {string} */
             format: "fallow.plan/v1";
             /** @description the instance name */
@@ -2458,6 +2530,27 @@ export interface components {
                      * @default true
                      */
                     lendable?: boolean;
+                };
+            };
+        };
+        PutQuotaDto: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description per metric of the cluster, the share of its lendable capacity the customer may hold at once (0 to 1); metrics left out are not limited
+                     * @example {
+                     *       "cpu": 0.5,
+                     *       "ram": 0.5
+                     *     }
+                     */
+                    shares: {
+                        [key: string]: number;
+                    };
+                    /**
+                     * @description may go beyond the shares while capacity is idle; what it borrows is taken back when a customer within its quota needs it (README, Quotas)
+                     * @default false
+                     */
+                    borrow?: boolean;
                 };
             };
         };
@@ -3714,6 +3807,260 @@ export interface operations {
             };
             /** @description rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+                /** @description a customer tenant id, or default (every customer without a quota of its own) */
+                customer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    putQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+                /** @description a customer tenant id, or default (every customer without a quota of its own) */
+                customer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["PutQuotaDto"];
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    deleteQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+                /** @description a customer tenant id, or default (every customer without a quota of its own) */
+                customer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    listQuotas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaListDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Hold, PlanWindow, Reserved, reservedFromHolds, slotTimeMs } from '../../engine/commitments/holds';
-import type { NodeSpec } from '../../engine/model/types';
+import { Hold, PlanWindow, slotTimeMs } from '../../engine/commitments/holds';
 import { HoldsRepository, TenantHold } from './holds.repository';
 
 export type { TenantHold } from './holds.repository';
@@ -21,14 +20,9 @@ export class CommitmentsService {
     return this.holds.overlapping(clusterId, new Date(window.startsAtMs), new Date(slotTimeMs(window, window.slots)), exceptPlan, tx);
   }
 
-  /** What committed plans hold in the window, as an instance's `reserved` over these nodes and metrics; undefined when nothing is held. */
-  async reservedIn(clusterId: string, window: PlanWindow, nodes: readonly NodeSpec[], metrics: readonly string[]): Promise<Reserved | undefined> {
-    const reserved = reservedFromHolds(await this.holdsIn(clusterId, window), window, nodes, metrics);
-    return Object.keys(reserved).length ? reserved : undefined;
-  }
-
-  hold(tx: EntityManager, planId: string, clusterId: string, tenantId: string, holds: Hold[]): Promise<void> {
-    return this.holds.insert(tx, planId, clusterId, tenantId, holds);
+  /** Writes what a committed plan's tasks hold; `borrowing`: the plan went beyond its customer's quota. */
+  hold(tx: EntityManager, planId: string, clusterId: string, tenantId: string, borrowing: boolean, holds: Hold[]): Promise<void> {
+    return this.holds.insert(tx, planId, clusterId, tenantId, borrowing, holds);
   }
 
   release(tx: EntityManager, planId: string): Promise<void> {

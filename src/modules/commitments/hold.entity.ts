@@ -18,6 +18,8 @@ export class HoldEntity {
   @Column({ type: 'text' }) node!: string;
   @Column({ type: 'timestamptz', name: 'from_at' }) fromAt!: Date;
   @Column({ type: 'timestamptz', name: 'to_at' }) toAt!: Date;
+  /** Its plan went beyond its customer's quota (borrowing): a customer within its quota may take it back. */
+  @Column({ type: 'boolean', default: false }) borrowing!: boolean;
   /** metric -> amount one task holds (metrics it does not use are left out). */
   @Column({ type: 'jsonb' }) demand!: Record<string, number>;
 }

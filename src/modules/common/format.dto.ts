@@ -141,6 +141,9 @@ export class PlanDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) committedAt!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) releasedAt!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) completedAt!: string | null;
+  @ApiProperty({ description: "committed beyond its customer's quota on capacity others left idle: a customer within its quota may take it back (it is then released with a releaseReason)" })
+  borrowing!: boolean;
+  @ApiProperty({ type: String, nullable: true, description: 'why it was released when its customer did not release it' }) releaseReason!: string | null;
   @ApiProperty({ enum: ['fallow.plan/v1'] }) format!: 'fallow.plan/v1';
   @ApiProperty({ description: 'the instance name' }) instance!: string;
   @ApiProperty() strategy!: string;

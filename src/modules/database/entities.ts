@@ -1,6 +1,7 @@
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { TenantEntity } from '../auth/tenant.entity';
 import { BatchEntity } from '../batches/batch.entity';
+import { QuotaEntity } from '../quotas/quota.entity';
 import { HoldEntity } from '../commitments/hold.entity';
 import { ClusterEntity, ClusterVersionEntity } from '../clusters/cluster.entity';
 import { IdempotencyEntity } from '../common/idempotency.entity';
@@ -31,4 +32,5 @@ export const ENTITIES = [
   ForecastBuildEntity,
   SimulationEntity,
   HoldEntity,
+  QuotaEntity,
 ];

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { holdsOfPlan, PlanWindow, reservedFromHolds, slotTimeMs } from '../../engine/commitments/holds';
+import { Hold, holdsOfPlan, PlanWindow, reservedFromHolds, slotTimeMs } from '../../engine/commitments/holds';
+import { borrowedFrom } from '../../engine/commitments/plan-around';
+import { QuotaExcess, quotaExcess, totals } from '../../engine/commitments/quota';
+import { QuotasService } from '../quotas/quotas.service';
 import { Fit, Overload, planFits } from '../../engine/commitments/fit';
 import { ValidationError } from '../../engine/model/errors';
 import type { InstanceDoc } from '../../engine/model/types';
@@ -39,6 +42,7 @@ export class PlanCommitmentService {
     private readonly repo: PlansRepository,
     private readonly solves: SolvesService,
     private readonly commitments: CommitmentsService,
+    private readonly quotas: QuotasService,
   ) {}
 
   /** Commits the plan: 409 naming the first conflicts (and changing nothing) when it no longer fits. Committing a committed plan changes nothing. */
@@ -56,22 +60,51 @@ export class PlanCommitmentService {
       // An inline instance names no cluster: nothing to hold, the commit only says the plan will run.
       await this.repo.transaction(async (tx) => {
         const row = await this.repo.lockedInTx(tx, id);
-        if (row?.status === 'proposed') await this.repo.setStatus(tx, id, 'committed', now);
+        if (row?.status === 'proposed') await this.repo.commit(tx, id, now, false);
       });
       return this.plans.get(p, id);
     }
+    const quota = await this.quotas.effective(clusterId, plan.tenantId);
+    const planHolds = holdsOfPlan(fitNow(basis, plan).model, plan.document.assignments, window);
     await this.commitments.withClusterLock(clusterId, async (tx) => {
       const row = await this.repo.lockedInTx(tx, id);
       if (row?.status === 'committed') return;
       if (row?.status !== 'proposed') throw conflict(`plan ${id} is ${row?.status ?? 'gone'}: only a proposed plan can be committed`);
       const others = await this.commitments.holdsIn(clusterId, window, id, tx);
-      const reserved = reservedFromHolds(others, window, basis.nodes, basis.metrics);
-      const fit = fitNow({ ...basis, ...(Object.keys(reserved).length ? { reserved } : {}) }, plan);
+      const over = quota ? quotaExcess(basis, quota, this.sums(others.filter((h) => h.tenantId === plan.tenantId), window, basis), this.sums(planHolds, window, basis)) : [];
+      if (over.length && !quota!.borrow) throw pastQuota(id, over, window);
+      const borrowing = over.length > 0;
+      let fit = fitNow(this.around(basis, others, window), plan);
+      const taken: string[] = [];
+      if (!fit.fits && !borrowing) {
+        // Within its quota, the customer takes back what borrowers hold, most recently committed first, until its plan fits.
+        const borrowers = await this.repo.newestCommittedFirst(tx, [...new Set(others.filter((h) => borrowedFrom(h, plan.tenantId)).map((h) => h.planId))]);
+        let left = others;
+        for (const b of borrowers) {
+          if (fit.fits) break;
+          left = left.filter((h) => h.planId !== b);
+          taken.push(b);
+          fit = fitNow(this.around(basis, left, window), plan);
+        }
+      }
       if (!fit.fits) throw notFitting(id, fit, window);
-      await this.commitments.hold(tx, id, clusterId, plan.tenantId, holdsOfPlan(fit.model, plan.document.assignments, window));
-      await this.repo.setStatus(tx, id, 'committed', now);
+      for (const b of taken) await this.commitments.release(tx, b);
+      if (taken.length) await this.repo.release(tx, taken, now, `its borrowed capacity was taken back by plan ${id}, committed within its customer's quota`);
+      await this.commitments.hold(tx, id, clusterId, plan.tenantId, borrowing, planHolds);
+      await this.repo.commit(tx, id, now, borrowing);
     });
     return this.plans.get(p, id);
+  }
+
+  /** The instance with what the holds take as `reserved`. */
+  private around(basis: InstanceDoc, holds: Hold[], window: PlanWindow): InstanceDoc {
+    const reserved = reservedFromHolds(holds, window, basis.nodes, basis.metrics);
+    return Object.keys(reserved).length ? { ...basis, reserved } : basis;
+  }
+
+  /** Per metric and slot, what the holds take over all nodes. */
+  private sums(holds: Hold[], window: PlanWindow, basis: InstanceDoc): Record<string, number[]> {
+    return totals(reservedFromHolds(holds, window, basis.nodes, basis.metrics), basis.metrics, window.slots);
   }
 
   /** Gives a committed plan's capacity back. Releasing a released plan changes nothing; a proposed or completed one is a 409. */
@@ -84,7 +117,7 @@ export class PlanCommitmentService {
       if (row?.status === 'released') return;
       if (row?.status !== 'committed') throw conflict(`plan ${id} is ${row?.status ?? 'gone'}: only a committed plan can be released`);
       await this.commitments.release(tx, id);
-      await this.repo.setStatus(tx, id, 'released', new Date());
+      await this.repo.release(tx, [id], new Date());
     };
     if (plan.clusterId) await this.commitments.withClusterLock(plan.clusterId, work);
     else await this.repo.transaction(work); // no cluster: the plan's row lock alone orders it
@@ -125,6 +158,15 @@ function notFitting(id: string, fit: Fit, window: PlanWindow) {
     : fit.violations.slice(0, LISTED_CONFLICTS).map((v) => ({ path: 'plan', message: v }));
   const first = problems[0];
   return conflict(`plan ${id} no longer fits what is free on the cluster now (${fit.overloads.length || fit.violations.length} conflicts; first: ${first.path}: ${first.message}); nothing was committed: solve again`, problems, { conflicts });
+}
+
+function pastQuota(id: string, over: QuotaExcess[], window: PlanWindow) {
+  const listed = over.slice(0, LISTED_CONFLICTS).map((o) => ({ ...o, at: new Date(slotTimeMs(window, o.slot)).toISOString(), held: round(o.held), adds: round(o.adds), quota: round(o.quota) }));
+  const problems = listed.map((o) => ({
+    path: `quota.shares.${o.metric}[${o.slot}]`,
+    message: `at ${o.at} the customer holds ${o.held} ${o.metric} and the plan adds ${o.adds}: more than its quota of ${o.quota}`,
+  }));
+  return conflict(`plan ${id} would take its customer past its quota on the cluster (${over.length} slots; first: ${problems[0].path}: ${problems[0].message}); nothing was committed`, problems, { quota: listed });
 }
 
 function round(x: number): number {

@@ -26,6 +26,10 @@ export class PlanEntity {
   @Column({ type: 'timestamptz', name: 'committed_at', nullable: true }) committedAt!: Date | null;
   @Column({ type: 'timestamptz', name: 'released_at', nullable: true }) releasedAt!: Date | null;
   @Column({ type: 'timestamptz', name: 'completed_at', nullable: true }) completedAt!: Date | null;
+  /** Committed beyond its customer's quota, on capacity others left idle: a customer within its quota may take it back. */
+  @Column({ type: 'boolean', default: false }) borrowing!: boolean;
+  /** Why it was released when its customer did not release it (its borrowed capacity taken back); null otherwise. */
+  @Column({ type: 'text', name: 'release_reason', nullable: true }) releaseReason!: string | null;
   /** Unique: however often a solve is retried, it keeps exactly one plan. */
   @Index({ unique: true }) @Column({ type: 'uuid', name: 'solve_id' }) solveId!: string;
   @Column({ type: 'text' }) strategy!: string;

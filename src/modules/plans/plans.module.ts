@@ -7,9 +7,10 @@ import { PlansRepository } from './plans.repository';
 import { PlansService } from './plans.service';
 import { PlanCommitmentService } from './plan-commitment.service';
 import { CommitmentsModule } from '../commitments/commitments.module';
+import { QuotasModule } from '../quotas/quotas.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PlanEntity, PlanAssignmentEntity]), SolvesModule, CommitmentsModule],
+  imports: [TypeOrmModule.forFeature([PlanEntity, PlanAssignmentEntity]), SolvesModule, CommitmentsModule, QuotasModule],
   controllers: [PlansController],
   providers: [PlansRepository, PlansService, PlanCommitmentService],
   exports: [PlansService],

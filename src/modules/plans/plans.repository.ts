@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { PlanDoc } from '../../engine/model/types';
-import { PlanAssignmentEntity, PlanEntity, PlanStatus } from './plan.entity';
+import { PlanAssignmentEntity, PlanEntity } from './plan.entity';
 
 export interface PlanToStore {
   tenantId: string;
@@ -41,9 +41,19 @@ export class PlansRepository {
     return tx.getRepository(PlanEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 
-  async setStatus(tx: EntityManager, id: string, status: PlanStatus, at: Date): Promise<void> {
-    const column = { committed: 'committed_at', released: 'released_at', completed: 'completed_at', proposed: null }[status];
-    await tx.query(`UPDATE plans SET status = $2${column ? `, ${column} = $3` : ''} WHERE id = $1`, column ? [id, status, at] : [id, status]);
+  async commit(tx: EntityManager, id: string, at: Date, borrowing: boolean): Promise<void> {
+    await tx.query(`UPDATE plans SET status = 'committed', committed_at = $2, borrowing = $3 WHERE id = $1`, [id, at, borrowing]);
+  }
+
+  /** Releases plans (their holds are the caller's to delete); `reason` when not their customer's own doing. */
+  async release(tx: EntityManager, ids: string[], at: Date, reason: string | null = null): Promise<void> {
+    await tx.query(`UPDATE plans SET status = 'released', released_at = $2, release_reason = $3 WHERE id = ANY($1::uuid[])`, [ids, at, reason]);
+  }
+
+  /** The committed plans among `ids`, most recently committed first (whose borrowed capacity goes back first). */
+  async newestCommittedFirst(tx: EntityManager, ids: string[]): Promise<string[]> {
+    const rows: { id: string }[] = await tx.query(`SELECT id FROM plans WHERE id = ANY($1::uuid[]) AND status = 'committed' ORDER BY committed_at DESC, id`, [ids]);
+    return rows.map((r) => r.id);
   }
 
   /** Committed plans whose last task has ended by `now` become completed (what they held lies in the past). */

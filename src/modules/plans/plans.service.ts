@@ -78,5 +78,7 @@ export function toPlanDto(plan: PlanEntity): PlanDto {
     committedAt: iso(plan.committedAt),
     releasedAt: iso(plan.releasedAt),
     completedAt: iso(plan.completedAt),
+    borrowing: plan.borrowing,
+    releaseReason: plan.releaseReason,
   };
 }

@@ -8,13 +8,14 @@ import { IdempotencyModule } from '../common/idempotency.module';
 import { ForecastsModule } from '../forecasts/forecasts.module';
 import { WorkModule } from '../work/work.module';
 import { CommitmentsModule } from '../commitments/commitments.module';
+import { QuotasModule } from '../quotas/quotas.module';
 import { SolveEntity } from './solve.entity';
 import { SolvesController } from './solves.controller';
 import { SolvesRepository } from './solves.repository';
 import { SolvesService } from './solves.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SolveEntity]), WorkModule, IdempotencyModule, ClustersModule, ForecastsModule, BatchesModule, ExecutionsModule, AuthModule, CommitmentsModule],
+  imports: [TypeOrmModule.forFeature([SolveEntity]), WorkModule, IdempotencyModule, ClustersModule, ForecastsModule, BatchesModule, ExecutionsModule, AuthModule, CommitmentsModule, QuotasModule],
   controllers: [SolvesController],
   providers: [SolvesRepository, SolvesService],
   exports: [SolvesService],

@@ -26,6 +26,8 @@ import { RuntimeHistoryService } from '../executions/runtime-history.service';
 import { FcWeights, resolveScoreWeights } from '../../engine/evaluate/posum-score';
 import { TenantsService } from '../auth/tenants.service';
 import { CommitmentsService } from '../commitments/commitments.service';
+import { QuotasService } from '../quotas/quotas.service';
+import { planAround } from '../../engine/commitments/plan-around';
 
 interface References {
   clusterId: string | null;
@@ -67,6 +69,7 @@ export class SolvesService {
     private readonly history: RuntimeHistoryService,
     private readonly tenants: TenantsService,
     private readonly commitments: CommitmentsService,
+    private readonly quotas: QuotasService,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -196,10 +199,7 @@ export class SolvesService {
     const usage = forecast && window ? sliceUsage(forecast.usage, window.offset, horizon.slots) : undefined;
     // Slot 0 on the cluster's time line: the forecast's slot the start falls in (a stale forecast's slot 0 is the start itself).
     const windowStartsAt = forecast && window && !window.warning ? new Date(forecast.startsAt.getTime() + window.offset * forecast.slotSeconds * 1000) : startsAt;
-    const reserved = run.aroundCommitments
-      ? await this.commitments.reservedIn(cluster.id, { startsAtMs: windowStartsAt.getTime(), slotSeconds: horizon.slotSeconds, slots: horizon.slots }, version.nodes, version.metrics)
-      : undefined;
-    const instance = assembleInstance({
+    const assembled = assembleInstance({
       name: `${cluster.name}+${batch.name}`,
       metrics: version.metrics,
       nodes: version.nodes,
@@ -208,10 +208,20 @@ export class SolvesService {
       horizon,
       usage,
       safetyMargin: sm.margin,
-      reserved,
       customer: batch.tenantId,
     });
+    const instance = run.aroundCommitments ? await this.aroundCommitments(assembled, cluster.id, batch.tenantId, windowStartsAt) : assembled;
     return { instance, refs: { clusterId: cluster.id, clusterVersion: version.version, forecastId: forecast?.id ?? null, forecastChoice, batchId: batch.id, windowStartsAt }, historyOf: batch.tenantId, warning: window?.warning ?? null };
+  }
+
+  /**
+   * The instance with what committed plans on the cluster hold as `reserved`, and capped to the customer's
+   * quota (src/engine/commitments/plan-around.ts): so that its plan can be committed if nothing else is meanwhile.
+   */
+  private async aroundCommitments(instance: InstanceDoc, clusterId: string, customer: string, startsAt: Date): Promise<InstanceDoc> {
+    const window = { startsAtMs: startsAt.getTime(), slotSeconds: instance.horizon.slotSeconds, slots: instance.horizon.slots };
+    const [holds, quota] = await Promise.all([this.commitments.holdsIn(clusterId, window), this.quotas.effective(clusterId, customer)]);
+    return planAround(instance, holds, window, customer, quota);
   }
 
   /**
