@@ -16,6 +16,7 @@ import { ForecastsModule } from './modules/forecasts/forecasts.module';
 import { OffersModule } from './modules/offers/offers.module';
 import { HealthModule } from './modules/health/health.module';
 import { PlansModule } from './modules/plans/plans.module';
+import { QuotesModule } from './modules/quotes/quotes.module';
 import { QuotasModule } from './modules/quotas/quotas.module';
 import { QueueModule } from './modules/queue/queue.module';
 import { SimulationsModule } from './modules/simulations/simulations.module';
@@ -36,6 +37,7 @@ export class AppModule {
         AuthModule,
         ClustersModule,
         QuotasModule,
+        QuotesModule,
         UsageModule,
         ForecastsModule,
         OffersModule,

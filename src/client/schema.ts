@@ -268,6 +268,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a batch or a job would get on a cluster now: jobs accepted, planned ends, revenue, and why the others do not fit
+         * @description Plans the jobs (a batch of yours, or jobs given inline) as a solve would, around every committed plan and within your quota, with a fast greedy strategy, and answers at once without storing a plan or holding capacity (a solve may do better; commit a solve's plan to hold capacity). Each job that does not fit says why: capacity, deadline or quota.
+         */
+        post: operations["createQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clusters/{clusterId}/usage": {
         parameters: {
             query?: never;
@@ -1150,6 +1170,81 @@ export interface components {
         };
         QuotaListDto: {
             items: components["schemas"]["QuotaDto"][];
+        };
+        CreateQuoteDto: {
+            /**
+             * Format: uuid
+             * @description a lendable cluster (or one of your own)
+             */
+            clusterId: string;
+            /**
+             * Format: uuid
+             * @description one of your batches; or give jobs
+             */
+            batchId?: string;
+            /** @description jobs as a batch gives them (one job is a batch of one); or give batchId */
+            jobs?: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Format: date-time
+             * @description when the jobs would start (default: now)
+             */
+            startsAt?: string;
+            /**
+             * Format: uuid
+             * @description the forecast to plan on (default: the cluster version's newest covering startsAt)
+             */
+            forecastId?: string;
+            /** @description S(m): one fraction for every metric or one per metric, as for a solve */
+            safetyMargin?: Record<string, never>;
+        };
+        PlanWindowDto: {
+            /**
+             * Format: date-time
+             * @description wall-clock time of the plan's slot 0 (the forecast's slot the solve's start falls in, else the start)
+             */
+            startsAt: string;
+            slotSeconds: number;
+            slots: number;
+        };
+        QuotedJobDto: {
+            id: string;
+            /** @description the quote plans it */
+            accepted: boolean;
+            /** @description accepted and, with a deadline, on time */
+            fits: boolean;
+            /** @description the slot its last task ends, in the quote's window */
+            endSlot: number | null;
+            /**
+             * Format: date-time
+             * @description when its last task would end
+             */
+            plannedEnd: string | null;
+            deadlineSlot: number | null;
+            onTime: boolean | null;
+            /** @description what it would earn (its revenue terms; 0 without any) */
+            revenue: number;
+            /**
+             * @description null when it fits; capacity: what is free (after committed plans) cannot hold it; deadline: it cannot end within the window or its deadline; quota: it would fit but for the customer's quota
+             * @enum {string|null}
+             */
+            reason: "capacity" | "deadline" | "quota" | null;
+            /** @description the reason for people */
+            detail: string | null;
+        };
+        QuoteDto: {
+            /** Format: uuid */
+            clusterId: string;
+            window: components["schemas"]["PlanWindowDto"];
+            /** @description the strategy the quote planned with (a fast greedy one: a solve may do better) */
+            strategy: string;
+            acceptedJobs: number;
+            rejectedJobs: number;
+            /** @description revenue of the accepted jobs */
+            revenue: number;
+            jobs: components["schemas"]["QuotedJobDto"][];
+            warnings: string[];
         };
         UsageSampleDto: {
             /**
@@ -2376,15 +2471,6 @@ export interface components {
             items: components["schemas"]["SolveDto"][];
             /** @description pass as ?cursor= for the next page */
             nextCursor?: string | null;
-        };
-        PlanWindowDto: {
-            /**
-             * Format: date-time
-             * @description wall-clock time of the plan's slot 0 (the forecast's slot the solve's start falls in, else the start)
-             */
-            startsAt: string;
-            slotSeconds: number;
-            slots: number;
         };
         AssignmentDto: {
             job: string;
@@ -4061,6 +4147,83 @@ export interface operations {
             };
             /** @description does not exist or belongs to another tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    createQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateQuoteDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -92,9 +92,9 @@ describe('quotas, fair share and borrowing', () => {
     const mine = await svc.client(customers.a.key).GET('/v1/clusters/{id}/quotas/{customer}', { params: { path: { id, customer: customers.a.id } } });
     assert.deepEqual({ shares: mine.data!.shares, source: mine.data!.source }, { shares: { cpu: 0.5 }, source: 'default' });
     assert.equal((await svc.client(customers.a.key).GET('/v1/clusters/{id}/quotas/{customer}', { params: { path: { id, customer: customers.b.id } } })).response.status, 404);
-    // Half of 8 cores: 2 tasks at a time, so the four tasks take two slots.
+    // Half of 8 cores, given as one whole node: 2 tasks at a time, so the four tasks take two slots.
     const first = await solved('a', id);
-    assert.deepEqual(first.instance.reserved, { n1: { cpu: [2, 2, 2, 2, 2, 2] }, n2: { cpu: [2, 2, 2, 2, 2, 2] } });
+    assert.deepEqual(first.instance.reserved, { n2: { cpu: [4, 4, 4, 4, 4, 4] } });
     assert.deepEqual(await coresPerSlot('a', first.planId), [4, 4, 0, 0, 0, 0]);
     assert.equal((await commit('a', first.planId)).data?.status, 'committed');
     // What it holds counts against its quota: the next plan of the same customer waits for slots 2 and 3.
@@ -128,7 +128,7 @@ describe('quotas, fair share and borrowing', () => {
     assert.equal(c.data?.borrowing, true);
     // B keeps to its quota (half): it may plan on what C borrowed (none of C's holds is reserved for it)...
     const within = await solved('b', id);
-    assert.deepEqual(within.instance.reserved, { n1: { cpu: [2, 2, 2, 2, 2, 2] }, n2: { cpu: [2, 2, 2, 2, 2, 2] } });
+    assert.deepEqual(within.instance.reserved, { n2: { cpu: [4, 4, 4, 4, 4, 4] } });
     assert.deepEqual(await coresPerSlot('b', within.planId), [4, 4, 0, 0, 0, 0]);
     // ...and its commit takes it back: C's plan is released, saying why.
     const b = await commit('b', within.planId);

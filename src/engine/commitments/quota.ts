@@ -69,37 +69,40 @@ export function quotaExcess(instance: InstanceDoc, quota: Quota, own: Record<str
 
 /**
  * The instance a customer with this quota plans on: its `reserved` grown so that, per metric and slot, what is
- * left free over all nodes is at most its allowance, share * lendable less what it holds already. Each node's
- * free amount shrinks by the same fraction, so no node is favoured. An instance within the allowance is
- * returned unchanged.
+ * left free over all nodes is at most its allowance, share * lendable less what it holds already. The
+ * allowance goes to whole nodes, the largest first (the same order for every metric and slot, so that one
+ * node keeps room on every metric a task needs), rather than a sliver of every node that no task would fit
+ * in. An instance within the allowance is returned unchanged.
  */
 export function capToQuota(instance: InstanceDoc, quota: Quota, own: Record<string, number[]>): InstanceDoc {
   const T = instance.horizon.slots;
   const reserved: Reserved = structuredClone(instance.reserved ?? {});
+  const capped = Object.keys(quota.shares).filter((m) => instance.metrics.includes(m));
+  const size = (n: InstanceDoc['nodes'][number]) => capped.reduce((s, m) => s + (n.capacity[m] ?? 0) / Math.max(EPS, totalCapacity(instance, m)), 0);
+  const order = instance.nodes.map((n, k) => ({ n, k, size: size(n) })).sort((a, b) => b.size - a.size || a.k - b.k);
   let changed = false;
-  for (const [m, share] of Object.entries(quota.shares)) {
-    if (!instance.metrics.includes(m)) continue;
+  for (const m of capped) {
     const L = lendable(instance, m);
     const margin = instance.safetyMargin?.[m] ?? 0;
-    const free = instance.nodes.map((n) => {
-      const c = n.capacity[m] ?? 0;
-      const u = instance.usage?.[n.id]?.[m];
-      const r = reserved[n.id]?.[m];
-      return Array.from({ length: T }, (_, t) => Math.max(0, c * Math.max(0, 1 - (u?.[t] ?? 0) - margin) - (r?.[t] ?? 0)));
-    });
     for (let t = 0; t < T; t++) {
-      const allowance = Math.max(0, share * L[t] - (own[m]?.[t] ?? 0));
-      const sum = free.reduce((s, f) => s + f[t], 0);
-      if (sum <= allowance + EPS) continue;
-      const cut = 1 - allowance / sum;
-      instance.nodes.forEach((n, k) => {
-        if (free[k][t] <= 0) return;
+      let left = Math.max(0, quota.shares[m] * L[t] - (own[m]?.[t] ?? 0));
+      for (const { n } of order) {
+        const c = n.capacity[m] ?? 0;
+        const free = Math.max(0, c * Math.max(0, 1 - (instance.usage?.[n.id]?.[m]?.[t] ?? 0) - margin) - (reserved[n.id]?.[m]?.[t] ?? 0));
+        const keep = Math.min(free, left);
+        left -= keep;
+        if (free - keep <= EPS) continue;
         const per = (reserved[n.id] ??= {});
-        const series = (per[m] ??= new Array<number>(T).fill(0));
-        series[t] += free[k][t] * cut;
+        const series = (per[m] ??= []);
+        while (series.length < T) series.push(0);
+        series[t] += free - keep;
         changed = true;
-      });
+      }
     }
   }
   return changed ? { ...instance, reserved } : instance;
+}
+
+function totalCapacity(instance: InstanceDoc, metric: string): number {
+  return instance.nodes.reduce((s, n) => s + (n.capacity[metric] ?? 0), 0);
 }

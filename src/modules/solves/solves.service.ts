@@ -3,13 +3,13 @@ import { Config, CONFIG } from '../../config';
 import { admissionIssues } from '../../engine/model/admission';
 import { ValidationError } from '../../engine/model/errors';
 import { loadInstance } from '../../engine/model/model';
-import { InstanceDoc, Issue } from '../../engine/model/types';
+import { InstanceDoc, Issue, JobSpec } from '../../engine/model/types';
 import { canSee, Principal, tenantScope } from '../auth/principal';
 import { BatchesService } from '../batches/batches.service';
 import { ClustersService } from '../clusters/clusters.service';
 import { HORIZON_FIELDS, INSTANCE_FIELDS, JOB_FIELDS, NODE_FIELDS, STAGE_FIELDS, unknownFields } from '../common/document-validation';
 import { pageOf } from '../common/keyset-page';
-import { conflict, invalid, notFound, prefixIssues } from '../common/problem';
+import { conflict, invalid, notFound, prefixIssues, ProblemException } from '../common/problem';
 import type { ForecastEntity } from '../forecasts/forecast.entity';
 import { forecastWindow, ForecastWindow, RunNoun } from './forecast-window';
 import type { ForecastChoice } from '../forecasts/forecast-choice';
@@ -37,6 +37,16 @@ interface References {
   batchId: string | null;
   /** Slot 0 on the cluster's time line (SolveEntity.windowStartsAt). */
   windowStartsAt: Date;
+}
+
+/** The instances a quote plans on (SolvesService.quoteInstances). */
+export interface QuoteInstances {
+  instance: InstanceDoc;
+  /** The instance without the quota's cap; null when the quota caps nothing (none, or the customer may borrow). */
+  uncapped: InstanceDoc | null;
+  clusterId: string;
+  windowStartsAt: Date;
+  warning: string | null;
 }
 
 /** What a run by reference asks for besides the references: when it starts, whether a stale forecast will do, and what it is (for messages). */
@@ -132,6 +142,37 @@ export class SolvesService {
   }
 
   /**
+   * What a quote plans on (QuotesService): the instance a solve of these references (a batch, or jobs given
+   * inline) would solve now, around what committed plans hold and capped to the customer's quota; and, when
+   * the quota caps it, the same instance uncapped (a job that fits only there is out because of the quota).
+   * Inline jobs' problems are named under `jobs`.
+   */
+  async quoteInstances(p: Principal, refs: Pick<CreateSolveDto, 'clusterId' | 'batchId' | 'forecastId' | 'safetyMargin'> & { jobs?: JobSpec[] }, run: RunStart): Promise<QuoteInstances> {
+    const built = await this.fromReferences(p, refs as CreateSolveDto & { jobs?: JobSpec[] }, { ...run, aroundCommitments: false });
+    const renamed = (e: unknown) => {
+      if (refs.jobs && e instanceof ProblemException) for (const i of e.problems) i.path = i.path.replace(/^batch\.jobs/, 'jobs');
+      return e;
+    };
+    const { instance } = await this.predicted(built.historyOf, built.instance, 'auto', false).catch((e) => Promise.reject(renamed(e)));
+    try {
+      this.check(instance, false);
+    } catch (e) {
+      throw renamed(e);
+    }
+    const startsAt = built.refs.windowStartsAt;
+    const window = { startsAtMs: startsAt.getTime(), slotSeconds: instance.horizon.slotSeconds, slots: instance.horizon.slots };
+    const [holds, quota] = await Promise.all([this.commitments.holdsIn(built.refs.clusterId!, window), this.quotas.effective(built.refs.clusterId!, built.historyOf)]);
+    const capped = quota !== null && !quota.borrow;
+    return {
+      instance: planAround(instance, holds, window, built.historyOf, quota),
+      uncapped: capped ? planAround(instance, holds, window, built.historyOf, null) : null,
+      clusterId: built.refs.clusterId!,
+      windowStartsAt: startsAt,
+      warning: built.warning,
+    };
+  }
+
+  /**
    * Fills in the durations of stages that give neither work nor durationSeconds from the caller's execution
    * history (POSUM's predictors, src/engine/predict), else their defaultDurationSeconds; a stage nothing can
    * fill is a 422 naming it. Nothing to predict: no query.
@@ -174,16 +215,16 @@ export class SolvesService {
   }
 
   /** The instance from the references; `historyOf`: the batch's tenant, whose execution history predicts its missing durations. */
-  private async fromReferences(p: Principal, dto: CreateSolveDto, run: RunStart): Promise<{ instance: InstanceDoc; refs: References; historyOf: string; warning: string | null }> {
+  private async fromReferences(p: Principal, dto: CreateSolveDto & { jobs?: JobSpec[] }, run: RunStart): Promise<{ instance: InstanceDoc; refs: References; historyOf: string; warning: string | null }> {
     const { startsAt, noun } = run;
     const issues: Issue[] = [];
     if (!dto.clusterId) issues.push({ path: 'clusterId', message: 'required unless a whole instance is given' });
-    if (!dto.batchId) issues.push({ path: 'batchId', message: 'required unless a whole instance is given' });
+    if (!dto.batchId && !dto.jobs) issues.push({ path: 'batchId', message: 'required unless a whole instance is given' });
     if (issues.length) throw invalid(issues);
     // A customer solves on any lendable cluster (it is what the operator sells) but only with its own batches.
     const cluster = await this.clusters.findById(dto.clusterId!);
     if (!cluster || !(cluster.lendable || canSee(p, cluster.tenantId))) throw notFound('cluster', dto.clusterId!);
-    const batch = await this.batches.findOwned(p, dto.batchId!);
+    const batch = dto.jobs ? { id: null, name: 'quote', jobs: dto.jobs, tenantId: p.tenantId } : await this.batches.findOwned(p, dto.batchId!);
     if (!batch) throw notFound('batch', dto.batchId!);
     const version = await this.clusters.findVersion(cluster.id, cluster.version);
     if (!version) throw new Error(`cluster ${cluster.id} has no version ${cluster.version}`);
