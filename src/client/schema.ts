@@ -1237,7 +1237,7 @@ export interface components {
             /** Format: uuid */
             clusterId: string;
             window: components["schemas"]["PlanWindowDto"];
-            /** @description the strategy the quote planned with (a fast greedy one: a solve may do better) */
+            /** @description how the quote planned: quote-greedy, the best of a deadline-first and a few Random First Fit Decreasing builds (a solve may do better) */
             strategy: string;
             acceptedJobs: number;
             rejectedJobs: number;

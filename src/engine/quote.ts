@@ -1,12 +1,16 @@
-import type { JobOutcome } from './evaluate/job-outcome';
-import type { RejectionReason } from './evaluate/rejections';
-import { loadInstance } from './model/model';
-import type { InstanceDoc } from './model/types';
-import { solveWithOutcome } from './solve';
+import { explainRejections, RejectionReason } from './evaluate/rejections';
+import { edfOrder, rffdOnce } from './lists/job-orders';
+import { loadInstance, Model } from './model/model';
+import type { InstanceDoc, PlanDoc } from './model/types';
+import { Random } from './random';
+import { jobRevenue } from './schedule/revenue';
+import { Schedule } from './schedule/schedule';
+import { buildFromJobOrder } from './schedule/sgs';
 
-/** The strategy a quote plans with: greedy and deterministic, a few milliseconds on a job of a hundred tasks. */
-export const QUOTE_STRATEGY = 'rffd';
-const QUOTE_BUDGET_MS = 250;
+/** How a quote plans: a few greedy builds, kept when more jobs fit (the answer of a form, not of a solve). */
+export const QUOTE_STRATEGY = 'quote-greedy';
+/** Random First Fit Decreasing builds tried besides the deadline-first one: a fixed count, so the answer never depends on the machine's speed. */
+const RFFD_BUILDS = 3;
 
 export type QuoteReason = 'capacity' | 'deadline' | 'quota';
 
@@ -31,33 +35,63 @@ export interface Quote {
 
 /**
  * "If these jobs were added now, what would they get" (issue 37, quotes): the instance (committed plans as
- * `reserved`, capped to the customer's quota) planned with a fast greedy strategy, each job's end and revenue,
- * and why each job that does not fit is out: capacity (what is free cannot hold it), deadline (it cannot end
- * within the window, or ends past its deadline), quota (it is out, or late, with the cap and fits without it:
- * `uncapped`, the same instance without the quota's cap, when the quota caps anything).
+ * `reserved`, capped to the customer's quota) planned greedily, each job's end and revenue, and why each job
+ * that does not fit is out: capacity (what is free cannot hold it), deadline (it cannot end within the window,
+ * or ends past its deadline), quota (it is out, or late, with the cap and fits without it: `uncapped`, the
+ * same instance without the quota's cap, when the quota caps anything). No bound is proved and nothing is
+ * placed: a quote must answer within a form's patience; a solve then plans for real.
  */
-export async function quote(instance: InstanceDoc, uncapped: InstanceDoc | null): Promise<Quote> {
-  const planned = await plan(instance);
-  const free = uncapped && planned.jobs.some((j) => !fits(j)) ? await plan(uncapped) : null;
-  const freeFits = new Set(free?.jobs.filter(fits).map((j) => j.id) ?? []);
+export function quote(instance: InstanceDoc, uncapped: InstanceDoc | null): Quote {
+  const planned = plan(loadInstance(instance));
+  const free = uncapped && planned.jobs.some((j) => !j.fits) ? plan(loadInstance(uncapped)) : null;
+  const freeFits = new Set(free?.jobs.filter((j) => j.fits).map((j) => j.id) ?? []);
   const why = new Map(planned.rejections.map((r) => [r.job, r]));
   const jobs = planned.jobs.map((j): QuotedJob => {
-    const ok = fits(j);
-    const out = { id: j.id, accepted: j.accepted, fits: ok, endSlot: j.endSlot, deadlineSlot: j.deadlineSlot, onTime: j.onTime, revenue: j.revenue };
-    if (ok) return { ...out, reason: null, detail: null };
-    if (freeFits.has(j.id)) return { ...out, reason: 'quota', detail: "it fits on the cluster, but not within the customer's quota" };
-    if (j.accepted) return { ...out, reason: 'deadline', detail: `it would end at slot ${j.endSlot}, past its deadline slot ${j.deadlineSlot}` };
+    if (j.fits) return { ...j, reason: null, detail: null };
+    if (freeFits.has(j.id)) return { ...j, reason: 'quota', detail: "it fits on the cluster, but not within the customer's quota" };
+    if (j.accepted) return { ...j, reason: 'deadline', detail: `it would end at slot ${j.endSlot}, past its deadline slot ${j.deadlineSlot}` };
     const r = why.get(j.id);
-    return { ...out, reason: r?.code === 'misses-window' ? 'deadline' : 'capacity', detail: r?.reason ?? null };
+    return { ...j, reason: r?.code === 'misses-window' ? 'deadline' : 'capacity', detail: r?.reason ?? null };
   });
-  return { strategy: QUOTE_STRATEGY, jobs, revenue: jobs.reduce((s, j) => s + (j.accepted ? j.revenue : 0), 0) };
+  return { strategy: QUOTE_STRATEGY, jobs, revenue: jobs.reduce((s, j) => s + j.revenue, 0) };
 }
 
-function fits(j: JobOutcome): boolean {
-  return j.accepted && j.onTime !== false;
+type Outcome = Omit<QuotedJob, 'reason' | 'detail'>;
+
+/** The best of a deadline-first build and a few rffd builds: most jobs fitting, then most tasks, then the earliest ends. */
+function plan(model: Model): { jobs: Outcome[]; rejections: RejectionReason[] } {
+  const rng = new Random(1);
+  const builds: Schedule[] = Array.from({ length: RFFD_BUILDS }, () => rffdOnce(model, rng));
+  builds.push(buildFromJobOrder(model, edfOrder(model), rng, 'earliestStart'));
+  let best: Outcome[] = [];
+  let bestKey: number[] | null = null;
+  let bestSchedule = builds[0];
+  for (const s of builds) {
+    const jobs = outcomes(model, s);
+    const key = [jobs.filter((j) => j.fits).length, s.scheduledTasks(), -jobs.reduce((t, j) => t + (j.endSlot ?? 0), 0)];
+    if (bestKey === null || greater(key, bestKey)) {
+      best = jobs;
+      bestKey = key;
+      bestSchedule = s;
+    }
+  }
+  const rejected = model.jobs.filter((_, j) => !bestSchedule.accepted[j]).map((j) => j.id);
+  return { jobs: best, rejections: explainRejections(model, { rejected } as PlanDoc) };
 }
 
-async function plan(instance: InstanceDoc): Promise<{ jobs: JobOutcome[]; rejections: RejectionReason[] }> {
-  const out = await solveWithOutcome(loadInstance(instance), { strategy: QUOTE_STRATEGY, timeBudgetMs: QUOTE_BUDGET_MS, seed: 1 });
-  return { jobs: out.kpis.jobs as JobOutcome[], rejections: out.rejections };
+/** Lexicographic a > b. */
+function greater(a: number[], b: number[]): boolean {
+  const i = a.findIndex((x, k) => x !== b[k]);
+  return i >= 0 && a[i] > b[i];
+}
+
+/** Each job's outcome in a schedule, as the evaluator reports it (Kpis.jobs): end, deadline, on time, revenue. */
+function outcomes(model: Model, s: Schedule): Outcome[] {
+  return model.jobs.map((job, j) => {
+    const accepted = s.accepted[j] === 1;
+    const endSlot = accepted ? s.jobEnd(j) : null;
+    const deadlineSlot = job.deadline >= 0 ? job.deadline : null;
+    const onTime = accepted ? deadlineSlot === null || endSlot! <= deadlineSlot : null;
+    return { id: job.id, accepted, fits: accepted && onTime !== false, endSlot, deadlineSlot, onTime, revenue: accepted ? jobRevenue(job, endSlot!) : 0 };
+  });
 }

@@ -54,7 +54,7 @@ export class QuotedJobDto {
 export class QuoteDto {
   @ApiProperty({ format: 'uuid' }) clusterId!: string;
   @ApiProperty({ type: PlanWindowDto }) window!: PlanWindowDto;
-  @ApiProperty({ description: 'the strategy the quote planned with (a fast greedy one: a solve may do better)' }) strategy!: string;
+  @ApiProperty({ description: 'how the quote planned: quote-greedy, the best of a deadline-first and a few Random First Fit Decreasing builds (a solve may do better)' }) strategy!: string;
   @ApiProperty() acceptedJobs!: number;
   @ApiProperty() rejectedJobs!: number;
   @ApiProperty({ description: 'revenue of the accepted jobs' }) revenue!: number;

@@ -26,7 +26,7 @@ export class QuotesService {
       { clusterId: dto.clusterId, batchId: dto.batchId, forecastId: dto.forecastId, safetyMargin: dto.safetyMargin, jobs: dto.jobs as unknown as JobSpec[] | undefined },
       { startsAt, allowStaleForecast: false, noun: 'solve' },
     );
-    const q = await quote(built.instance, built.uncapped);
+    const q = quote(built.instance, built.uncapped);
     const { slotSeconds, slots } = built.instance.horizon;
     const at = (slot: number | null) => (slot === null ? null : new Date(built.windowStartsAt.getTime() + slot * slotSeconds * 1000).toISOString());
     const accepted = q.jobs.filter((j) => j.accepted).length;
