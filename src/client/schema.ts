@@ -4804,7 +4804,7 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                /** @description only committed (or completed) plans count, on every basis. plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
                 basis?: "plan" | "actual" | "simulated";
                 /** @description csv: text/csv of the jobs, with a header row */
                 format?: "json" | "csv";
@@ -4874,7 +4874,7 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                /** @description only committed (or completed) plans count, on every basis. plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
                 basis?: "plan" | "actual" | "simulated";
                 /** @description csv: text/csv of the cluster x period rows, with a header row */
                 format?: "json" | "csv";
@@ -4944,7 +4944,7 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                /** @description only committed (or completed) plans count, on every basis. plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
                 basis?: "plan" | "actual" | "simulated";
                 /** @description csv: text/csv of the periods, with a header row */
                 format?: "json" | "csv";
@@ -5003,7 +5003,7 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                /** @description only committed (or completed) plans count, on every basis. plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
                 basis?: "plan" | "actual" | "simulated";
                 /** @description operators: the customer tenant; customers see only themselves */
                 customerId?: unknown;
@@ -5076,7 +5076,7 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                /** @description only committed (or completed) plans count, on every basis. plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
                 basis?: "plan" | "actual" | "simulated";
                 /** @description operators: the farmer tenant; farmers see only themselves */
                 farmerId?: unknown;
@@ -5149,7 +5149,7 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                /** @description only committed (or completed) plans count, on every basis. plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
                 basis?: "plan" | "actual" | "simulated";
             };
             header?: never;
