@@ -5314,7 +5314,7 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                /** @description only committed (or completed) plans count, on every basis. plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
                 basis?: "plan" | "actual" | "simulated";
                 /** @description csv: text/csv of the jobs, with a header row */
                 format?: "json" | "csv";
@@ -5384,7 +5384,7 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                /** @description only committed (or completed) plans count, on every basis. plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
                 basis?: "plan" | "actual" | "simulated";
                 /** @description csv: text/csv of the cluster x period rows, with a header row */
                 format?: "json" | "csv";
@@ -5454,7 +5454,7 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                /** @description only committed (or completed) plans count, on every basis. plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
                 basis?: "plan" | "actual" | "simulated";
                 /** @description csv: text/csv of the periods, with a header row */
                 format?: "json" | "csv";
@@ -5513,7 +5513,7 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                /** @description only committed (or completed) plans count, on every basis. plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
                 basis?: "plan" | "actual" | "simulated";
                 /** @description operators: the customer tenant; customers see only themselves */
                 customerId?: unknown;
@@ -5586,7 +5586,7 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                /** @description only committed (or completed) plans count, on every basis. plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
                 basis?: "plan" | "actual" | "simulated";
                 /** @description operators: the farmer tenant; farmers see only themselves */
                 farmerId?: unknown;
@@ -5659,7 +5659,7 @@ export interface operations {
                 to?: unknown;
                 /** @description UTC day (default), ISO week from Monday, or calendar month */
                 period?: "day" | "week" | "month";
-                /** @description plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
+                /** @description only committed (or completed) plans count, on every basis. plan (default): the plans' verdicts; actual: the execution events; simulated: each plan's latest succeeded simulation */
                 basis?: "plan" | "actual" | "simulated";
             };
             header?: never;

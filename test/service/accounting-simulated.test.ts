@@ -1,6 +1,6 @@
 /**
- * Accounting on the simulated basis against the real service: a plan solved for revenue on a worker is
- * simulated twice; basis=simulated shows its jobs pending before any simulation, then follows the latest
+ * Accounting on the simulated basis against the real service: a plan solved for revenue on a worker and
+ * committed is simulated twice; basis=simulated shows its jobs pending before any simulation, then follows the latest
  * succeeded one: with actual = forecast it agrees with the plan, under a heavier actual load the job that
  * ends past its deadline is late with its penalty, at startsAt + its simulated end.
  */
@@ -75,6 +75,10 @@ describe('accounting on the simulated basis', () => {
     planId = done.planId!;
     plan = (await c.GET('/v1/plans/{id}', { params: { path: { id: planId } } })).data;
     assert.ok(plan.kpis.jobs.every((j: Json) => j.accepted && j.onTime), 'the plan runs both jobs on time');
+    // Accounting counts committed plans only, on the simulated basis too.
+    const committed = await c.POST('/v1/plans/{id}/commit', { params: { path: { id: planId } } });
+    assert.equal(committed.response.status, 200, JSON.stringify(committed.error));
+    assert.equal(committed.data!.status, 'committed');
   });
   after(async () => svc?.close());
 

@@ -1,6 +1,6 @@
 /**
  * Revenue and SLA accounting against the real service: a farmer lends a cluster, a customer solves a batch
- * for revenue on a worker, and the customer, farmer and operator reports on the plan basis agree with the
+ * for revenue on a worker and commits the plan, and the customer, farmer and operator reports on the plan basis agree with the
  * plan's KPIs (CSV too); execution events then drive the actual basis (a late job and its penalty, a killed
  * task as the farmer's incident, two days as two periods), idempotently and all-or-nothing.
  */
@@ -92,6 +92,10 @@ describe('accounting', () => {
     assert.equal(plan.kpis.jobs.length, JOBS.length, 'the stored KPIs keep every job\'s outcome');
     const rows = await c.GET('/v1/plans/{id}/assignments', { params: { path: { id: done.planId! }, query: { limit: 1000 } } });
     assignments = rows.data!.items;
+    // Accounting counts committed plans only (accounting-commitments.test.ts shows a proposal counts nowhere).
+    const committed = await c.POST('/v1/plans/{id}/commit', { params: { path: { id: done.planId! } } });
+    assert.equal(committed.response.status, 200, JSON.stringify(committed.error));
+    assert.equal(committed.data!.status, 'committed');
   });
   after(async () => svc?.close());
 

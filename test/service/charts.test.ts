@@ -24,6 +24,9 @@ describe('charts', () => {
     a = await svc.tenant('charts-a', ['farmer', 'customer']);
     b = await svc.tenant('charts-b', ['farmer', 'customer']);
     ({ planId } = await solvedPlan(svc, a.keys));
+    // Committed, so that the revenue charts (accounting counts committed plans only) have its revenue to draw.
+    const committed = await svc.client(a.keys.customer).POST('/v1/plans/{id}/commit', { params: { path: { id: planId } } });
+    assert.equal(committed.response.status, 200, JSON.stringify(committed.error));
     simulation = await simulatedPlan(svc, a.keys.customer, planId);
   });
   after(async () => svc?.close());

@@ -186,5 +186,10 @@ describe("README.md's curl blocks, as written", { skip: shellToolsMissing() }, (
     const spec = leadingJson(stdout);
     assert.match(spec.$schema, /vega-lite/);
     assert.match(stdout, /<svg[^]*revenue/i);
+    // The block committed the plan, so accounting (committed plans only) now bills its job.
+    const plan = await svc.client(keys.customer).GET('/v1/plans/{id}', { params: { path: { id: ids.plans } } });
+    assert.ok(['committed', 'completed'].includes(plan.data!.status), plan.data!.status);
+    const bill = (await (await fetch(`${svc.baseUrl}/v1/accounting/customer`, { headers: { Authorization: `Bearer ${keys.customer}` } })).json()) as { jobs: { job: string }[] };
+    assert.deepEqual(bill.jobs.map((j) => j.job), example('batch.json').jobs.map((j: { id: string }) => j.id));
   });
 });

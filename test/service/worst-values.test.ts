@@ -105,6 +105,13 @@ describe('worst stored values', () => {
     } finally {
       await stopChild(worker);
     }
+    // Committed: accounting counts committed (or completed) plans only, and these are the values its reports
+    // must survive. A plan whose window has no task left ahead reads as completed at once.
+    for (const s of solves) {
+      const committed = await req(customerKey, 'POST', `/v1/plans/${s.planId}/commit`);
+      assert.equal(committed.status, 200, committed.text);
+      assert.ok(['committed', 'completed'].includes(committed.json().status), committed.text);
+    }
     // Events at both ends of the window: a year back and a day ahead (less a minute for the clock).
     const now = Date.now();
     const ev = (id: string, type: string, at: number) => ({ id, solveId: solves[0].id, job: 'a', stage: 'm', task: 0, node: 'w01', type, at: new Date(at).toISOString() });

@@ -26,7 +26,7 @@ function RangeQueries() {
     ApiQuery({ name: 'from', required: false, description: 'inclusive ISO 8601 date-time', example: '2030-01-01T00:00:00Z' }),
     ApiQuery({ name: 'to', required: false, description: 'exclusive ISO 8601 date-time' }),
     ApiQuery({ name: 'period', required: false, enum: PERIODS, description: 'UTC day (default), ISO week from Monday, or calendar month' }),
-    ApiQuery({ name: 'basis', required: false, enum: BASES, description: 'plan (default): the plans\' verdicts; actual: the execution events; simulated: each plan\'s latest succeeded simulation' }),
+    ApiQuery({ name: 'basis', required: false, enum: BASES, description: 'only committed (or completed) plans count, on every basis. plan (default): the plans\' verdicts; actual: the execution events; simulated: each plan\'s latest succeeded simulation' }),
   );
 }
 

@@ -3,6 +3,17 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AccountedSolve, FinishedTasks, JobTerms, PlanJobOutcome, SimulatedJob } from './lines';
 import { slotEndSql } from '../common/sql-time';
+import type { PlanStatus } from '../plans/plan.entity';
+
+/**
+ * The plans accounting counts (issue 37, point 6): committed plans, and completed ones (committed plans
+ * whose tasks have all ended; one past its end reads committed until something reads it, and counts the
+ * same). A proposal is an offer nobody took, and a released plan was given back: neither earns, costs, pays
+ * a farmer or lends capacity, on any basis. On the actual basis too: execution events reported for a plan
+ * nobody committed (or one since released) are not billed, because no customer agreed to pay for that work
+ * and no capacity was held for it.
+ */
+export const BILLED_PLAN_STATUSES: readonly PlanStatus[] = ['committed', 'completed'];
 
 /** Whose solves: a customer's (the tenant that asked for the solve), a farmer's (it owns the cluster) or all. */
 export type SolveScope = { customerId: string } | { farmerId: string } | Record<string, never>;
@@ -33,20 +44,25 @@ export interface Incident {
  * the capacity lent, which is one aggregate over plan_assignments.
  * These are read-only report queries over the solve/plan tables (and tenants, clusters, execution events,
  * simulations): accounting owns no table and writes nothing. Used only inside AccountingModule.
+ *
+ * Which plans count (BILLED_PLAN_STATUSES) is decided in two places only: `solves`, whose ids every other
+ * per-solve read (jobTerms, finished, simulatedJobs, plannedCapacity, actualCapacity) takes as its input,
+ * and `incidents`, which starts from execution events instead.
  */
 @Injectable()
 export class AccountingRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Solves with a stored plan (succeeded, or cancelled keeping their best plan) in scope whose jobs can fall
-   * in [from, to): nothing of a solve counts before its slot 0; on the plan basis nothing counts after the
-   * end of its window either (on the actual basis a late job may end after it).
+   * Solves with a stored plan (succeeded, or cancelled keeping their best plan) that is committed or
+   * completed, in scope, whose jobs can fall in [from, to): nothing of a solve counts before its slot 0; on
+   * the plan basis nothing counts after the end of its window either (on the actual basis a late job may end
+   * after it). Every basis reads its solves here, so a proposed or released plan counts on none.
    */
   async solves(scope: SolveScope, range: { from?: Date; to?: Date }, planBasis: boolean): Promise<AccountedSolve[]> {
-    const where = [`s.status IN ('succeeded', 'cancelled')`];
     const params: unknown[] = [];
     const param = (v: unknown) => `$${params.push(v)}`;
+    const where = [`s.status IN ('succeeded', 'cancelled')`, `p.status = ANY(${param(BILLED_PLAN_STATUSES)}::text[])`];
     if ('customerId' in scope) where.push(`s.tenant_id = ${param(scope.customerId)}`);
     if ('farmerId' in scope) where.push(`c.tenant_id = ${param(scope.farmerId)}`);
     if (range.to) where.push(`s.starts_at < ${param(range.to)}`);
@@ -79,6 +95,13 @@ export class AccountingRepository {
     );
   }
 
+  /*
+   * The per-solve reads below take the ids `solves` returned and filter no plan status again, on purpose:
+   * one report then counts one set of plans. Filtering again would let a plan released while a report is
+   * built keep its jobs (read by `solves`) but lose its capacity or events (read here), a report that
+   * agrees with no state of the database.
+   */
+
   /** Each job's revenue function and task count, from the instances the solves ran on. */
   async jobTerms(solveIds: string[]): Promise<Map<string, Map<string, JobTerms>>> {
     const rows = await this.db.query(
@@ -106,7 +129,11 @@ export class AccountingRepository {
     return out;
   }
 
-  /** Per solve, each job's outcome in the latest succeeded simulation of its plan (solves without one are absent). */
+  /**
+   * Per solve, each job's outcome in the latest succeeded simulation of its plan (solves without one are
+   * absent). Simulations of a plan made while it was still proposed count once it is committed: the plan
+   * simulated is the one committed (a plan never changes), so its simulation tells as much of it.
+   */
   async simulatedJobs(solveIds: string[]): Promise<Map<string, Map<string, SimulatedJob>>> {
     const rows = await this.db.query(
       `SELECT DISTINCT ON (p.solve_id) p.solve_id, sim.report->'jobs' AS jobs
@@ -127,6 +154,7 @@ export class AccountingRepository {
    * Plan basis capacity lent: demand x planned duration of every assignment, per job and metric, in
    * metric-hours. One aggregate: assignments summed per stage first, then joined to the stage demands
    * unnested from the instance (a hash join, so thousands of jobs cost no more than one pass each).
+   * Only the solves `solves` counted: a proposal lends nothing, whatever its assignments say.
    */
   async plannedCapacity(solveIds: string[]): Promise<CapacityRow[]> {
     return this.capacity(
@@ -168,15 +196,23 @@ export class AccountingRepository {
     return rows.map((r: any) => ({ solveId: r.solve_id, job: r.job, metric: r.metric, hours: Number(r.hours) }));
   }
 
-  /** Killed tasks on a farmer's clusters in [from, to): the interference its regular load caused. */
+  /**
+   * Killed tasks on a farmer's clusters in [from, to): the interference its regular load caused to work
+   * the farmer's cluster had agreed to host, so only tasks of committed or completed plans. A task of a plan
+   * nobody committed ran on capacity nothing held for it: the farmer's load killing it broke no commitment.
+   * A released plan's incidents go with its other figures, as issue 37 asks of everything a released plan
+   * counted. Read from the events (not from `solves`' ids) because an incident counts at its own time, not
+   * at its job's.
+   */
   async incidents(farmerId: string, range: { from?: Date; to?: Date }): Promise<Incident[]> {
-    const params: unknown[] = [farmerId];
-    const where = [`c.tenant_id = $1`, `e.type = 'killed'`];
+    const params: unknown[] = [farmerId, BILLED_PLAN_STATUSES];
+    const where = [`c.tenant_id = $1`, `e.type = 'killed'`, `p.status = ANY($2::text[])`];
     if (range.from) where.push(`e.at >= $${params.push(range.from)}`);
     if (range.to) where.push(`e.at < $${params.push(range.to)}`);
     const rows = await this.db.query(
       `SELECT e.event_id, e.solve_id, s.cluster_id, e.job, e.stage, e.task, e.node, e.at, e.reason
        FROM execution_events e JOIN solves s ON s.id = e.solve_id JOIN clusters c ON c.id = s.cluster_id
+       JOIN plans p ON p.solve_id = s.id
        WHERE ${where.join(' AND ')} ORDER BY e.at, e.event_id`,
       params,
     );
