@@ -65,16 +65,16 @@ export class PlanCommitmentService {
       return this.plans.get(p, id);
     }
     const quota = await this.quotas.effective(clusterId, plan.tenantId);
-    const planHolds = holdsOfPlan(fitNow(basis, plan).model, plan.document.assignments, window);
     await this.commitments.withClusterLock(clusterId, async (tx) => {
       const row = await this.repo.lockedInTx(tx, id);
       if (row?.status === 'committed') return;
       if (row?.status !== 'proposed') throw conflict(`plan ${id} is ${row?.status ?? 'gone'}: only a proposed plan can be committed`);
       const others = await this.commitments.holdsIn(clusterId, window, id, tx);
+      let fit = fitNow(this.around(basis, others, window), plan);
+      const planHolds = holdsOfPlan(fit.model, plan.document.assignments, window);
       const over = quota ? quotaExcess(basis, quota, this.sums(others.filter((h) => h.tenantId === plan.tenantId), window, basis), this.sums(planHolds, window, basis)) : [];
       if (over.length && !quota!.borrow) throw pastQuota(id, over, window);
       const borrowing = over.length > 0;
-      let fit = fitNow(this.around(basis, others, window), plan);
       const taken: string[] = [];
       if (!fit.fits && !borrowing) {
         // Within its quota, the customer takes back what borrowers hold, most recently committed first, until its plan fits.

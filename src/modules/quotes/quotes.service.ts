@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { quote } from '../../engine/quote';
+import { ValidationError } from '../../engine/model/errors';
+import { Quote, quote } from '../../engine/quote';
 import type { JobSpec } from '../../engine/model/types';
 import { Principal } from '../auth/principal';
 import { invalid } from '../common/problem';
@@ -26,7 +27,13 @@ export class QuotesService {
       { clusterId: dto.clusterId, batchId: dto.batchId, forecastId: dto.forecastId, safetyMargin: dto.safetyMargin, jobs: dto.jobs as unknown as JobSpec[] | undefined },
       { startsAt, allowStaleForecast: false, noun: 'solve' },
     );
-    const q = quote(built.instance, built.uncapped);
+    let q: Quote;
+    try {
+      q = quote(built.instance, built.uncapped);
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      throw invalid(this.solves.quoteIssues(e.issues, dto.jobs !== undefined));
+    }
     const { slotSeconds, slots } = built.instance.horizon;
     const at = (slot: number | null) => (slot === null ? null : new Date(built.windowStartsAt.getTime() + slot * slotSeconds * 1000).toISOString());
     const accepted = q.jobs.filter((j) => j.accepted).length;

@@ -145,7 +145,8 @@ export class SolvesService {
    * What a quote plans on (QuotesService): the instance a solve of these references (a batch, or jobs given
    * inline) would solve now, around what committed plans hold and capped to the customer's quota; and, when
    * the quota caps it, the same instance uncapped (a job that fits only there is out because of the quota).
-   * Inline jobs' problems are named under `jobs`.
+   * Inline jobs' problems are named under `jobs`. The instance is checked for size only: the caller's
+   * loadInstance checks the rest, and quoteIssues names what it finds.
    */
   async quoteInstances(p: Principal, refs: Pick<CreateSolveDto, 'clusterId' | 'batchId' | 'forecastId' | 'safetyMargin'> & { jobs?: JobSpec[] }, run: RunStart): Promise<QuoteInstances> {
     const built = await this.fromReferences(p, refs as CreateSolveDto & { jobs?: JobSpec[] }, { ...run, aroundCommitments: false });
@@ -154,11 +155,9 @@ export class SolvesService {
       return e;
     };
     const { instance } = await this.predicted(built.historyOf, built.instance, 'auto', false).catch((e) => Promise.reject(renamed(e)));
-    try {
-      this.check(instance, false);
-    } catch (e) {
-      throw renamed(e);
-    }
+    // Size only: the quote's own loadInstance checks the rest (quoteIssues names its problems), once.
+    const tooLarge = admissionIssues(instance, this.config.admission);
+    if (tooLarge.length) throw renamed(invalid(tooLarge.map((i) => ({ ...i, path: sourcePath(i.path) }))));
     const startsAt = built.refs.windowStartsAt;
     const window = { startsAtMs: startsAt.getTime(), slotSeconds: instance.horizon.slotSeconds, slots: instance.horizon.slots };
     const [holds, quota] = await Promise.all([this.commitments.holdsIn(built.refs.clusterId!, window), this.quotas.effective(built.refs.clusterId!, built.historyOf)]);
@@ -170,6 +169,11 @@ export class SolvesService {
       windowStartsAt: startsAt,
       warning: built.warning,
     };
+  }
+
+  /** The engine's issues with an instance of quoteInstances, named where the caller can fix them. */
+  quoteIssues(issues: Issue[], inlineJobs: boolean): Issue[] {
+    return issues.map((i) => ({ ...i, path: inlineJobs && i.path.startsWith('jobs') ? i.path : sourcePath(i.path) }));
   }
 
   /**
