@@ -13,6 +13,7 @@
  *   npm run bench:commitments [-- options]      writes bench/results/commitments-<date>.json and bench/COMMITMENTS.md
  */
 import { writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { startService, waitFor } from '../harness/service';
 import { command, runEntry } from './lib/cli';
@@ -90,6 +91,7 @@ runEntry(COMMAND, async ({ values: v }) => {
   const log = (m: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${m}\n`);
   const levels = v.levels.split(',').map((x) => Number(x.trim()));
   if (levels.some((l) => !Number.isInteger(l) || l < 0 || l % FILL_TASKS)) throw new Error(`--levels: whole multiples of ${FILL_TASKS}, got ${v.levels}`);
+  const loadAtStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
   const svc = await startService();
   svc.startWorker();
   try {
@@ -163,7 +165,8 @@ runEntry(COMMAND, async ({ values: v }) => {
 
     const machine = machineInfo();
     const date = new Date().toISOString();
-    const file = writeJson(resultsFile(`commitments-${timestamp()}.json`), { format: 'fallow.bench-commitments/v1', date, machine, notes: v.note, cluster: { nodes: NODES, slots: SLOTS, slotSeconds: SLOT_SECONDS }, levels: results });
+    const load = { atStart: loadAtStart, atEnd: os.loadavg().map((x) => Math.round(x * 100) / 100) };
+    const file = writeJson(resultsFile(`commitments-${timestamp()}.json`), { format: 'fallow.bench-commitments/v1', date, machine, load, notes: v.note, cluster: { nodes: NODES, slots: SLOTS, slotSeconds: SLOT_SECONDS }, levels: results });
     const md = [
       '# Quotes and commits on a busy cluster',
       '',
@@ -173,7 +176,7 @@ runEntry(COMMAND, async ({ values: v }) => {
       `One lendable cluster of ${NODES} nodes (cpu 32, ram 128, 32 task slots each), a forecast of ${SLOTS} slots of ${SLOT_SECONDS} s`,
       '(one day) with a regular load of 20-50 %, filled with committed plans of 500-task batches. Latency is one HTTP',
       'round trip from this process to the API (in the same process), measured sequentially: a quote of one 100-task job',
-      '(80 maps, 20 reduces) planned with rffd around every committed task; a commit of a 100-task plan (checked',
+      '(80 maps, 20 reduces) planned greedily (quote-greedy) around every committed task; a commit of a 100-task plan (checked',
       'with the evaluator against the cluster, holds written), released after each measure so the level holds.',
       '',
       ...table(
@@ -182,6 +185,7 @@ runEntry(COMMAND, async ({ values: v }) => {
       ),
       '',
       'Target (issue 37): a quote of a 100-task job on a cluster holding 5,000 committed tasks under 300 ms.',
+      `Load average (1, 5, 15 min) at the start ${load.atStart.join(', ')}, at the end ${load.atEnd.join(', ')}: the machine is shared, so read the medians first.`,
       ...(v.note.length ? ['', ...v.note.map((n) => `Note: ${n}`)] : []),
       '',
     ].join('\n');
