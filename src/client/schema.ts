@@ -2642,6 +2642,8 @@ export interface components {
              * @description when its last task ends
              */
             endsAt: string;
+            /** @description committed beyond its customer's quota: a customer within its quota may take the capacity back (the plan is then released) */
+            borrowing: boolean;
             /** @description tasks it holds on the cluster */
             tasks: number;
             /** @description of those, the tasks overlapping the schedule's window (listed in tasks) */

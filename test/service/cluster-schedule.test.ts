@@ -1,9 +1,10 @@
 /**
  * A cluster's schedule (issue 37, point 3): GET /v1/clusters/{id}/schedule and its chart against the real
  * service (Postgres, Redis, a worker). Two customers commit plans whose placement the capacity forces (one
- * task per node and slot); the farmer and operators see both plans and every task, each customer only its own
- * with the same anonymous totals; another farmer gets 404; reserved and free are checked against figures
- * worked out by hand; a bad window is a 422 naming its fields; the chart's Vega-Lite data are the totals.
+ * task per node and slot; B's beyond its quota, borrowing); the farmer and operators see both plans and every
+ * task, each customer only its own with the same anonymous totals; another farmer gets 404; reserved and free
+ * are checked against figures worked out by hand; a bad window is a 422 naming its fields; the chart's
+ * Vega-Lite data are the totals.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -75,6 +76,9 @@ describe('the cluster\'s schedule', () => {
     const batchA = (await svc.client(a.key).POST('/v1/batches', { body: { name: 'a', jobs: jobs('a-etl') } })).data!.id;
     const batchB = (await svc.client(b.key).POST('/v1/batches', { body: { name: 'b', jobs: jobs('b-etl') } })).data!.id;
     const pa = await committed(a.key, batchA);
+    // B may hold half the cluster's cpu and borrow beyond it: its plan (6 of 8 cores in slot 1) commits as borrowing.
+    const quota = await svc.client(farmer).PUT('/v1/clusters/{id}/quotas/{customer}', { params: { path: { id: clusterId, customer: b.id } }, body: { shares: { cpu: 0.5 }, borrow: true } });
+    assert.ok(quota.data, JSON.stringify(quota.error));
     const pb = await committed(b.key, batchB);
     // The placement the capacity forces, which the figures below are worked out from.
     const placed = (x: typeof pa) => x.assignments.map((s) => `${s.node}@${s.start}`).sort();
@@ -107,10 +111,10 @@ describe('the cluster\'s schedule', () => {
     ]);
     assert.deepEqual(s.totals, { metrics: { cpu: TOTAL }, tasks: N1_TASKS });
     assert.deepEqual(
-      s.plans.map((p) => [p.id, p.customerId, p.status, p.tasks, p.tasksInWindow, p.window.startsAt]),
+      s.plans.map((p) => [p.id, p.customerId, p.status, p.tasks, p.tasksInWindow, p.window.startsAt, p.borrowing]),
       [
-        [planA, a.id, 'committed', 2, 2, T0],
-        [planB, b.id, 'committed', 2, 2, T0],
+        [planA, a.id, 'committed', 2, 2, T0, false],
+        [planB, b.id, 'committed', 2, 2, T0, true],
       ],
     );
     assert.deepEqual(

@@ -12,6 +12,8 @@ export interface CommittedPlan {
   slots: number;
   committedAt: Date | null;
   endsAt: Date;
+  /** Committed beyond its customer's quota: a customer within its quota may take the capacity back. */
+  borrowing: boolean;
   /** Every task the plan holds on the cluster. */
   tasks: number;
   /** Those overlapping the window asked about. */
@@ -46,11 +48,12 @@ export class CommittedPlansRepository {
       slots: number;
       committed_at: Date | null;
       ends_at: Date;
+      borrowing: boolean;
       tasks: number;
       tasks_in_window: number;
     }[] = await tx.query(
       `SELECT p.id, p.tenant_id, CASE WHEN p.status = 'committed' AND p.ends_at <= $5 THEN 'completed' ELSE p.status END AS status,
-              p.window_starts_at, p.slot_seconds, p.slots, p.committed_at, p.ends_at,
+              p.window_starts_at, p.slot_seconds, p.slots, p.committed_at, p.ends_at, p.borrowing,
               count(*)::int AS tasks, count(*) FILTER (WHERE h.to_at > $2 AND h.from_at < $3)::int AS tasks_in_window
        FROM plans p JOIN plan_holds h ON h.plan_id = p.id
        WHERE p.status IN ('committed', 'completed') AND ($4::uuid IS NULL OR p.tenant_id = $4::uuid)
@@ -68,6 +71,7 @@ export class CommittedPlansRepository {
       slots: r.slots,
       committedAt: r.committed_at,
       endsAt: r.ends_at,
+      borrowing: r.borrowing,
       tasks: r.tasks,
       tasksInWindow: r.tasks_in_window,
     }));

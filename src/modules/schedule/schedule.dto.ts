@@ -43,6 +43,7 @@ export class SchedulePlanDto {
   @ApiProperty({ type: PlanWindowDto }) window!: PlanWindowDto;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) committedAt!: string | null;
   @ApiProperty({ format: 'date-time', description: 'when its last task ends' }) endsAt!: string;
+  @ApiProperty({ description: 'committed beyond its customer\'s quota: a customer within its quota may take the capacity back (the plan is then released)' }) borrowing!: boolean;
   @ApiProperty({ type: 'integer', description: 'tasks it holds on the cluster' }) tasks!: number;
   @ApiProperty({ type: 'integer', description: 'of those, the tasks overlapping the schedule\'s window (listed in tasks)' }) tasksInWindow!: number;
 }

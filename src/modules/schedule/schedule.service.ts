@@ -66,6 +66,7 @@ export class ScheduleService {
         window: { startsAt: pl.windowStartsAt.toISOString(), slotSeconds: pl.slotSeconds, slots: pl.slots },
         committedAt: pl.committedAt?.toISOString() ?? null,
         endsAt: pl.endsAt.toISOString(),
+        borrowing: pl.borrowing,
         tasks: pl.tasks,
         tasksInWindow: pl.tasksInWindow,
       })),
