@@ -22,6 +22,7 @@ import { QueueModule } from './modules/queue/queue.module';
 import { SimulationsModule } from './modules/simulations/simulations.module';
 import { SolvesModule } from './modules/solves/solves.module';
 import { UsageModule } from './modules/usage/usage.module';
+import { ScheduleModule } from './modules/schedule/schedule.module';
 
 /** The API process: HTTP only. It queues long work (solves, builds, simulations) and never runs it. */
 @Module({})
@@ -49,6 +50,7 @@ export class AppModule {
         SolvesModule,
         PlansModule,
         ChartsModule,
+        ScheduleModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -9,6 +9,7 @@ import { ChartFormat, PlanChart, planChartSpec } from './charts';
 import { ChartInputError } from './plan-data';
 import { renderSvg } from './render';
 import { RevenueChartInput, revenueSpec } from './revenue';
+import { ScheduleChartInput, scheduleSpec } from './schedule';
 import { plannedEnds, ReportForChart, simulationSpec } from './simulation';
 import type { ChartSpec } from './spec';
 
@@ -16,6 +17,7 @@ export type ChartJob = { format: ChartFormat } & (
   | { kind: 'plan'; chart: PlanChart; instance: InstanceDoc; plan: PlanDoc }
   | { kind: 'simulation'; report: ReportForChart; planned: { instance: InstanceDoc; plan: PlanDoc } | null; title: string }
   | { kind: 'revenue'; input: RevenueChartInput }
+  | { kind: 'schedule'; input: ScheduleChartInput }
 );
 
 /** A stored plan that does not fit its stored instance: the service's fault, not the caller's. */
@@ -25,6 +27,7 @@ export function chartSpecOf(job: ChartJob): ChartSpec {
   try {
     if (job.kind === 'plan') return planChartSpec(job.chart, compile(job.instance), job.plan);
     if (job.kind === 'revenue') return revenueSpec(job.input);
+    if (job.kind === 'schedule') return scheduleSpec(job.input);
     const planned = job.planned ? plannedEnds(compile(job.planned.instance), job.planned.plan) : null;
     return simulationSpec(job.report, planned, job.title);
   } catch (e) {

@@ -11,6 +11,8 @@ import { utilisationSpec } from './utilisation';
 export const PLAN_CHARTS = ['gantt', 'utilisation'] as const;
 export type PlanChart = (typeof PLAN_CHARTS)[number];
 export const SIMULATION_CHARTS = ['planned-vs-realised'] as const;
+/** A cluster's schedule: free, reserved and regular load per metric over time (schedule.ts). */
+export const SCHEDULE_CHARTS = ['capacity'] as const;
 export const CHART_FORMATS = ['svg', 'json'] as const;
 export type ChartFormat = (typeof CHART_FORMATS)[number];
 

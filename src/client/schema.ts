@@ -956,6 +956,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cluster's schedule over a window: committed plans, per node, metric and slot the capacity, regular load, reserved and free
+         * @description On the cluster's current version: per node and metric its capacity, the regular customers' forecast load (capacity x utilisation; 0 without a forecast and past its end), what committed plans hold (a task counts in every slot it overlaps) and what is free (never below 0); task slots for nodes with maxTasks; the same summed over the nodes. The cluster's farmer and operators see every committed plan and task; a customer (any, on a lendable cluster: it may solve there) sees only its own plans and tasks, and the capacity figures, which count every customer's without saying whose. 404 for anyone else. A bad from or to, to not after from, or too many slots is a 422 naming query:from / query:to.
+         */
+        get: operations["getClusterSchedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/schedule/charts/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cluster's schedule as a chart: per metric over time, regular load, reserved and free stacked, the capacity dashed
+         * @description The totals of getClusterSchedule (same window and visibility; no customer is named), summed over the nodes, task slots too: SVG (file .svg) or its Vega-Lite spec (file .json).
+         */
+        get: operations["getClusterScheduleChart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2561,6 +2601,127 @@ export interface components {
         AssignmentPageDto: {
             items: components["schemas"]["AssignmentRowDto"][];
             nextCursor?: string | null;
+        };
+        ScheduleMetricDto: {
+            capacity: number;
+            /** @description per slot, capacity x the forecast's utilisation: the regular customers' load (0 without a forecast, and past its end) */
+            regular: number[];
+            /** @description per slot, what committed plans hold (a task counts in every slot it overlaps); more than is left when the cluster shrank after the commits */
+            reserved: number[];
+            /** @description per slot, max(0, capacity - regular - reserved) */
+            free: number[];
+        };
+        ScheduleForecastDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description the forecast's slot 0
+             */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            /** @description the schedule's slots [0, slots) lie inside the forecast; past them the regular load counts as 0 */
+            slots: number;
+        };
+        SchedulePlanDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description the customer (tenant) whose plan it is
+             */
+            customerId: string;
+            /** @enum {string} */
+            status: "committed" | "completed";
+            window: components["schemas"]["PlanWindowDto"];
+            /** Format: date-time */
+            committedAt: string | null;
+            /**
+             * Format: date-time
+             * @description when its last task ends
+             */
+            endsAt: string;
+            /** @description committed beyond its customer's quota: a customer within its quota may take the capacity back (the plan is then released) */
+            borrowing: boolean;
+            /** @description tasks it holds on the cluster */
+            tasks: number;
+            /** @description of those, the tasks overlapping the schedule's window (listed in tasks) */
+            tasksInWindow: number;
+        };
+        ScheduleTaskDto: {
+            /** Format: uuid */
+            planId: string;
+            job: string;
+            node: string;
+            /** Format: date-time */
+            from: string;
+            /**
+             * Format: date-time
+             * @description exclusive
+             */
+            to: string;
+            /** @description metric -> what the task holds (and one task slot on a node with maxTasks) */
+            demand: {
+                [key: string]: number;
+            };
+        };
+        ScheduleTaskSlotsDto: {
+            maxTasks: number;
+            /** @description per slot, task slots committed tasks hold (at most maxTasks) */
+            reserved: number[];
+            /** @description per slot, maxTasks - reserved */
+            free: number[];
+        };
+        ScheduleNodeDto: {
+            id: string;
+            /** @description metric -> its capacity, regular load, reserved and free per slot */
+            metrics: {
+                [key: string]: components["schemas"]["ScheduleMetricDto"];
+            };
+            /** @description the node's task slots; null when it has no maxTasks */
+            tasks: components["schemas"]["ScheduleTaskSlotsDto"] | null;
+        };
+        ScheduleTotalsDto: {
+            /** @description metric -> the nodes' figures summed (free: the sum of each node's free) */
+            metrics: {
+                [key: string]: components["schemas"]["ScheduleMetricDto"];
+            };
+            /** @description the task slots of the nodes with maxTasks, summed; null when none has any */
+            tasks: components["schemas"]["ScheduleTaskSlotsDto"] | null;
+        };
+        ClusterScheduleDto: {
+            /** Format: uuid */
+            clusterId: string;
+            /** @description the cluster's current version: its nodes and capacities are the ones shown */
+            clusterVersion: number;
+            /**
+             * @description cluster: every committed plan and task (the cluster's farmer, operators); customer: only the caller's own plans and tasks, while nodes and totals count every customer's, anonymously
+             * @enum {string}
+             */
+            view: "cluster" | "customer";
+            /**
+             * Format: date-time
+             * @description slot 0 of the schedule: from, floored to the forecast's slot grid
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description the end of the last slot (from + slots x slotSeconds)
+             */
+            to: string;
+            /** @description the forecast's slot length, else 3600 */
+            slotSeconds: number;
+            slots: number;
+            /** @description the cluster version's newest forecast covering from, whose utilisation is the regular load; null when none does */
+            forecast: components["schemas"]["ScheduleForecastDto"] | null;
+            metrics: string[];
+            /** @description committed (or completed) plans with a task in the window, first-starting first */
+            plans: components["schemas"]["SchedulePlanDto"][];
+            /** @description their tasks overlapping the window, by start */
+            tasks: components["schemas"]["ScheduleTaskDto"][];
+            nodes: components["schemas"]["ScheduleNodeDto"][];
+            totals: components["schemas"]["ScheduleTotalsDto"];
         };
         CommitConflictDto: {
             node: string;
@@ -6742,6 +6903,174 @@ export interface operations {
             };
             /** @description malformed request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getClusterSchedule: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date-time, default now; floored to the slot grid of the cluster version's newest forecast covering it (without one: hourly slots from from itself) */
+                from?: unknown;
+                /** @description exclusive ISO 8601 date-time after from; default the forecast's end (without one: from + 24 h); at most 2000 slots */
+                to?: unknown;
+            };
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterScheduleDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getClusterScheduleChart: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date-time, default now; floored to the slot grid of the cluster version's newest forecast covering it (without one: hourly slots from from itself) */
+                from?: unknown;
+                /** @description exclusive ISO 8601 date-time after from; default the forecast's end (without one: from + 24 h); at most 2000 slots */
+                to?: unknown;
+            };
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+                /** @description <chart>.svg: the chart rendered (image/svg+xml); <chart>.json: its Vega-Lite spec */
+                file: "capacity.svg" | "capacity.json";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the chart as SVG, or its Vega-Lite spec (JSON, with $schema) for clients that render it themselves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,13 +2,18 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Hold, PlanWindow, slotTimeMs } from '../../engine/commitments/holds';
 import { HoldsRepository, TenantHold } from './holds.repository';
+import { CommittedPlan, CommittedPlansRepository } from './committed-plans.repository';
 
 export type { TenantHold } from './holds.repository';
+export type { CommittedPlan } from './committed-plans.repository';
 
 /** What committed plans hold on clusters: the reservations solves plan around and commits are checked against. */
 @Injectable()
 export class CommitmentsService {
-  constructor(private readonly holds: HoldsRepository) {}
+  constructor(
+    private readonly holds: HoldsRepository,
+    private readonly committed: CommittedPlansRepository,
+  ) {}
 
   /** See HoldsRepository.withClusterLock: one commit or release at a time per cluster. */
   withClusterLock<T>(clusterId: string, work: (tx: EntityManager) => Promise<T>): Promise<T> {
@@ -27,5 +32,17 @@ export class CommitmentsService {
 
   release(tx: EntityManager, planId: string): Promise<void> {
     return this.holds.deleteOf(tx, planId);
+  }
+
+  /**
+   * What committed plans hold on the cluster in the window, read as one snapshot: every hold (the schedule's
+   * reserved capacity counts them all) and the plans holding them, only `tenantId`'s when given.
+   */
+  committedIn(clusterId: string, window: PlanWindow, tenantId: string | null): Promise<{ holds: TenantHold[]; plans: CommittedPlan[] }> {
+    const end = new Date(slotTimeMs(window, window.slots));
+    return this.committed.snapshot(async (tx) => ({
+      holds: await this.holdsIn(clusterId, window, null, tx),
+      plans: await this.committed.overlapping(tx, clusterId, new Date(window.startsAtMs), end, tenantId, new Date()),
+    }));
   }
 }
