@@ -2741,6 +2741,22 @@ export interface components {
             /** @description demand - available */
             excess: number;
         };
+        QuotaExcessDto: {
+            metric: string;
+            /** @description the plan's slot */
+            slot: number;
+            /**
+             * Format: date-time
+             * @description the slot's wall-clock start
+             */
+            at: string;
+            /** @description what the customer holds there already */
+            held: number;
+            /** @description what the plan adds */
+            adds: number;
+            /** @description the quota there: share x the cluster's lendable capacity */
+            quota: number;
+        };
         ProblemDto: {
             type: string;
             title: string;
@@ -2750,6 +2766,8 @@ export interface components {
             requestId?: string;
             /** @description a commit refused (409): where the plan no longer fits, first ones first */
             conflicts?: components["schemas"]["CommitConflictDto"][];
+            /** @description a commit refused (409) by the customer's quota: where the plan would pass it, first ones first */
+            quota?: components["schemas"]["QuotaExcessDto"][];
             problems: components["schemas"]["ProblemItemDto"][];
         };
     };

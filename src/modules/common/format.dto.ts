@@ -174,6 +174,15 @@ export class CommitConflictDto {
   @ApiProperty({ description: 'demand - available' }) excess!: number;
 }
 
+export class QuotaExcessDto {
+  @ApiProperty() metric!: string;
+  @ApiProperty({ description: "the plan's slot" }) slot!: number;
+  @ApiProperty({ format: 'date-time', description: "the slot's wall-clock start" }) at!: string;
+  @ApiProperty({ description: 'what the customer holds there already' }) held!: number;
+  @ApiProperty({ description: 'what the plan adds' }) adds!: number;
+  @ApiProperty({ description: "the quota there: share x the cluster's lendable capacity" }) quota!: number;
+}
+
 export class ProblemDto {
   @ApiProperty() type!: string;
   @ApiProperty() title!: string;
@@ -182,6 +191,7 @@ export class ProblemDto {
   @ApiPropertyOptional() instance?: string;
   @ApiPropertyOptional() requestId?: string;
   @ApiPropertyOptional({ type: [CommitConflictDto], description: 'a commit refused (409): where the plan no longer fits, first ones first' }) conflicts?: CommitConflictDto[];
+  @ApiPropertyOptional({ type: [QuotaExcessDto], description: "a commit refused (409) by the customer's quota: where the plan would pass it, first ones first" }) quota?: QuotaExcessDto[];
   @ApiProperty({ type: [ProblemItemDto] }) problems!: ProblemItemDto[];
 }
 
