@@ -5,6 +5,7 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
@@ -29,9 +30,22 @@ export interface Service {
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Starts a worker process (`node dist/src/worker.js`) against this service's database and queue. */
   startWorker(env?: Record<string, string>): ChildProcess;
+  /**
+   * Starts another API process (`node dist/src/main.js`) against this service's database and queue, with the
+   * same operator key and limits, and waits until its /health answers: for tests of several API processes.
+   */
+  startApi(env?: Record<string, string>): Promise<ExtraApi>;
   /** A tenant with one key per role given, created through the API as the operator. */
   tenant(name: string, roles: ('farmer' | 'customer' | 'operator')[]): Promise<{ id: string; keys: Record<string, string> }>;
   close(): Promise<void>;
+}
+
+/** An API process started by Service.startApi; close() stops it too. */
+export interface ExtraApi {
+  baseUrl: string;
+  process: ChildProcess;
+  client(key?: string): FallowClient;
+  stop(): Promise<void>;
 }
 
 export async function startService(overrides: Partial<Config> = {}): Promise<Service> {
@@ -71,6 +85,19 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Ser
   await db.connect();
   db.on('error', () => undefined); // a lost connection (a fault test stopping Postgres) shows in the next query instead
   const workers = new Set<ChildProcess>();
+  const apis = new Set<ChildProcess>();
+  /** What a child process needs to join this service (the in-process API's config, not this process's environment). */
+  const childEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
+    ...process.env,
+    DATABASE_URL: dbUrl,
+    REDIS_URL: config.redisUrl,
+    FALLOW_QUEUE_PREFIX: config.queuePrefix,
+    FALLOW_LOCK_MS: String(config.lockMs),
+    FALLOW_STALLED_INTERVAL_MS: String(config.stalledIntervalMs),
+    FALLOW_WORKER_CONCURRENCY: String(config.workerConcurrency),
+    FALLOW_LOG_LEVEL: process.env.FALLOW_TEST_LOG_LEVEL || 'warn',
+    ...extra,
+  });
 
   const service: Service = {
     baseUrl,
@@ -80,23 +107,37 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Ser
     client: (key) => createFallowClient(baseUrl, key),
     sql: async (text, params) => (await db.query(text, params as unknown[])).rows,
     startWorker(env = {}) {
-      const child = spawn(process.execPath, [path.join(DIST_SRC, 'worker.js')], {
-        env: {
-          ...process.env,
-          DATABASE_URL: dbUrl,
-          REDIS_URL: config.redisUrl,
-          FALLOW_QUEUE_PREFIX: config.queuePrefix,
-          FALLOW_LOCK_MS: String(config.lockMs),
-          FALLOW_STALLED_INTERVAL_MS: String(config.stalledIntervalMs),
-          FALLOW_WORKER_CONCURRENCY: String(config.workerConcurrency),
-          FALLOW_LOG_LEVEL: process.env.FALLOW_TEST_LOG_LEVEL || 'warn',
-          ...env,
-        },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      });
+      const child = spawn(process.execPath, [path.join(DIST_SRC, 'worker.js')], { env: childEnv(env), stdio: ['ignore', 'inherit', 'inherit'] });
       workers.add(child);
       child.on('exit', () => workers.delete(child));
       return child;
+    },
+    async startApi(env = {}) {
+      // A port another process takes between our probe and the child's listen makes the child exit: try again.
+      for (let attempt = 1; ; attempt++) {
+        const port = await freePort();
+        const child = spawn(process.execPath, [path.join(DIST_SRC, 'main.js')], {
+          env: childEnv({
+            PORT: String(port),
+            FALLOW_BOOTSTRAP_KEY: operatorKey,
+            FALLOW_KEY_SECRET: config.keySecret ?? '',
+            FALLOW_RATE_LIMIT_PER_MINUTE: String(config.rateLimitPerMinute),
+            FALLOW_AUTH_FAILURES_PER_MINUTE: String(config.authFailuresPerMinute),
+            ...env,
+          }),
+          stdio: ['ignore', 'inherit', 'inherit'],
+        });
+        apis.add(child);
+        child.on('exit', () => apis.delete(child));
+        const url = `http://127.0.0.1:${port}`;
+        const healthy = await waitFor(`the API process on port ${port}`, async () => {
+          if (child.exitCode !== null || child.signalCode !== null) return false;
+          const r = await fetch(`${url}/health`).catch(() => undefined);
+          return r?.status === 200 ? true : undefined;
+        });
+        if (healthy) return { baseUrl: url, process: child, client: (key?: string) => createFallowClient(url, key), stop: () => stopChild(child) };
+        if (attempt >= 3) throw new Error(`the API process exited before it was healthy (${attempt} attempts; exit code ${child.exitCode})`);
+      }
     },
     async tenant(name, roles) {
       const op = service.client(operatorKey);
@@ -111,7 +152,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Ser
       return { id: t.data.id, keys };
     },
     async close() {
-      await Promise.all([...workers].map((w) => stopChild(w)));
+      await Promise.all([...workers, ...apis].map((w) => stopChild(w)));
       await app.close();
       await db.end();
       const redis = new IORedis(config.redisUrl);
@@ -135,7 +176,20 @@ export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM
   });
 }
 
-function withDatabase(url: string, db: string): string {
+/** A TCP port nothing listens on now (the OS's pick). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The URL of database `db` on the server of `url`. */
+export function withDatabase(url: string, db: string): string {
   const u = new URL(url);
   u.pathname = `/${db}`;
   return u.toString();
