@@ -120,7 +120,7 @@ describe('fuzzing every POST and PUT route', () => {
   let snapshot: () => Promise<TableSnapshot>;
   /** What one route's test did, for its diagnostic line. */
   const tally = { accepted: 0, refused: 0, snapshots: 0 };
-  const ids = { farmer: '', customer: '', cluster: '', forecast: '', batch: '', solve: '', plan: '' };
+  const ids = { farmer: '', customer: '', cluster: '', forecast: '', batch: '', solve: '', plan: '', inlinePlan: '' };
   const keys = { farmer: '', customer: '' };
 
   const instance = () => ({
@@ -150,6 +150,11 @@ describe('fuzzing every POST and PUT route', () => {
     { method: 'POST', template: '/v1/executions/events', path: () => '/v1/executions/events', key: fk, body: () => ({ events: [{ id: `e-${Math.random()}`, solveId: ids.solve, job: 'j1', stage: 'm', task: 0, node: 'n1', type: 'started', at: new Date().toISOString(), reason: 'r', inputBytes: 1, locality: 'node' }] }) },
     { method: 'POST', template: '/v1/simulations', path: () => '/v1/simulations', key: ck, body: () => ({ policy: 'edls-sh', clusterId: ids.cluster, batchId: ids.batch, forecastId: ids.forecast, qos: 'none', seed: 1 }) },
     { method: 'POST', template: '/v1/plans/{planId}/simulations', path: () => `/v1/plans/${ids.plan}/simulations`, key: ck, body: () => ({ qos: 'salamander', seed: 1, actualUsage: { n1: { cpu: Array(20).fill(0.2) } } }) },
+    { method: 'PUT', template: '/v1/clusters/{id}/quotas/{customer}', path: () => `/v1/clusters/${ids.cluster}/quotas/${ids.customer}`, key: fk, body: () => ({ shares: { cpu: 0.5 }, borrow: true }) },
+    { method: 'POST', template: '/v1/quotes', path: () => '/v1/quotes', key: ck, body: () => ({ clusterId: ids.cluster, batchId: ids.batch, forecastId: ids.forecast, safetyMargin: 0.05 }) },
+    // No body: whatever is sent is ignored. Commit first (a 2xx, then 2xx again: it is idempotent), then release.
+    { method: 'POST', template: '/v1/plans/{id}/commit', path: () => `/v1/plans/${ids.inlinePlan}/commit`, key: ck, body: () => ({}) },
+    { method: 'POST', template: '/v1/plans/{id}/release', path: () => `/v1/plans/${ids.inlinePlan}/release`, key: ck, body: () => ({}) },
     { method: 'POST', template: '/v1/tenants', path: () => '/v1/tenants', key: op, body: () => ({ name: 'fuzzed' }) },
     { method: 'PUT', template: '/v1/tenants/{id}/revenue-share', path: () => `/v1/tenants/${ids.farmer}/revenue-share`, key: op, body: () => ({ shareBps: 3000 }) },
     { method: 'PUT', template: '/v1/tenants/{id}/score-weights', path: () => `/v1/tenants/${ids.customer}/score-weights`, key: op, body: () => ({ alpha: 1, beta: 1, gamma: 1 }) },
@@ -176,9 +181,13 @@ describe('fuzzing every POST and PUT route', () => {
     ids.batch = batch.data!.id;
     const solve = await c.POST('/v1/solves', { body: { clusterId: ids.cluster, forecastId: ids.forecast, batchId: ids.batch, strategy: 'rffd', timeBudgetMs: 200 } as never });
     ids.solve = solve.data!.id;
+    // A plan of a whole instance in 2030 for commit and release: the fuzzed PUT of the cluster writes new
+    // versions no forecast covers, which would refuse a commit of the cluster's plan whatever its body.
+    const inline = await c.POST('/v1/solves', { body: { instance: instance(), strategy: 'rffd', timeBudgetMs: 200, startsAt: '2030-01-01T00:00:00Z' } as never });
     const worker = svc.startWorker();
     try {
       ids.plan = await waitFor('the solve', async () => (await c.GET('/v1/solves/{id}', { params: { path: { id: ids.solve } } })).data?.planId ?? undefined, 60_000);
+      ids.inlinePlan = await waitFor('the inline solve', async () => (await c.GET('/v1/solves/{id}', { params: { path: { id: inline.data!.id } } })).data?.planId ?? undefined, 60_000);
     } finally {
       await stopChild(worker);
     }

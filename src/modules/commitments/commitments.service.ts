@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Hold, PlanWindow, slotTimeMs } from '../../engine/commitments/holds';
 import { HoldsRepository, TenantHold } from './holds.repository';
+import { KeyedQueue } from './keyed-queue';
 import { CommittedPlan, CommittedPlansRepository } from './committed-plans.repository';
 
 export type { TenantHold } from './holds.repository';
@@ -15,9 +16,14 @@ export class CommitmentsService {
     private readonly committed: CommittedPlansRepository,
   ) {}
 
-  /** See HoldsRepository.withClusterLock: one commit or release at a time per cluster. */
+  private readonly queue = new KeyedQueue();
+
+  /**
+   * One commit or release at a time per cluster: in this process first (KeyedQueue), then across processes
+   * by the cluster's Postgres lock (HoldsRepository.withClusterLock).
+   */
   withClusterLock<T>(clusterId: string, work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.holds.withClusterLock(clusterId, work);
+    return this.queue.run(clusterId, () => this.holds.withClusterLock(clusterId, work));
   }
 
   /** Holds on the cluster overlapping the window (but `exceptPlan`'s), read through `tx` under the lock when given. */

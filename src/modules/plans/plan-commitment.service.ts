@@ -13,7 +13,7 @@ import { conflict } from '../common/problem';
 import { SolvesService } from '../solves/solves.service';
 import { PlanEntity } from './plan.entity';
 import { PlansRepository } from './plans.repository';
-import { PlansService } from './plans.service';
+import { PlansService, statusNow } from './plans.service';
 
 /** Conflicts a 409 names: the first ones, enough to see where and by how much. */
 const LISTED_CONFLICTS = 20;
@@ -48,8 +48,9 @@ export class PlanCommitmentService {
   /** Commits the plan: 409 naming the first conflicts (and changing nothing) when it no longer fits. Committing a committed plan changes nothing. */
   async commit(p: Principal, id: string): Promise<PlanEntity> {
     const plan = await this.plans.get(p, id);
-    if (plan.status === 'committed') return plan;
-    if (plan.status !== 'proposed') throw conflict(`plan ${id} is ${plan.status}: only a proposed plan can be committed; solve again for a new one`);
+    const status = statusNow(plan);
+    if (status === 'committed') return plan;
+    if (status !== 'proposed') throw conflict(`plan ${id} is ${status}: only a proposed plan can be committed; solve again for a new one`);
     const now = new Date();
     if (plan.endsAt.getTime() <= now.getTime() && plan.document.assignments.length > 0)
       throw conflict(`plan ${id} ended at ${plan.endsAt.toISOString()}: its window has passed; solve again`);
@@ -110,12 +111,14 @@ export class PlanCommitmentService {
   /** Gives a committed plan's capacity back. Releasing a released plan changes nothing; a proposed or completed one is a 409. */
   async release(p: Principal, id: string): Promise<PlanEntity> {
     const plan = await this.plans.get(p, id);
-    if (plan.status === 'released') return plan;
-    if (plan.status !== 'committed') throw conflict(`plan ${id} is ${plan.status}: only a committed plan can be released`);
+    const status = statusNow(plan);
+    if (status === 'released') return plan;
+    if (status !== 'committed') throw conflict(`plan ${id} is ${status}: only a committed plan can be released (a completed plan's tasks have all ended)`);
     const work = async (tx: EntityManager) => {
       const row = await this.repo.lockedInTx(tx, id);
-      if (row?.status === 'released') return;
-      if (row?.status !== 'committed') throw conflict(`plan ${id} is ${row?.status ?? 'gone'}: only a committed plan can be released`);
+      const now = row ? statusNow(row) : 'gone';
+      if (now === 'released') return;
+      if (now !== 'committed') throw conflict(`plan ${id} is ${now}: only a committed plan can be released`);
       await this.commitments.release(tx, id);
       await this.repo.release(tx, [id], new Date());
     };

@@ -56,15 +56,6 @@ export class PlansRepository {
     return rows.map((r) => r.id);
   }
 
-  /** Committed plans whose last task has ended by `now` become completed (what they held lies in the past). */
-  async completeEnded(now: Date, scope: { clusterId?: string; planId?: string }): Promise<void> {
-    const where = ['status = \'committed\'', 'ends_at <= $1'];
-    const params: unknown[] = [now];
-    if (scope.clusterId) where.push(`cluster_id = $${params.push(scope.clusterId)}`);
-    if (scope.planId) where.push(`id = $${params.push(scope.planId)}`);
-    await this.plans.query(`UPDATE plans SET status = 'completed', completed_at = ends_at WHERE ${where.join(' AND ')}`, params);
-  }
-
   findById(id: string): Promise<PlanEntity | null> {
     return this.plans.findOneBy({ id });
   }

@@ -4,7 +4,7 @@ import { Principal, tenantScope } from '../auth/principal';
 import { invalid, notFound } from '../common/problem';
 import { SolvesService } from '../solves/solves.service';
 import { PlanDto } from '../common/format.dto';
-import { PlanEntity } from './plan.entity';
+import { PlanEntity, PlanStatus } from './plan.entity';
 import { PlansRepository, PlanToStore } from './plans.repository';
 
 export type { PlanToStore } from './plans.repository';
@@ -16,9 +16,8 @@ export class PlansService {
     private readonly solves: SolvesService,
   ) {}
 
-  /** The plan if the key may see it (its customer, operators), its status brought up to date (completed once its last task has ended). */
+  /** The plan if the key may see it (its customer, operators). */
   async get(p: Principal, id: string): Promise<PlanEntity> {
-    await this.plans.completeEnded(new Date(), { planId: id });
     const plan = await this.plans.findScoped(id, tenantScope(p));
     if (!plan) throw notFound('plan', id);
     return plan;
@@ -64,6 +63,14 @@ export class PlansService {
   }
 }
 
+/**
+ * A plan's status now: a committed plan whose last task has ended is completed. Derived when read, never
+ * written by a read, so that a refused request changes nothing (the schedule and accounting read it the same way).
+ */
+export function statusNow(plan: Pick<PlanEntity, 'status' | 'endsAt'>, now = new Date()): PlanStatus {
+  return plan.status === 'committed' && plan.endsAt.getTime() <= now.getTime() ? 'completed' : plan.status;
+}
+
 /** The plan as the API gives it: the stored document with its id, solve, life cycle and window. */
 export function toPlanDto(plan: PlanEntity): PlanDto {
   const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -72,12 +79,12 @@ export function toPlanDto(plan: PlanEntity): PlanDto {
     id: plan.id,
     solveId: plan.solveId,
     createdAt: plan.createdAt.toISOString(),
-    status: plan.status,
+    status: statusNow(plan),
     clusterId: plan.clusterId,
     window: { startsAt: plan.windowStartsAt.toISOString(), slotSeconds: plan.slotSeconds, slots: plan.slots },
     committedAt: iso(plan.committedAt),
     releasedAt: iso(plan.releasedAt),
-    completedAt: iso(plan.completedAt),
+    completedAt: iso(plan.completedAt ?? (statusNow(plan) === 'completed' ? plan.endsAt : null)),
     borrowing: plan.borrowing,
     releaseReason: plan.releaseReason,
   };
