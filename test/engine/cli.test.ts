@@ -111,6 +111,51 @@ describe('fallow CLI', () => {
     });
   });
 
+  test('check prices transfers when the plan says so: fetchSlots below the least fetch time exits 1', async () => {
+    await withTempDir(async (_dir, write) => {
+      // A map whose block lives on n1 runs on n2, across racks at 80 Mbit/s: 100 MB in 10 s, one slot; its
+      // 100 MB of output goes back to the reduce on n1 the same way. With compute (one slot each): makespan 4.
+      const inst = write('instance.json', {
+        format: 'fallow.instance/v1',
+        name: 'cli-priced',
+        horizon: { slots: 20, slotSeconds: 10 },
+        metrics: ['cpu'],
+        network: { intraRackMbps: 1000, interRackMbps: 80 },
+        nodes: [
+          { id: 'n1', rack: 'r1', capacity: { cpu: 2 } },
+          { id: 'n2', rack: 'r2', capacity: { cpu: 2 } },
+        ],
+        jobs: [
+          {
+            id: 'j',
+            stages: [
+              { id: 'map', tasks: 1, durationSeconds: 10, demand: { cpu: 1 }, inputMB: 100, outputMB: 100, blocks: [['n1']] },
+              { id: 'reduce', tasks: 1, after: ['map'], durationSeconds: 10, demand: { cpu: 1 } },
+            ],
+          },
+        ],
+      } satisfies InstanceDoc);
+      const plan = (reduceFetch: number): PlanDoc => ({
+        format: 'fallow.plan/v1',
+        instance: 'cli-priced',
+        strategy: 'hand',
+        transfers: 'priced',
+        assignments: [
+          { job: 'j', stage: 'map', task: 0, node: 'n2', start: 0, fetchSlots: 1 },
+          { job: 'j', stage: 'reduce', task: 0, node: 'n1', start: 2, fetchSlots: reduceFetch },
+        ],
+        rejected: [],
+        objective: { scheduledTasks: 2, makespanSlots: 4 },
+      });
+      const ok = fallow('check', inst, write('ok.json', plan(1)));
+      assert.equal(ok.code, 0, ok.stdout);
+      assert.match(ok.stdout, /^FEASIBLE scheduledTasks=2\/2 makespanSlots=4 /);
+      const short = fallow('check', inst, write('short.json', plan(0)));
+      assert.equal(short.code, 1);
+      assert.match(short.stdout, /^ {2}- task j\/reduce\/0 on node "n1": fetchSlots 0 below the least fetch time 1$/m);
+    });
+  });
+
   test('an invalid instance exits 2 naming the JSON path, for solve and check', async () => {
     await withTempDir(async (dir, write) => {
       const bad = clone(INSTANCE) as any;

@@ -2,9 +2,10 @@ import { batchKpis } from './batch-kpis';
 import type { JobOutcome } from './job-outcome';
 import { planScore } from './posum-kpi';
 import type { PosumScore } from '../evaluate/posum-score';
+import { LeastFetch } from './least-fetch';
 import { LocalityCounts, localityOf } from './locality';
 import { Model, NO_TASK_LIMIT, stageKey } from '../model/model';
-import { PLAN_FORMAT } from '../model/types';
+import { PLAN_FORMAT, TRANSFERS_PRICED } from '../model/types';
 import { jobRevenue } from '../schedule/revenue';
 import { isObject, show } from '../model/validate';
 
@@ -106,6 +107,9 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
   const plan = (isObject(rawPlan) ? rawPlan : {}) as Record<string, any>;
   if (!isObject(rawPlan)) bad('$: the plan must be a JSON object');
   if (plan.format !== PLAN_FORMAT) bad(`format: must be "${PLAN_FORMAT}", got ${show(plan.format)}`);
+  // A priced plan (FORMAT.md, Transfers priced in plans) gives each task's fetch slots; another value prices nothing.
+  const priced = plan.transfers === TRANSFERS_PRICED;
+  if (plan.transfers !== undefined && !priced) bad(`transfers: must be "${TRANSFERS_PRICED}" when given, got ${show(plan.transfers)}`);
 
   const rejected = new Set<number>();
   const rejectedList = Array.isArray(plan.rejected) ? plan.rejected : plan.rejected === undefined ? [] : null;
@@ -119,6 +123,8 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
   const node = new Int32Array(nTasks).fill(UNASSIGNED);
   // Float64, not Int32: a start of 2^32 must stay 2^32 (outside the window), not wrap to slot 0.
   const start = new Float64Array(nTasks);
+  /** A priced plan's fetchSlots per task (-1: not an integer >= 0, already reported); null when unpriced. */
+  const fetch = priced ? new Float64Array(nTasks) : null;
   const assignments = Array.isArray(plan.assignments) ? plan.assignments : null;
   if (!assignments) bad('assignments: must be an array');
   (assignments ?? []).forEach((a: any, n: number) => {
@@ -140,7 +146,14 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
     if (rejected.has(s.job)) bad(`${p}: job "${a.job}" is both rejected and assigned`);
     node[i] = k ?? UNKNOWN_NODE;
     start[i] = a.start;
+    if (fetch) {
+      const f = a.fetchSlots;
+      fetch[i] = Number.isInteger(f) && f >= 0 ? f : -1;
+      if (fetch[i] < 0) bad(`${p}.fetchSlots: must be an integer >= 0 in a plan with "transfers": "${TRANSFERS_PRICED}", got ${show(f)}`);
+    }
   });
+  // The least fetch time of every placed task, from where the plan puts its predecessors (check-plan.py's node_of).
+  const least = fetch ? new LeastFetch(model).plan(node) : null;
 
   // Completeness (Eq. 5 all or nothing), release, window and stage precedence, job by job.
   const end = new Float64Array(nTasks);
@@ -158,13 +171,20 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
       const s = model.stages[g];
       for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) {
         if (node[i] === UNKNOWN_NODE) continue;
-        const d = s.dur[node[i]];
+        const name = `task ${job.id}/${s.id}/${i - s.firstTask}`;
+        // A priced task holds its node from its start through its fetch and its compute; a fetchSlots below the
+        // least (or malformed) counts as the least, as check-plan.py counts it.
+        let d = s.dur[node[i]];
+        if (fetch && least) {
+          if (fetch[i] >= 0 && fetch[i] < least[i])
+            bad(`${name} on node "${model.nodeIds[node[i]]}": fetchSlots ${fetch[i]} below the least fetch time ${least[i]}`);
+          d += Math.max(fetch[i], least[i]);
+        }
         end[i] = start[i] + d;
         counted[i] = 1;
         scheduled++;
         if (end[i] > makespan) makespan = end[i];
         if (end[i] > jobEnd[j]) jobEnd[j] = end[i];
-        const name = `task ${job.id}/${s.id}/${i - s.firstTask}`;
         if (start[i] < job.release) bad(`${name} starts at ${start[i]} before the job's release ${job.release}`);
         if (start[i] < 0 || end[i] > T) bad(`${name} runs [${start[i]}, ${end[i]}) outside the window [0, ${T})`);
       }
@@ -334,7 +354,7 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
       remoteTasks,
       locality: localityOf(model, node, counted),
       ...batchKpis(model, slotLoad, horizonForKpis, ruNode, jobs),
-      score: planScore(model, node, counted, jobs, makespan),
+      score: planScore(model, start, end, counted, jobs, makespan),
       jobs,
     },
   };

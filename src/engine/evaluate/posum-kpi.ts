@@ -4,13 +4,14 @@ import type { JobOutcome } from './job-outcome';
 
 /**
  * POSUM's P = (V_D, S_B, C) of a plan (Table I; evaluate/posum-score.ts): a deadline-class job with a
- * deadline counts in V_D, every other job in S_B; e_i is the planned duration of the job's tasks; a rejected
+ * deadline counts in V_D, every other job in S_B; e_i is the planned duration of the job's tasks (start to end,
+ * so a priced plan's fetch slots count, as the simulator counts a task's fetch in its runtime); a rejected
  * job counts as never ending before the window closes; every node is up from slot 0 to the makespan.
  */
-export function planScore(model: Model, node: Int32Array, counted: Uint8Array, jobs: readonly JobOutcome[], makespanSlots: number): PosumScore {
+export function planScore(model: Model, start: Float64Array, end: Float64Array, counted: Uint8Array, jobs: readonly JobOutcome[], makespanSlots: number): PosumScore {
   const S = model.slotSeconds;
   const taskSeconds = new Float64Array(model.jobs.length);
-  for (let i = 0; i < model.nTasks; i++) if (counted[i]) taskSeconds[model.taskJob[i]] += model.stages[model.taskStage[i]].dur[node[i]] * S;
+  for (let i = 0; i < model.nTasks; i++) if (counted[i]) taskSeconds[model.taskJob[i]] += (end[i] - start[i]) * S;
   const scored: ScoredJob[] = model.jobs.map((job, j) => ({
     deadlineJob: model.doc.jobs[j].class === 'deadline',
     releaseSeconds: job.release * S,

@@ -2,6 +2,8 @@
 
 export const INSTANCE_FORMAT = 'fallow.instance/v1';
 export const PLAN_FORMAT = 'fallow.plan/v1';
+/** The one value of a plan's `transfers` (docs/FORMAT.md, Transfers priced in plans). */
+export const TRANSFERS_PRICED = 'priced';
 
 export interface NodeSpec {
   id: string;
@@ -86,6 +88,12 @@ export interface AssignmentDoc {
   task: number;
   node: string;
   start: number;
+  /**
+   * Slots the task fetches its input before it computes, holding its demand and task slot meanwhile: given on
+   * every assignment of a plan that says `"transfers": "priced"`, an integer >= 0, at least the least fetch time
+   * (docs/FORMAT.md, Transfers priced in plans; evaluate/least-fetch.ts).
+   */
+  fetchSlots?: number;
 }
 
 export interface PlacementDoc {
@@ -99,6 +107,8 @@ export interface PlanDoc {
   format: typeof PLAN_FORMAT;
   instance: string;
   strategy: string;
+  /** Optional addition: `"priced"` when every assignment gives its `fetchSlots`; absent, a task's duration is its compute alone. */
+  transfers?: typeof TRANSFERS_PRICED;
   assignments: AssignmentDoc[];
   rejected: string[];
   placement?: PlacementDoc[];
