@@ -53,11 +53,20 @@ describe('holds and reserved capacity', () => {
       { job: 'j', stage: 's', task: 0, node: 'b', start: 1 },
       { job: 'j', stage: 's', task: 1, node: 'a', start: 2 },
     ]);
-    const holds = holdsOfPlan(loadInstance(inst), plan.assignments, { ...window, startsAtMs: 10 * H });
+    const holds = holdsOfPlan(loadInstance(inst), plan, { ...window, startsAtMs: 10 * H });
     assert.deepEqual(holds, [
       { node: 'b', job: 'j', fromMs: 11 * H, toMs: 12 * H, demand: { cpu: 2, ram: 1 } },
       { node: 'a', job: 'j', fromMs: 12 * H, toMs: 13 * H, demand: { cpu: 2, ram: 1 } },
     ]);
+    // With priced transfers a task holds its demand while it fetches, too.
+    const priced = { ...plan, transfers: 'priced' as const, assignments: plan.assignments.map((a, i) => ({ ...a, fetchSlots: i })) };
+    assert.deepEqual(
+      holdsOfPlan(loadInstance(inst), priced, { ...window, startsAtMs: 10 * H }).map((h) => [h.fromMs / H, h.toMs / H]),
+      [
+        [11, 12],
+        [12, 14],
+      ],
+    );
   });
 
   it('a plan fits until what others hold leaves it too little, and the overload says where and by how much', () => {

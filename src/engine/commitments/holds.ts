@@ -1,5 +1,5 @@
 import { Model, stageKey } from '../model/model';
-import type { AssignmentDoc } from '../model/types';
+import { PlanDoc, TRANSFERS_PRICED } from '../model/types';
 
 /** The wall-clock window a plan was made for: slot t stands for [startsAt + t * slotSeconds, startsAt + (t + 1) * slotSeconds). */
 export interface PlanWindow {
@@ -31,12 +31,14 @@ export function slotTimeMs(w: PlanWindow, t: number): number {
 
 /**
  * The holds of a plan's assignments on the instance it is checked against: each task from its start to its
- * start + duration on its node, with its stage's demand. Assignments the model cannot place (unknown job,
- * stage or node) hold nothing: the evaluator reports them.
+ * start + duration on its node (+ its fetchSlots in a plan with priced transfers: it holds its demand while
+ * it fetches), with its stage's demand. Assignments the model cannot place (unknown job, stage or node) hold
+ * nothing: the evaluator reports them.
  */
-export function holdsOfPlan(model: Model, assignments: readonly AssignmentDoc[], window: PlanWindow): Hold[] {
+export function holdsOfPlan(model: Model, plan: Pick<PlanDoc, 'assignments' | 'transfers'>, window: PlanWindow): Hold[] {
   const holds: Hold[] = [];
-  for (const a of assignments) {
+  const priced = plan.transfers === TRANSFERS_PRICED;
+  for (const a of plan.assignments) {
     const g = model.stageIndex.get(stageKey(a.job, a.stage));
     const k = model.nodeIndex.get(a.node);
     if (g === undefined || k === undefined) continue;
@@ -45,7 +47,8 @@ export function holdsOfPlan(model: Model, assignments: readonly AssignmentDoc[],
     model.metrics.forEach((m, i) => {
       if (s.demand[i] > 0) demand[m] = s.demand[i];
     });
-    holds.push({ node: a.node, job: a.job, fromMs: slotTimeMs(window, a.start), toMs: slotTimeMs(window, a.start + s.dur[k]), demand });
+    const fetch = priced && Number.isInteger(a.fetchSlots) ? a.fetchSlots! : 0;
+    holds.push({ node: a.node, job: a.job, fromMs: slotTimeMs(window, a.start), toMs: slotTimeMs(window, a.start + fetch + s.dur[k]), demand });
   }
   return holds;
 }

@@ -72,7 +72,7 @@ export class PlanCommitmentService {
       if (row?.status !== 'proposed') throw conflict(`plan ${id} is ${row?.status ?? 'gone'}: only a proposed plan can be committed`);
       const others = await this.commitments.holdsIn(clusterId, window, id, tx);
       let fit = fitNow(this.around(basis, others, window), plan);
-      const planHolds = holdsOfPlan(fit.model, plan.document.assignments, window);
+      const planHolds = holdsOfPlan(fit.model, plan.document, window);
       const over = quota ? quotaExcess(basis, quota, this.sums(others.filter((h) => h.tenantId === plan.tenantId), window, basis), this.sums(planHolds, window, basis)) : [];
       if (over.length && !quota!.borrow) throw pastQuota(id, over, window);
       const borrowing = over.length > 0;
