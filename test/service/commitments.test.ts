@@ -156,6 +156,14 @@ describe('committed plans hold capacity; solves plan around them', () => {
     assert.equal((await plan(a, proposal.planId)).data!.status, 'proposed');
   });
 
+  it('a horizon past the limits or malformed is a 422 before any reservation is laid over it', async () => {
+    for (const horizon of [{ slots: 1e9, slotSeconds: 60 }, { slots: 2.5, slotSeconds: HOUR }, { slots: 3, slotSeconds: 'soon' }]) {
+      const r = await svc.client(a).POST('/v1/solves', { body: { clusterId, batchId: batchA, startsAt: at(0.5), horizon, strategy: 'rffd', timeBudgetMs: 300 } as never });
+      const body = problem(r, 422);
+      assert.ok(body.problems.some((p) => p.path.startsWith('horizon')), JSON.stringify(body));
+    }
+  });
+
   it('a plan of a whole (inline) instance commits without holding anything on a cluster', async () => {
     const instance = { format: 'fallow.instance/v1', name: 'inline', horizon: { slots: 3, slotSeconds: HOUR }, metrics: ['cpu'], nodes: NODES, jobs: JOBS };
     const r = await svc.client(a).POST('/v1/solves', { body: { instance: instance as never, startsAt: at(1), strategy: 'rffd', timeBudgetMs: 300 } });

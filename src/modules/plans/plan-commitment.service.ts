@@ -8,7 +8,7 @@ import { Fit, Overload, planFits } from '../../engine/commitments/fit';
 import { ValidationError } from '../../engine/model/errors';
 import type { InstanceDoc } from '../../engine/model/types';
 import { Principal } from '../auth/principal';
-import { CommitmentsService } from '../commitments/commitments.service';
+import { CommitmentsService, TenantHold } from '../commitments/commitments.service';
 import { conflict } from '../common/problem';
 import { SolvesService } from '../solves/solves.service';
 import { PlanEntity } from './plan.entity';
@@ -55,7 +55,10 @@ export class PlanCommitmentService {
     if (plan.endsAt.getTime() <= now.getTime() && plan.document.assignments.length > 0)
       throw conflict(`plan ${id} ended at ${plan.endsAt.toISOString()}: its window has passed; solve again`);
     const window = windowOf(plan);
-    const basis = await this.solves.commitBasis(plan.solveId, { startsAt: plan.windowStartsAt, slotSeconds: plan.slotSeconds, slots: plan.slots });
+    const late = startedBefore(plan, window, now);
+    if (late !== null)
+      throw conflict(`plan ${id} has tasks that were to start at ${new Date(slotTimeMs(window, late)).toISOString()}, before the current slot: committing it would hold (and bill) capacity for tasks that never ran; solve again`);
+    const basisWindow = { startsAt: plan.windowStartsAt, slotSeconds: plan.slotSeconds, slots: plan.slots };
     const clusterId = plan.clusterId;
     if (!clusterId) {
       // An inline instance names no cluster: nothing to hold, the commit only says the plan will run.
@@ -65,36 +68,66 @@ export class PlanCommitmentService {
       });
       return this.plans.get(p, id);
     }
-    const quota = await this.quotas.effective(clusterId, plan.tenantId);
     await this.commitments.withClusterLock(clusterId, async (tx) => {
       const row = await this.repo.lockedInTx(tx, id);
       if (row?.status === 'committed') return;
       if (row?.status !== 'proposed') throw conflict(`plan ${id} is ${row?.status ?? 'gone'}: only a proposed plan can be committed`);
+      // Read under the lock: a commit that waited behind others checks against the cluster and quota of now.
+      const basis = await this.solves.commitBasis(plan.solveId, basisWindow);
+      const quota = await this.quotas.effective(clusterId, plan.tenantId);
       const others = await this.commitments.holdsIn(clusterId, window, id, tx);
       let fit = fitNow(this.around(basis, others, window), plan);
       const planHolds = holdsOfPlan(fit.model, plan.document, window);
       const over = quota ? quotaExcess(basis, quota, this.sums(others.filter((h) => h.tenantId === plan.tenantId), window, basis), this.sums(planHolds, window, basis)) : [];
       if (over.length && !quota!.borrow) throw pastQuota(id, over, window);
       const borrowing = over.length > 0;
-      const taken: string[] = [];
+      let taken: string[] = [];
       if (!fit.fits && !borrowing) {
-        // Within its quota, the customer takes back what borrowers hold, most recently committed first, until its plan fits.
-        const borrowers = await this.repo.newestCommittedFirst(tx, [...new Set(others.filter((h) => borrowedFrom(h, plan.tenantId)).map((h) => h.planId))]);
+        // Within its quota, the customer takes back what borrowers hold beyond theirs, most recently committed first, until its plan fits.
+        const candidates = await this.stillBorrowing(tx, clusterId, basis, window, others, plan.tenantId, now);
         let left = others;
-        for (const b of borrowers) {
+        for (const b of candidates) {
           if (fit.fits) break;
           left = left.filter((h) => h.planId !== b);
           taken.push(b);
           fit = fitNow(this.around(basis, left, window), plan);
         }
+        // Give back, last taken first, every plan the commit fits without taking.
+        for (const b of [...taken].reverse()) {
+          if (!fit.fits) break;
+          const kept = taken.filter((x) => x !== b);
+          const without = fitNow(this.around(basis, others.filter((h) => !kept.includes(h.planId)), window), plan);
+          if (without.fits) {
+            taken = kept;
+            fit = without;
+          }
+        }
       }
       if (!fit.fits) throw notFitting(id, fit, window);
       for (const b of taken) await this.commitments.release(tx, b);
-      if (taken.length) await this.repo.release(tx, taken, now, `its borrowed capacity was taken back by plan ${id}, committed within its customer's quota`);
+      if (taken.length) await this.repo.release(tx, taken, now, "its borrowed capacity was taken back by a customer committing within its quota");
       await this.commitments.hold(tx, id, clusterId, plan.tenantId, borrowing, planHolds);
       await this.repo.commit(tx, id, now, borrowing);
     });
     return this.plans.get(p, id);
+  }
+
+  /**
+   * Other customers' borrowing plans that may be taken back now, most recently committed first: still running
+   * (not past their end), and whose customer is still beyond its quota with them (the flag set at their commit
+   * is not trusted: the customer may have released others since, or had its quota raised).
+   */
+  private async stillBorrowing(tx: EntityManager, clusterId: string, basis: InstanceDoc, window: PlanWindow, others: TenantHold[], customer: string, now: Date): Promise<string[]> {
+    const flagged = await this.repo.newestCommittedFirst(tx, [...new Set(others.filter((h) => borrowedFrom(h, customer)).map((h) => h.planId))], now);
+    const out: string[] = [];
+    for (const b of flagged) {
+      const mine = others.filter((h) => h.planId === b);
+      const owner = mine[0].tenantId;
+      const quota = await this.quotas.effective(clusterId, owner);
+      const rest = others.filter((h) => h.tenantId === owner && h.planId !== b);
+      if (quota && quotaExcess(basis, quota, this.sums(rest, window, basis), this.sums(mine, window, basis)).length) out.push(b);
+    }
+    return out;
   }
 
   /** The instance with what the holds take as `reserved`. */
@@ -161,6 +194,18 @@ function notFitting(id: string, fit: Fit, window: PlanWindow) {
     : fit.violations.slice(0, LISTED_CONFLICTS).map((v) => ({ path: 'plan', message: v }));
   const first = problems[0];
   return conflict(`plan ${id} no longer fits what is free on the cluster now (${fit.overloads.length || fit.violations.length} conflicts; first: ${first.path}: ${first.message}); nothing was committed: solve again`, problems, { conflicts });
+}
+
+/**
+ * The first slot of a task that was to start before the slot preceding the one that holds `now` (null: none).
+ * One slot of grace: a plan solved near a slot's end is still committed a moment later, its first tasks a
+ * little late, but not one whose tasks should have run long ago.
+ */
+function startedBefore(plan: PlanEntity, window: PlanWindow, now: Date): number | null {
+  const current = Math.floor((now.getTime() - window.startsAtMs) / (window.slotSeconds * 1000)) - 1;
+  let first: number | null = null;
+  for (const a of plan.document.assignments) if (a.start < current && (first === null || a.start < first)) first = a.start;
+  return first;
 }
 
 function pastQuota(id: string, over: QuotaExcess[], window: PlanWindow) {

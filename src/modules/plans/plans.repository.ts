@@ -50,9 +50,9 @@ export class PlansRepository {
     await tx.query(`UPDATE plans SET status = 'released', released_at = $2, release_reason = $3 WHERE id = ANY($1::uuid[])`, [ids, at, reason]);
   }
 
-  /** The committed plans among `ids`, most recently committed first (whose borrowed capacity goes back first). */
-  async newestCommittedFirst(tx: EntityManager, ids: string[]): Promise<string[]> {
-    const rows: { id: string }[] = await tx.query(`SELECT id FROM plans WHERE id = ANY($1::uuid[]) AND status = 'committed' ORDER BY committed_at DESC, id`, [ids]);
+  /** The committed plans among `ids` not yet ended at `now`, most recently committed first (whose borrowed capacity goes back first). */
+  async newestCommittedFirst(tx: EntityManager, ids: string[], now: Date): Promise<string[]> {
+    const rows: { id: string }[] = await tx.query(`SELECT id FROM plans WHERE id = ANY($1::uuid[]) AND status = 'committed' AND ends_at > $2 ORDER BY committed_at DESC, id`, [ids, now]);
     return rows.map((r) => r.id);
   }
 

@@ -255,6 +255,12 @@ export class SolvesService {
       safetyMargin: sm.margin,
       customer: batch.tenantId,
     });
+    // Size first: the reservations are laid over every slot, so a horizon past the limits must be refused before.
+    const h = assembled.horizon as { slots: unknown; slotSeconds: unknown };
+    if (!Number.isInteger(h.slots) || (h.slots as number) < 1 || typeof h.slotSeconds !== 'number' || !(h.slotSeconds > 0) || !Number.isFinite(h.slotSeconds))
+      throw invalid([{ path: 'horizon', message: 'slots must be an integer >= 1 and slotSeconds a number > 0' }]);
+    const tooLarge = admissionIssues(assembled, this.config.admission);
+    if (tooLarge.length) throw invalid(tooLarge.map((i) => ({ ...i, path: sourcePath(i.path) })));
     const instance = run.aroundCommitments ? await this.aroundCommitments(assembled, cluster.id, batch.tenantId, windowStartsAt) : assembled;
     return { instance, refs: { clusterId: cluster.id, clusterVersion: version.version, forecastId: forecast?.id ?? null, forecastChoice, batchId: batch.id, windowStartsAt }, historyOf: batch.tenantId, warning: window?.warning ?? null };
   }
@@ -356,9 +362,13 @@ export class SolvesService {
     if (version.network) instance.network = version.network;
     else delete instance.network;
     if (!solve.forecastId) return instance; // planned on idle nodes (a horizon, no forecast): so is the check
-    const chosen = await this.forecasts.chooseFor(cluster.id, version.version, window.startsAt, false);
-    const own = chosen ? null : await this.forecasts.findOfCluster(solve.forecastId, cluster.id);
-    const forecast = chosen?.forecast ?? (own && own.clusterVersion === version.version ? own : null);
+    // A forecast the solve named is kept while it is of the current version and covers the plan's start (a
+    // customer who planned on a cautious quantile is checked on it); a chosen one gives way to the newest.
+    const own = await this.forecasts.findOfCluster(solve.forecastId, cluster.id);
+    const ownUsable = own !== null && own.clusterVersion === version.version;
+    const ownCovers = ownUsable && !('path' in forecastWindow(own, window.startsAt, false, 'solve'));
+    const chosen = solve.forecastChoice === 'request' && ownCovers ? null : await this.forecasts.chooseFor(cluster.id, version.version, window.startsAt, false);
+    const forecast = chosen?.forecast ?? (ownUsable ? own : null);
     if (!forecast)
       throw conflict(`no forecast of cluster ${cluster.id} version ${version.version} covers the plan's start ${window.startsAt.toISOString()} (the plan's forecast ${solve.forecastId} is of an older version): post one, then commit`);
     if (forecast.slotSeconds !== window.slotSeconds)
