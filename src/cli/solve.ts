@@ -8,7 +8,7 @@ import { readJson } from './input';
 import { evaluatePlan } from '../engine/evaluate/evaluate';
 import { loadInstance } from '../engine/model/model';
 import type { SolveOutcome } from '../engine/solve';
-import type { InstanceDoc } from '../engine/model/types';
+import { InstanceDoc, TRANSFERS_PRICED } from '../engine/model/types';
 import { CLI_WORK_THREAD, runWithProgress } from './progress';
 import type { CliWork } from './work.thread';
 import { hardStopAfterMs } from '../work/solve-limits';
@@ -48,8 +48,11 @@ export const CHECK = {
   name: 'check',
   synopsis: ['INSTANCE.json PLAN.json [--json]'],
   summary: "Check a plan against its instance with Fallow's evaluator: feasibility, the plan's reported figures, PRU, JCR, revenue.",
-  options: { json: { type: 'boolean', help: 'print {ok, violations, kpis} as JSON' } },
-  notes: ['Exit 0 when the plan is feasible and reports itself truly, 1 when not (the violations are listed).'],
+  options: { json: { type: 'boolean', help: 'print {ok, transfersPriced, violations, kpis} as JSON' } },
+  notes: [
+    'Exit 0 when the plan is feasible and reports itself truly, 1 when not (the violations are listed).',
+    'transfersPriced: whether the plan says "transfers": "priced" (each task then holds its node through its fetchSlots and its compute), as check-plan.py reports it.',
+  ],
 } satisfies CommandSpec;
 
 export async function solveCommand(args: string[]): Promise<number> {
@@ -95,9 +98,12 @@ export function checkCommand(args: string[]): number {
   const { values, positionals } = parseCommand(CHECK, args);
   if (positionals.length !== 2) throw new UsageError('check needs INSTANCE.json and PLAN.json');
   const model = loadInstance(readJson(positionals[0]));
-  const result = evaluatePlan(model, readJson(positionals[1]));
+  const plan = readJson(positionals[1]);
+  const result = evaluatePlan(model, plan);
+  // check-plan.py's transfersPriced: the plan says "transfers": "priced" (any other value prices nothing).
+  const transfersPriced = typeof plan === 'object' && plan !== null && (plan as { transfers?: unknown }).transfers === TRANSFERS_PRICED;
   if (values.json) {
-    process.stdout.write(JSON.stringify({ ok: result.ok, violations: result.violations, kpis: result.kpis }, null, 1) + '\n');
+    process.stdout.write(JSON.stringify({ ok: result.ok, transfersPriced, violations: result.violations, kpis: result.kpis }, null, 1) + '\n');
   } else {
     const k = result.kpis;
     process.stdout.write(
@@ -105,7 +111,7 @@ export function checkCommand(args: string[]): number {
         `rejectedJobs=${k.rejectedJobs} revenue=${k.revenue} onTimeJobs=${k.onTimeJobs} ` +
         `PRU=${k.pru.toFixed(4)} JCR=${k.jcr.toFixed(4)}` +
         (k.remoteTasks === null ? '' : ` remoteTasks=${k.remoteTasks}`) +
-        '\n',
+        ` transfersPriced=${transfersPriced}\n`,
     );
     for (const v of result.violations.slice(0, 50)) process.stdout.write(`  - ${v}\n`);
     if (result.violationCount > 50) process.stdout.write(`  ... ${result.violationCount} violations in all\n`);

@@ -2518,6 +2518,8 @@ export interface components {
             task: number;
             node: string;
             start: number;
+            /** @description in a plan with "transfers": "priced" (and only there): the slots the task spends fetching its input before it computes, holding its demand and its task slot meanwhile; it then occupies start .. start + fetchSlots + duration - 1. An integer >= 0, at least the least fetch time (remote and rack-local block reads, and the shuffle from every earlier task's node, one transfer after another on its own link; docs/FORMAT.md) */
+            fetchSlots?: number;
         };
         RejectionDto: {
             job: string;
@@ -2571,6 +2573,11 @@ export interface components {
             /** @description the instance name */
             instance: string;
             strategy: string;
+            /**
+             * @description priced: every assignment gives its fetchSlots and a task's duration counts its fetch (docs/FORMAT.md, Transfers priced in plans); absent, a task's duration is its compute alone
+             * @enum {string}
+             */
+            transfers?: "priced";
             assignments: components["schemas"]["AssignmentDto"][];
             rejected: string[];
             /** @description why each rejected job was left out */

@@ -70,12 +70,13 @@ describe('fallow CLI', () => {
 
       const c = fallow('check', inst, out);
       assert.equal(c.code, 0, c.stdout + c.stderr);
-      assert.match(c.stdout, new RegExp(`^FEASIBLE scheduledTasks=9/9 makespanSlots=${plan.objective.makespanSlots} rejectedJobs=0 revenue=-?\\d+ onTimeJobs=[01] PRU=0\\.\\d{4} JCR=[01]\\.\\d{4} remoteTasks=0\\n$`));
+      assert.match(c.stdout, new RegExp(`^FEASIBLE scheduledTasks=9/9 makespanSlots=${plan.objective.makespanSlots} rejectedJobs=0 revenue=-?\\d+ onTimeJobs=[01] PRU=0\\.\\d{4} JCR=[01]\\.\\d{4} remoteTasks=0 transfersPriced=false\\n$`));
 
       const j = fallow('check', inst, out, '--json');
       assert.equal(j.code, 0);
       const report = JSON.parse(j.stdout);
       assert.equal(report.ok, true);
+      assert.equal(report.transfersPriced, false);
       assert.deepEqual(report.violations, []);
       assert.equal(report.kpis.scheduledTasks, 9);
       assert.equal(report.kpis.makespanSlots, plan.objective.makespanSlots);
@@ -149,10 +150,21 @@ describe('fallow CLI', () => {
       });
       const ok = fallow('check', inst, write('ok.json', plan(1)));
       assert.equal(ok.code, 0, ok.stdout);
-      assert.match(ok.stdout, /^FEASIBLE scheduledTasks=2\/2 makespanSlots=4 /);
+      assert.match(ok.stdout, /^FEASIBLE scheduledTasks=2\/2 makespanSlots=4 .* transfersPriced=true\n$/);
+      assert.equal(JSON.parse(fallow('check', inst, write('ok.json', plan(1)), '--json').stdout).transfersPriced, true);
       const short = fallow('check', inst, write('short.json', plan(0)));
       assert.equal(short.code, 1);
+      assert.match(short.stdout, /^INFEASIBLE .* transfersPriced=true\n/);
       assert.match(short.stdout, /^ {2}- task j\/reduce\/0 on node "n1": fetchSlots 0 below the least fetch time 1$/m);
+      // Another value prices nothing (check-plan.py reads the plan as unpriced), and the evaluator names it.
+      const other = fallow('check', inst, write('other.json', { ...plan(1), transfers: 'yes' }));
+      assert.equal(other.code, 1);
+      assert.match(other.stdout, /^INFEASIBLE .* transfersPriced=false\n/);
+      assert.match(other.stdout, /^ {2}- transfers: must be "priced" when given, got "yes"$/m);
+      // The same priced plan file replays (fallow simulate): its tasks launch at their starts and fetch over the links.
+      const sim = fallow('simulate', inst, write('ok.json', plan(1)), '--qos', 'none', '--quiet');
+      assert.equal(sim.code, 0, sim.stderr);
+      assert.equal(JSON.parse(sim.stdout).driver, 'plan:hand');
     });
   });
 

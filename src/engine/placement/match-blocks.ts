@@ -7,10 +7,13 @@ import type { Schedule } from '../schedule/schedule';
  * whose blocks the instance gives, the tasks are re-dealt to the same pairs so that as many as possible
  * run on a node holding their block (a maximum bipartite matching), then as many of the rest as possible in
  * a rack holding one, the others anywhere. Makespan, ends and revenue stay exactly the same. Mutates `schedule`.
+ * A schedule with priced transfers is refused: a map's fetch depends on where its block is, so re-dealt
+ * tasks would keep another task's fetch slots.
  */
 export function matchBlocks(model: Model, schedule: Schedule): void {
   for (const s of model.stages) {
     if (!s.blocks) continue;
+    schedule.refusePriced('matching map tasks to their blocks');
     const tasks: number[] = [];
     for (let t = 0; t < s.tasks; t++) if (schedule.node[s.firstTask + t] >= 0) tasks.push(t);
     if (tasks.length === 0) continue;

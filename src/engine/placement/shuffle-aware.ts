@@ -17,12 +17,14 @@ import { NodeLinks, pathSeconds } from '../network/links';
  *
  * Capacity and precedence are kept exactly (the evaluator checks the result like any plan); the slot
  * makespan may grow, since the plan's model counts compute only. A schedule whose readers find no room
- * anywhere is left as it was. Returns how many reduces moved (node or slot).
+ * anywhere is left as it was. Returns how many reduces moved (node or slot). A schedule with priced transfers
+ * (Schedule.fetch) that has readers is refused: the pass does not price the fetch of the tasks it moves.
  */
 export function placeReducesOverLinks(model: Model, schedule: Schedule): number {
   const { K, slotSeconds: S } = model;
   const reads = model.stages.map((st) => st.preds.some((p) => model.stages[p].outputMB > 0));
   if (!reads.some(Boolean)) return 0;
+  schedule.refusePriced('the shuffle-aware reduce placement');
   const { node, start, accepted } = schedule;
   const profile = new Profile(model);
   const stageEnd = new Int32Array(model.stages.length);

@@ -18,6 +18,10 @@ import type { SimulatorView } from './host';
  * or a period starts: the plan is shifted (III-D). A planned launch on a node whose regular customers take
  * its whole CPU in that period is re-placed the same way (the task could not progress there), and so is an
  * attempt the simulator fails after the stall timeout (the CPU went away after it was launched).
+ *
+ * A plan with priced transfers is replayed the same way: its start is when the task takes its node and starts
+ * fetching (FORMAT.md, Transfers priced in plans), which is a launch here; the simulator then moves its inputs
+ * over the links and computes, so its fetchSlots are the plan's estimate that the replay judges, not a wait.
  */
 export class PlanDriver implements Driver {
   readonly name: string;

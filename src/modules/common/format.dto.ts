@@ -1,4 +1,5 @@
 import { MAX_REVENUE, MAX_SLOT_INDEX, MAX_SLOT_SECONDS, MAX_TASK_SECONDS } from '../../engine/model/input-bounds';
+import { TRANSFERS_PRICED } from '../../engine/model/types';
 import { PREDICTOR_NAMES } from '../../engine/predict';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
@@ -97,6 +98,13 @@ export class AssignmentDto {
   @ApiProperty() task!: number;
   @ApiProperty() node!: string;
   @ApiProperty() start!: number;
+  @ApiPropertyOptional({
+    description:
+      'in a plan with "transfers": "priced" (and only there): the slots the task spends fetching its input before it computes, holding its demand and ' +
+      'its task slot meanwhile; it then occupies start .. start + fetchSlots + duration - 1. An integer >= 0, at least the least fetch time ' +
+      '(remote and rack-local block reads, and the shuffle from every earlier task\'s node, one transfer after another on its own link; docs/FORMAT.md)',
+  })
+  fetchSlots?: number;
 }
 
 export class PlacementDto {
@@ -147,6 +155,11 @@ export class PlanDto {
   @ApiProperty({ enum: ['fallow.plan/v1'] }) format!: 'fallow.plan/v1';
   @ApiProperty({ description: 'the instance name' }) instance!: string;
   @ApiProperty() strategy!: string;
+  @ApiPropertyOptional({
+    enum: [TRANSFERS_PRICED],
+    description: 'priced: every assignment gives its fetchSlots and a task\'s duration counts its fetch (docs/FORMAT.md, Transfers priced in plans); absent, a task\'s duration is its compute alone',
+  })
+  transfers?: typeof TRANSFERS_PRICED;
   @ApiProperty({ type: [AssignmentDto] }) assignments!: AssignmentDto[];
   @ApiProperty({ type: [String] }) rejected!: string[];
   @ApiProperty({ type: [RejectionDto], description: 'why each rejected job was left out' }) rejections!: RejectionDto[];
