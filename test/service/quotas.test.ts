@@ -50,9 +50,9 @@ describe('quotas, fair share and borrowing', () => {
   }
   const putQuota = (key: string, clusterId: string, customer: string, body: unknown) =>
     svc.client(key).PUT('/v1/clusters/{id}/quotas/{customer}', { params: { path: { id: clusterId, customer } }, body: body as never });
-  async function solved(who: string, clusterId: string): Promise<{ solveId: string; planId: string; instance: InstanceDoc }> {
+  async function solved(who: string, clusterId: string, startsAt = T0): Promise<{ solveId: string; planId: string; instance: InstanceDoc }> {
     const c = customers[who];
-    const r = await svc.client(c.key).POST('/v1/solves', { body: { clusterId, batchId: c.batch, startsAt: T0, strategy: 'rffd', timeBudgetMs: 300 } });
+    const r = await svc.client(c.key).POST('/v1/solves', { body: { clusterId, batchId: c.batch, startsAt, strategy: 'rffd', timeBudgetMs: 300 } });
     assert.equal(r.response.status, 202, JSON.stringify(r.error));
     const id = r.data!.id;
     const done = await waitFor(`solve ${id}`, async () => {
@@ -139,6 +139,23 @@ describe('quotas, fair share and borrowing', () => {
     assert.match(taken.releaseReason!, /taken back by a customer committing within its quota/);
     assert.doesNotMatch(taken.releaseReason!, new RegExp(within.planId), "the borrower does not learn the other customer's plan");
     assert.equal(Number((await svc.sql<{ n: number }>('SELECT count(*)::int AS n FROM plan_holds WHERE plan_id = $1', [borrowed.planId]))[0].n), 0);
+  });
+
+  it('takes back only the borrowed plans the commit needs', async () => {
+    const id = await cluster();
+    assert.ok((await putQuota(farmer, id, customers.c.id, { shares: { cpu: 0.25 }, borrow: true })).data);
+    assert.ok((await putQuota(farmer, id, customers.b.id, { shares: { cpu: 0.5 } })).data);
+    // C borrows the whole cluster twice: in slot 0, then (committed later) in slot 3.
+    const early = await solved('c', id);
+    assert.equal((await commit('c', early.planId)).data?.borrowing, true);
+    const later = await solved('c', id, new Date(Date.parse(T0) + 3 * HOUR * 1000).toISOString());
+    assert.equal((await commit('c', later.planId)).data?.borrowing, true);
+    // B's plan runs in slots 0 and 1: only the early plan is in its way, though the later one is newer.
+    const within = await solved('b', id);
+    assert.deepEqual(await coresPerSlot('b', within.planId), [4, 4, 0, 0, 0, 0]);
+    assert.equal((await commit('b', within.planId)).data?.status, 'committed');
+    assert.equal((await plan('c', early.planId)).data!.status, 'released');
+    assert.equal((await plan('c', later.planId)).data!.status, 'committed');
   });
 
   it('a borrower that fits within its quota is not borrowing, and is not taken back', async () => {
