@@ -23,15 +23,27 @@ describe('reconciler after Redis restarts empty under a running worker', () => {
   const redis = new PrivateRedis();
   let svc: Service;
   let customer: string;
-  const solve = async (): Promise<string> => {
-    const r = await fetch(`${svc.baseUrl}/v1/solves`, {
+  const post = () =>
+    fetch(`${svc.baseUrl}/v1/solves`, {
       method: 'POST',
       headers: { authorization: `Bearer ${customer}`, 'content-type': 'application/json' },
       body: JSON.stringify({ instance: INSTANCE, strategy: 'rffd', timeBudgetMs: 300 }),
     });
-    const text = await r.text();
-    assert.equal(r.status, 202, text);
-    return (JSON.parse(text) as { id: string }).id;
+  /**
+   * Queues a solve through the API. Right after the restart the API's own Redis clients may still be
+   * reconnecting: it then answers 503 with Retry-After and changes nothing, and a client tries again, as here
+   * (what this test is about is the worker and the reconciler, not how fast the API reconnects).
+   */
+  const solve = async (): Promise<string> => {
+    let last = '';
+    const r = await waitFor('the API to take a solve', async () => {
+      const res = await post();
+      last = await res.text();
+      if (res.status === 503) return undefined;
+      return { status: res.status, text: last };
+    }, 30_000, 250).catch(() => ({ status: 503, text: last }));
+    assert.equal(r.status, 202, r.text);
+    return (JSON.parse(r.text) as { id: string }).id;
   };
   const ended = (id: string) =>
     waitFor(`solve ${id} to end`, async () => {
