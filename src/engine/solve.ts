@@ -2,12 +2,13 @@ import { makespanBound } from './bounds/makespan';
 import { revenueBound } from './bounds/revenue';
 import { evaluatePlan } from './evaluate/evaluate';
 import { explainRejections, RejectionReason } from './evaluate/rejections';
-import { Model } from './model/model';
+import { ignoringTransfers, Model } from './model/model';
 import { assignmentEnds, toPlanDoc } from './schedule/plan-doc';
 import { PlanDoc } from './model/types';
 import { matchBlocks } from './placement/match-blocks';
 import { placeChunks } from './placement/placement';
 import { placeReducesOverLinks } from './placement/shuffle-aware';
+import { priceByStartOrder } from './schedule/price-schedule';
 import { Random } from './random';
 import { scheduleRevenue } from './schedule/revenue';
 import { getStrategy, lookupStrategy } from './strategies';
@@ -44,7 +45,10 @@ export async function solve(model: Model, options: SolveOptions = {}): Promise<P
 }
 
 /** solve(), answering also with the KPIs of its one evaluation of the plan, the rejection reasons and the assignments' ends. */
-export async function solveWithOutcome(model: Model, options: SolveOptions = {}): Promise<SolveOutcome> {
+export async function solveWithOutcome(instanceModel: Model, options: SolveOptions = {}): Promise<SolveOutcome> {
+  // Transfers are priced whenever the instance says anything about moving data, unless the caller opts out.
+  const ignored = options.transfers === 'ignored' && instanceModel.pricesTransfers;
+  const model = ignored ? ignoringTransfers(instanceModel) : instanceModel;
   const name = options.strategy ?? 'auto';
   const strategy = getStrategy(name);
   const budget = Budget.start(options);
@@ -77,12 +81,17 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
   options.onProgress?.(progressOf(model, name, Date.now() - startedAt, 0, 0, 0, fullBound.makespanSlots, 'searching'));
   const result: StrategyResult = await strategy.run(ctx);
   options.onProgress?.(progressOf(model, name, Date.now() - startedAt, result.iterations, result.schedule.scheduledTasks(), result.schedule.makespan(), fullBound.makespanSlots, 'finishing'));
-  const schedule = result.schedule;
-  // Where blocks already live, deal each stage's tasks to its slots so that most read locally (same ends).
-  if (!result.placement && model.stages.some((s) => s.blocks)) matchBlocks(model, schedule);
-  // The reduces placed again where their shuffle arrives first; what a strategy proved is then of another schedule.
-  const movedReduces = options.shuffleAware ? placeReducesOverLinks(model, schedule) : null;
-  const proven = result.optimal === true && !movedReduces;
+  // A strategy that searched with compute alone gets its order planned again with every fetch priced
+  // (price-schedule.ts); what it proved is then of another schedule.
+  const retimed = model.pricesTransfers && !result.schedule.fetch;
+  const schedule = retimed ? priceByStartOrder(model, result.schedule) : result.schedule;
+  // Where blocks already live, deal each stage's tasks to its slots so that most read locally (same ends);
+  // a priced schedule chose its tasks' blocks as it placed them.
+  if (!schedule.fetch && !result.placement && model.stages.some((s) => s.blocks)) matchBlocks(model, schedule);
+  // The reduces placed again where their shuffle arrives first; what a strategy proved is then of another
+  // schedule. A priced schedule already placed every reduce by its shuffle: nothing to do then.
+  const movedReduces = options.shuffleAware && !schedule.fetch ? placeReducesOverLinks(model, schedule) : null;
+  const proven = result.optimal === true && !movedReduces && !retimed;
   const plan = toPlanDoc(model, schedule, name);
   const makespan = plan.objective.makespanSlots;
   const allAccepted = plan.rejected.length === 0;
@@ -116,10 +125,11 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
     seed,
     timeBudgetMs: budget.timeBudgetMs,
     ...(movedReduces !== null ? { shuffleAware: { movedReduces } } : {}),
+    ...(instanceModel.pricesTransfers ? { transfers: transfersStat(ignored, retimed) } : {}),
     bounds: { criticalPath: accBound.criticalPath, energy: accBound.energy, taskSlots: accBound.taskSlots, throughput: accBound.throughput, jobPacking: accBound.jobPacking, classPacking: accBound.classPacking, mixedPacking: accBound.mixedPacking, strategy: result.bound ?? null },
     ...result.stats,
   };
-  const check = evaluatePlan(model, plan);
+  const check = evaluatePlan(instanceModel, plan);
   if (!check.ok) throw new InfeasiblePlanError(name, check.violations);
   options.onProgress?.({
     strategy: name,
@@ -131,7 +141,16 @@ export async function solveWithOutcome(model: Model, options: SolveOptions = {})
     boundSlots: bound,
     gap: plan.gap,
   });
-  return { plan, kpis: check.kpis as unknown as Record<string, unknown>, rejections: explainRejections(model, plan), ends: assignmentEnds(model, plan) };
+  return { plan, kpis: check.kpis as unknown as Record<string, unknown>, rejections: explainRejections(instanceModel, plan), ends: assignmentEnds(instanceModel, plan) };
+}
+
+/**
+ * How the plan treats the network, for an instance that gives network fields: `ignored` (the caller asked:
+ * durations are compute alone), `priced` (the strategy searched with every fetch priced) or
+ * `priced-after-search` (the strategy searched with compute alone; its order was planned again priced).
+ */
+function transfersStat(ignored: boolean, retimed: boolean): string {
+  return ignored ? 'ignored' : retimed ? 'priced-after-search' : 'priced';
 }
 
 /** A progress report; the gap only when every task is scheduled (the bound is of all jobs). */

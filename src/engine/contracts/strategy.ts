@@ -33,6 +33,9 @@ export interface Progress {
 export type Objective = 'tasks-then-makespan' | 'revenue';
 export const OBJECTIVES: readonly Objective[] = ['tasks-then-makespan', 'revenue'];
 
+export type TransfersOption = 'priced' | 'ignored';
+export const TRANSFERS_OPTIONS: readonly TransfersOption[] = ['priced', 'ignored'];
+
 export interface SolveOptions extends BudgetRequest {
   strategy?: string;
   /** Default 'tasks-then-makespan'. Strategies without a revenue mode (rffd, ga, the list schedulers) ignore it. */
@@ -48,8 +51,14 @@ export interface SolveOptions extends BudgetRequest {
   onProgress?: (p: Progress) => void;
   /** POSUM's alpha, beta, gamma (Eq. 5) for the `portfolio` strategy's choice among its members; default 1/1/1. */
   scoreWeights?: FcWeights;
-  /** Place the reduces again over the nodes' links once the strategy is done (placement/shuffle-aware.ts). */
+  /** Place the reduces again over the nodes' links once the strategy is done (placement/shuffle-aware.ts); a priced plan needs none. */
   shuffleAware?: boolean;
+  /**
+   * `priced` (the default): when the instance gives `network`, `bandwidthMbps`, `blocks` or `outputMB`, the
+   * plan prices each task's fetch (FORMAT.md, Transfers priced in plans). `ignored`: durations are compute
+   * alone, as before the network was priced; the plan's stats say `transfers: "ignored"`.
+   */
+  transfers?: TransfersOption;
 }
 
 /** What a strategy sees: the model, its random generator and its budget. */

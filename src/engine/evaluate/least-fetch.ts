@@ -85,6 +85,11 @@ export class LeastFetch {
     return out;
   }
 
+  /** The least seconds of stage g's shuffle onto node k alone (a task of g that reads no block remotely fetches this). */
+  shuffleSeconds(g: number, k: number, nodeOf: ArrayLike<number>): number {
+    return this.addShuffle(0, g, k, nodeOf);
+  }
+
   /** `seconds` plus the shuffle of stage g onto node k: each predecessor with output sends 1/tasks of every task's. */
   private addShuffle(seconds: number, g: number, k: number, nodeOf: ArrayLike<number>): number {
     const s = this.model.stages[g];

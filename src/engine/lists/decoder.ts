@@ -1,6 +1,8 @@
 import { MinHeap } from '../schedule/min-heap';
 import { CAPACITY_EPS, Model } from '../model/model';
 import { Random } from '../random';
+import { FetchPlanner } from '../schedule/fetch-planner';
+import { FitHints } from '../schedule/fit-hints';
 import { Profile } from '../schedule/profile';
 import { Schedule } from '../schedule/schedule';
 
@@ -31,6 +33,10 @@ export class Decoder {
   private readonly failed: Uint8Array;
   private readonly tried: Uint8Array;
   private readonly seq: Int32Array;
+  /** With priced transfers (model.pricesTransfers): each task's fetch, planned before its compute (Builder's rule). */
+  private readonly fetch: FetchPlanner | null;
+  /** With priced transfers, the memory of scans per length (from[]'s role; fit-hints.ts). */
+  private readonly hints: FitHints | null;
 
   constructor(readonly model: Model) {
     const S = model.stages.length;
@@ -50,6 +56,8 @@ export class Decoder {
     // Placements in order: the main pass writes each task at most once (a job that fails there leaves its
     // placements behind, skipped when the order is written), and the retries at most once more.
     this.seq = new Int32Array(2 * model.nTasks);
+    this.fetch = model.pricesTransfers ? new FetchPlanner(model) : null;
+    this.hints = model.pricesTransfers ? new FitHints(model.K, model.T) : null;
   }
 
   /**
@@ -75,6 +83,11 @@ export class Decoder {
     this.tried.fill(0);
     out.node.fill(-1);
     out.start.fill(-1);
+    if (this.fetch) {
+      this.fetch.reset();
+      this.hints!.clear();
+      out.fetch = out.fetch ? out.fetch.fill(0) : new Int32Array(model.nTasks);
+    } else out.fetch = null;
     for (let j = 0; j < model.jobs.length; j++) out.accepted[j] = skip && skip[j] ? 0 : 1;
     for (let p = 0; p < order.length; p++) pos[order[p]] = p;
     this.heap.clear();
@@ -90,8 +103,8 @@ export class Decoder {
       const g = model.taskStage[i];
       const j = stages[g].job;
       if (failed[j]) continue;
-      const c = stages[g].firstTask + placed[g];
-      if (!this.place(c, g, rng, out)) {
+      const c = this.place(stages[g].firstTask + placed[g], g, rng, out);
+      if (c < 0) {
         failed[j] = 1;
         this.unplaceJob(j, out);
         continue;
@@ -126,8 +139,9 @@ export class Decoder {
     const start = nSeq;
     for (const g of job.stages) {
       const s = model.stages[g];
-      for (let c = s.firstTask; c < s.firstTask + s.tasks; c++) {
-        if (!this.place(c, g, rng, out)) {
+      for (let n = s.firstTask; n < s.firstTask + s.tasks; n++) {
+        const c = this.place(n, g, rng, out);
+        if (c < 0) {
           this.unplaceJob(j, out);
           return start;
         }
@@ -145,8 +159,13 @@ export class Decoder {
     }
   }
 
-  /** Earliest-finish placement of canonical task c of stage g (Builder.placeTask, 'earliestFinish'). */
-  private place(c: number, g: number, rng: Random | null, out: Schedule): boolean {
+  /**
+   * Earliest-finish placement of canonical task c of stage g (Builder.placeTask, 'earliestFinish'); returns
+   * the task placed (c, or with priced transfers possibly a sibling whose block is on the chosen node), -1
+   * when none fits.
+   */
+  private place(c: number, g: number, rng: Random | null, out: Schedule): number {
+    if (this.fetch) return this.placePriced(c, g, rng, out, this.fetch);
     const model = this.model;
     const K = model.K;
     const T = model.T;
@@ -182,9 +201,69 @@ export class Decoder {
       bestT = t;
       bestEnd = t + d;
     }
-    if (bestK < 0) return false;
+    if (bestK < 0) return -1;
     this.commit(c, g, bestK, bestT, out);
-    return true;
+    return c;
+  }
+
+  /**
+   * place() with priced transfers, as Builder's placePriced: per node, the task the planner picks and its fetch
+   * priced at the earliest start found, re-priced there (up to a few times) when that start is later. No
+   * memory of earlier fits: a task's length on a node now depends on its block and the links' load.
+   */
+  private placePriced(c0: number, g: number, rng: Random | null, out: Schedule, fetch: FetchPlanner): number {
+    const model = this.model;
+    const K = model.K;
+    const T = model.T;
+    const s = model.stages[g];
+    let est = model.jobs[s.job].release;
+    for (const p of s.preds) if (this.stageEnd[p] > est) est = this.stageEnd[p];
+    const rot = rng && K > 1 ? rng.int(K) : 0;
+    const hints = this.hints!;
+    let bestK = -1;
+    let bestC = -1;
+    let bestT = 0;
+    let bestF = 0;
+    let bestEnd = T + 1;
+    for (let q = 0; q < K; q++) {
+      const k = q + rot < K ? q + rot : q + rot - K;
+      const d = s.dur[k];
+      // Not even with no fetch could this node end the task first: skip pricing it.
+      if (Math.max(est, hints.from(g, k, d, d)) + d >= bestEnd) continue;
+      const c = fetch.taskFor(g, k, c0);
+      let f = fetch.fetchSlots(c, k, est, out.node);
+      let from = est;
+      let t = -1;
+      for (let tries = 0; tries < 4; tries++) {
+        const last = Math.min(T - f - d, bestEnd - f - d - 1);
+        const scanFrom = Math.max(from, hints.from(g, k, f + d, d));
+        if (scanFrom > last) break;
+        t = this.scan(k, g, scanFrom, last, f + d);
+        if (t < 0) {
+          hints.set(g, k, f + d, last + 1);
+          break;
+        }
+        hints.set(g, k, f + d, t);
+        if (t === from) break;
+        const again = fetch.fetchSlots(c, k, t, out.node);
+        if (again <= f) {
+          f = again;
+          break;
+        }
+        (f = again), (from = t), (t = -1);
+      }
+      if (t < 0) continue;
+      (bestK = k), (bestC = c), (bestT = t), (bestF = f), (bestEnd = t + f + d);
+    }
+    if (bestK < 0) return -1;
+    this.profile.add(bestK, g, bestT, 1, bestF + s.dur[bestK]);
+    this.nodeVersion[bestK]++;
+    out.node[bestC] = bestK;
+    out.start[bestC] = bestT;
+    out.fetch![bestC] = bestF;
+    fetch.reserve(bestC, bestK, bestT, out.node);
+    if (bestEnd > this.stageEnd[g]) this.stageEnd[g] = bestEnd;
+    return bestC;
   }
 
   private commit(c: number, g: number, k: number, t: number, out: Schedule): void {
@@ -234,9 +313,12 @@ export class Decoder {
     for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
       const k = out.node[i];
       if (k < 0) continue;
-      this.profile.remove(k, model.taskStage[i], out.start[i]);
+      const g = model.taskStage[i];
+      this.profile.remove(k, g, out.start[i], model.stages[g].dur[k] + (out.fetch ? out.fetch[i] : 0));
       touched[k] = 1;
     }
+    this.fetch?.releaseJob(j);
+    this.hints?.clear();
     for (let k = 0; k < K; k++) {
       if (!touched[k]) continue;
       touched[k] = 0;
@@ -283,7 +365,7 @@ export function objectivesOf(
     let e = 0;
     for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
       const g = model.taskStage[i];
-      const end = s.start[i] + model.stages[g].dur[s.node[i]];
+      const end = s.start[i] + (s.fetch ? s.fetch[i] : 0) + model.stages[g].dur[s.node[i]];
       taskEnds += end;
       if (end > e) e = end;
       // A sum of mixed triples: commutative, so the labelling of identical tasks does not matter.

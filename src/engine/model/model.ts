@@ -74,6 +74,12 @@ export interface Model {
   flavors: string[];
   /** Intra- and inter-rack bandwidth; null when the instance gives none. */
   network: NetworkSpec | null;
+  /**
+   * Plans price transfers (FORMAT.md, Transfers priced in plans): each task's fetch is planned before its
+   * compute. True when the instance gives `network`, a node's `bandwidthMbps`, a stage's `blocks` or
+   * `outputMB` (hasNetworkFields); a solve that asks to ignore the network plans on ignoringTransfers(model).
+   */
+  pricesTransfers: boolean;
   jobs: JobModel[];
   jobIndex: Map<string, number>;
   stages: StageModel[];
@@ -232,6 +238,7 @@ export function compile(doc: InstanceDoc): Model {
     racks: doc.nodes.map((n) => n.rack ?? ''),
     flavors: doc.nodes.map((n) => n.flavor ?? ''),
     network: doc.network ?? null,
+    pricesTransfers: hasNetworkFields(doc),
     jobs,
     jobIndex,
     stages,
@@ -241,6 +248,20 @@ export function compile(doc: InstanceDoc): Model {
     taskJob,
     taskOrdinal,
   };
+}
+
+/** The instance says something about moving data: `network`, a node's `bandwidthMbps`, a stage's `blocks` or `outputMB`. */
+export function hasNetworkFields(doc: InstanceDoc): boolean {
+  return (
+    doc.network !== undefined ||
+    doc.nodes.some((n) => n.bandwidthMbps !== undefined) ||
+    doc.jobs.some((j) => j.stages.some((s) => s.blocks !== undefined || s.outputMB !== undefined))
+  );
+}
+
+/** The same model planned with compute alone (a solve's `transfers: "ignored"`): no strategy prices a fetch. */
+export function ignoringTransfers(model: Model): Model {
+  return model.pricesTransfers ? { ...model, pricesTransfers: false } : model;
 }
 
 /** Kahn's algorithm; `preds[i]` lists the predecessors of i. Input is known to be acyclic. */

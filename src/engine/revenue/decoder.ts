@@ -81,7 +81,9 @@ export class RevenueDecoder {
   decode(order: ArrayLike<number>, changedFrom = 0): { schedule: Schedule; score: RevenueScore } {
     const { model } = this;
     const b = new Builder(model, null, 'earliestFinish');
-    const from = Math.min(changedFrom, this.validUpTo);
+    // Checkpoints hold the capacity profile only, not the links' load of priced transfers: decode those whole.
+    const priced = model.pricesTransfers;
+    const from = priced ? -1 : Math.min(changedFrom, this.validUpTo);
     let c = from >= 0 ? Math.floor(from / this.step) : -1;
     while (c >= 0 && !this.checkpoints[c]) c--;
     const score: RevenueScore = { revenue: 0, tasks: 0, makespan: 0, sumEnds: 0 };
@@ -91,7 +93,7 @@ export class RevenueDecoder {
       pos = c * this.step;
     }
     for (; pos < order.length; pos++) {
-      if (pos % this.step === 0) this.checkpoints[pos / this.step] = this.save(b, score);
+      if (!priced && pos % this.step === 0) this.checkpoints[pos / this.step] = this.save(b, score);
       this.base[pos] = order[pos];
       this.place(b, order[pos], score);
     }

@@ -35,11 +35,11 @@ export class Profile {
   }
 
   /**
-   * Earliest start in [from, latest] at which a task of stage g fits on node k, or -1.
-   * One pass over the slots: a run of `dur` consecutive fitting slots gives the answer.
+   * Earliest start in [from, latest] at which a task of stage g fits on node k for `d` slots (default: its
+   * compute; with priced transfers the caller adds its fetch), or -1. One pass over the slots: a run of `d`
+   * consecutive fitting slots gives the answer.
    */
-  earliestFit(k: number, g: number, from: number, latest: number): number {
-    const d = this.model.stages[g].dur[k];
+  earliestFit(k: number, g: number, from: number, latest: number, d = this.model.stages[g].dur[k]): number {
     const last = Math.min(latest, this.model.T - d);
     let runStart = Math.max(0, from);
     for (let t = runStart; runStart <= last; t++) {
@@ -49,10 +49,11 @@ export class Profile {
     return -1;
   }
 
-  add(k: number, g: number, start: number, sign = 1): void {
+  /** Adds (sign 1) or takes back (-1) a task of stage g on node k for `d` slots from `start` (default: its compute). */
+  add(k: number, g: number, start: number, sign = 1, d = this.model.stages[g].dur[k]): void {
     const { M, T } = this.model;
     const s = this.model.stages[g];
-    const end = start + s.dur[k];
+    const end = start + d;
     const used = this.used[k];
     for (let m = 0; m < M; m++) {
       const d = s.demand[m] * sign;
@@ -64,7 +65,7 @@ export class Profile {
     for (let t = start; t < end; t++) c[t] += sign;
   }
 
-  remove(k: number, g: number, start: number): void {
-    this.add(k, g, start, -1);
+  remove(k: number, g: number, start: number, d = this.model.stages[g].dur[k]): void {
+    this.add(k, g, start, -1, d);
   }
 }

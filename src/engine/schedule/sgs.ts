@@ -1,5 +1,7 @@
 import { Model } from '../model/model';
 import { Random } from '../random';
+import { FetchPlanner } from './fetch-planner';
+import { FitHints } from './fit-hints';
 import { MinHeap } from './min-heap';
 import { Profile } from './profile';
 import { Schedule } from './schedule';
@@ -21,19 +23,29 @@ export class Builder {
    * the slots their siblings already filled.
    */
   private readonly hint: Int32Array;
+  /** With priced transfers (model.pricesTransfers): each task's fetch, planned before its compute. */
+  private readonly fetch: FetchPlanner | null;
+  /** With priced transfers, the memory of scans per length (hint's role; fit-hints.ts). */
+  private readonly hints: FitHints | null;
 
   /**
    * `earliestStart` follows Alg. 1 literally (first slot at which some node fits); `earliestFinish`
    * picks the node on which the task ends first, which matters on heterogeneous nodes where waiting for
-   * a fast node beats starting at once on a slow one.
+   * a fast node beats starting at once on a slow one. `priced` (default: the model's pricesTransfers) plans
+   * each task's fetch (fetch-planner.ts): it holds the node from the task's start, and the node on which the
+   * task ends first counts it, so maps go where their blocks are and reduces where their shuffle is cheap.
    */
   constructor(
     readonly model: Model,
     private readonly rng: Random | null,
     private readonly rule: 'earliestStart' | 'earliestFinish' = 'earliestFinish',
+    priced = model.pricesTransfers,
   ) {
     this.profile = new Profile(model);
     this.schedule = new Schedule(model);
+    this.fetch = priced ? new FetchPlanner(model) : null;
+    this.hints = priced ? new FitHints(model.K, model.T) : null;
+    if (priced) this.schedule.fetch = new Int32Array(model.nTasks);
     this.stageEnd = new Int32Array(model.stages.length);
     this.nodeOrder = Array.from({ length: model.K }, (_, k) => k);
     this.hint = new Int32Array(model.stages.length * model.K);
@@ -52,6 +64,7 @@ export class Builder {
    * nodes that fit at that slot, a random one (or the fastest, without a generator). False if none.
    */
   placeTask(i: number, est: number, latest = this.model.T): boolean {
+    if (this.fetch) return this.placePriced(i, est, latest, this.fetch);
     const g = this.model.taskStage[i];
     const s = this.model.stages[g];
     const order = this.nodeOrder;
@@ -90,6 +103,67 @@ export class Builder {
     return true;
   }
 
+  /**
+   * placeTask with priced transfers: on each node, the task of i's stage the planner picks for it (one whose
+   * block is there when one is, so task i itself or a sibling), at the earliest start where its fetch and
+   * compute fit, its fetch priced at that start (a later start may see other link load: re-priced, up to a
+   * few times, and kept only when the fetch at the found start is no longer than the one fitted).
+   */
+  private placePriced(i: number, est: number, latest: number, fetch: FetchPlanner): boolean {
+    const { model, profile } = this;
+    const g = model.taskStage[i];
+    const s = model.stages[g];
+    const order = this.nodeOrder;
+    if (this.rng) this.rng.shuffle(order);
+    const byFinish = this.rule === 'earliestFinish';
+    const nodeOf = this.schedule.node;
+    const hints = this.hints!;
+    let bestK = -1;
+    let bestC = -1;
+    let bestT = latest + 1;
+    let bestF = 0;
+    let bestEnd = Infinity;
+    for (const k of order) {
+      const d = s.dur[k];
+      // Not even with no fetch could this node end the task first: skip pricing it.
+      if (byFinish && Math.max(est, hints.from(g, k, d, d)) + d >= bestEnd) continue;
+      const c = fetch.taskFor(g, k, i);
+      let f = fetch.fetchSlots(c, k, est, nodeOf);
+      let t = -1;
+      let from = est;
+      for (let tries = 0; tries < 4; tries++) {
+        const limit = byFinish ? Math.min(latest, bestEnd - f - d - 1) : Math.min(latest, bestT);
+        const scanFrom = Math.max(from, hints.from(g, k, f + d, d));
+        t = profile.earliestFit(k, g, scanFrom, limit, f + d);
+        if (t < 0) {
+          const last = Math.min(limit, model.T - f - d);
+          if (last >= scanFrom) hints.set(g, k, f + d, last + 1);
+          break;
+        }
+        hints.set(g, k, f + d, t);
+        if (t === from) break;
+        const again = fetch.fetchSlots(c, k, t, nodeOf);
+        if (again <= f) {
+          f = again;
+          break;
+        }
+        (f = again), (from = t), (t = -1);
+      }
+      if (t < 0) continue;
+      const end = t + f + d;
+      if (byFinish ? end < bestEnd || (end === bestEnd && t < bestT) : t < bestT || (t === bestT && end < bestEnd))
+        (bestK = k), (bestC = c), (bestT = t), (bestF = f), (bestEnd = end);
+    }
+    if (bestK < 0) return false;
+    profile.add(bestK, g, bestT, 1, bestF + s.dur[bestK]);
+    this.schedule.node[bestC] = bestK;
+    this.schedule.start[bestC] = bestT;
+    this.schedule.fetch![bestC] = bestF;
+    fetch.reserve(bestC, bestK, bestT, nodeOf);
+    if (bestEnd > this.stageEnd[g]) this.stageEnd[g] = bestEnd;
+    return true;
+  }
+
   /** Places every task of job j stage by stage; on failure undoes the job and leaves it rejected. */
   placeJob(j: number): boolean {
     const job = this.model.jobs[j];
@@ -108,11 +182,16 @@ export class Builder {
 
   unplaceJob(j: number): void {
     const job = this.model.jobs[j];
-    const { node, start } = this.schedule;
-    for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++)
-      if (node[i] >= 0) this.profile.remove(node[i], this.model.taskStage[i], start[i]);
+    const { node, start, fetch } = this.schedule;
+    for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
+      if (node[i] < 0) continue;
+      const g = this.model.taskStage[i];
+      this.profile.remove(node[i], g, start[i], this.model.stages[g].dur[node[i]] + (fetch ? fetch[i] : 0));
+    }
+    this.fetch?.releaseJob(j);
     for (const g of job.stages) this.stageEnd[g] = 0;
     this.hint.fill(0);
+    this.hints?.clear();
     this.schedule.reject(j);
   }
 }

@@ -6,7 +6,7 @@
  * It sits above the strategy families, next to the registry it takes ls (and, for ls's revenue mode,
  * the strategies that seed it) from: no family imports the registry, and auto names this file by path only.
  */
-import { compile } from '../model/model';
+import { compile, ignoringTransfers } from '../model/model';
 import { Random } from '../random';
 import { Budget } from '../budget/budget';
 import { StrategyResult } from '../contracts/strategy';
@@ -15,7 +15,8 @@ import { serveThread, ThreadTools } from '../threads/thread-entry';
 import { LsThreadInput, LsThreadResult } from './auto/ls-thread-protocol';
 
 async function main(input: LsThreadInput, tools: ThreadTools<never>): Promise<LsThreadResult> {
-  const model = compile(input.doc);
+  const compiled = compile(input.doc);
+  const model = input.ignoreTransfers ? ignoringTransfers(compiled) : compiled;
   const result: StrategyResult = await getStrategy('ls').run({
     model,
     objective: input.objective,
@@ -27,7 +28,7 @@ async function main(input: LsThreadInput, tools: ThreadTools<never>): Promise<Ls
     report: () => {},
   });
   const s = result.schedule;
-  return { node: s.node, start: s.start, accepted: s.accepted, iterations: result.iterations, stats: result.stats ?? {} };
+  return { node: s.node, start: s.start, accepted: s.accepted, fetch: s.fetch, iterations: result.iterations, stats: result.stats ?? {} };
 }
 
 // An error's message is its whole stack (the caller keeps the first line).

@@ -13,6 +13,8 @@ export interface LsThreadInput {
   /** The caller's budget: the same deadline, iteration limit and stop request (runInThread's own stop flag comes with it). */
   budget: BudgetDoc;
   lowerBound: number;
+  /** The caller plans with compute alone (a solve's `transfers: "ignored"`; model.pricesTransfers false). */
+  ignoreTransfers: boolean;
 }
 
 /** The thread's answer, once ls returns: the schedule's arrays. */
@@ -20,6 +22,8 @@ export interface LsThreadResult {
   node: Int32Array;
   start: Int32Array;
   accepted: Uint8Array;
+  /** Each task's planned fetch, when transfers are priced (Schedule.fetch); null otherwise. */
+  fetch: Int32Array | null;
   iterations: number;
   stats: Record<string, unknown>;
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { hasNetworkFields } from '../../model/model';
 import { Schedule } from '../../schedule/schedule';
 import { runInThread, ThreadError, ThreadRun } from '../../threads/run-in-thread';
 import { StrategyContext, StrategyResult } from '../../contracts/strategy';
@@ -39,6 +40,7 @@ export function startLsThread(ctx: StrategyContext, seed: number): LsThread {
     revenueUpper: ctx.revenueUpper,
     budget: ctx.budget.toDoc(),
     lowerBound: ctx.lowerBound,
+    ignoreTransfers: !ctx.model.pricesTransfers && ctx.model.doc !== undefined && hasNetworkFields(ctx.model.doc),
   };
   let run: ThreadRun<LsThreadResult>;
   try {
@@ -55,6 +57,7 @@ export function startLsThread(ctx: StrategyContext, seed: number): LsThread {
       s.node.set(m.node);
       s.start.set(m.start);
       s.accepted.set(m.accepted);
+      s.fetch = m.fetch;
       return { schedule: s, iterations: m.iterations, stats: m.stats };
     },
     (e: unknown): string => {

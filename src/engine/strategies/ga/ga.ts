@@ -269,7 +269,8 @@ class GaRun {
       const child = this.alloc();
       this.decoder.decode(this.childOrder, this.skip, null, child.sched, child.order, true);
       this.iterations++;
-      if (rng.next() < params.alg2Rate && !this.stopped()) {
+      // Alg. 2 moves tasks of a decoded schedule with their compute alone: not where transfers are priced.
+      if (!this.model.pricesTransfers && rng.next() < params.alg2Rate && !this.stopped()) {
         this.alg2.apply(child.sched, 1 + rng.int(3), rng);
         this.buf.set(child.order);
         encodeByStart(child.sched, this.buf, child.order, this.count);

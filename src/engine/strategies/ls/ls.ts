@@ -99,6 +99,9 @@ function searchOnce(ctx: StrategyContext, initial: Schedule, barred: Uint8Array 
     const b = jobs.best;
     if (better(b.tasks, b.makespan, initial.scheduledTasks(), initial.makespan())) initial = b.sched.clone();
   }
+  // The moves below price a task by its compute alone (LsState): with priced transfers the search goes on
+  // over priority lists, whose decoder plans every fetch.
+  if (model.pricesTransfers) return searchLists(ctx, initial, iterations, jobs, { jobSetDecodes, jobSetPhases, barred, subsets });
   let state = new LsState(model, initial);
   const tenure = Math.max(1, Math.min(1000, Math.floor(ENTITY_TABU_RATIO * model.nTasks)));
   const moves = new MoveRunner(state, rng, tenure);
@@ -229,6 +232,66 @@ function searchOnce(ctx: StrategyContext, initial: Schedule, barred: Uint8Array 
 }
 
 /**
+ * The search with priced transfers: late-acceptance phases over priority lists (ListSearch, each decode
+ * planning every task's fetch), from the best so far after each stall, alternating with the job-set phase
+ * while jobs are left out, until the deadline or the iteration limit.
+ */
+function searchLists(
+  ctx: StrategyContext,
+  initial: Schedule,
+  iterations: number,
+  jobs: JobSetSearch | null,
+  before: { jobSetDecodes: number; jobSetPhases: number; barred: Uint8Array | null; subsets: SubsetResult | null },
+): StrategyResult {
+  const { model, rng, budget } = ctx;
+  const stop = budget.deadlineCheck();
+  const list = new ListSearch(model, rng);
+  let best = initial;
+  let listPhases = 0;
+  let listDecodes = 0;
+  let { jobSetDecodes, jobSetPhases } = before;
+  const optimal = (t: number, m: number) => t === model.nTasks && m <= ctx.lowerBound;
+  ctx.report(iterations, best.scheduledTasks(), best.makespan());
+  iterations += list.adopt(best);
+  while (!stop() && iterations < budget.maxIterations && !optimal(best.scheduledTasks(), best.makespan())) {
+    const start = iterations;
+    let found: { sched: Schedule; tasks: number; makespan: number };
+    if (jobs && best.scheduledTasks() < model.nTasks && listPhases % 2 === 1) {
+      iterations += jobs.adopt(best);
+      iterations += jobs.run({ stallDecodes: JOB_SET_STALL_DECODES, maxDecodes: budget.maxIterations - iterations, stop });
+      jobSetDecodes += iterations - start;
+      jobSetPhases++;
+      found = jobs.best;
+    } else {
+      iterations += list.run({ stallDecodes: LIST_STALL_DECODES, maxDecodes: budget.maxIterations - iterations, stop, bestTasks: best.scheduledTasks(), bestMakespan: best.makespan(), optimal });
+      listDecodes += iterations - start;
+      found = list.best;
+    }
+    listPhases++;
+    if (better(found.tasks, found.makespan, best.scheduledTasks(), best.makespan())) {
+      best = found.sched.clone();
+      ctx.report(iterations, found.tasks, found.makespan);
+    }
+    if (iterations === start) break;
+    // The next phase starts again from the best (a stalled phase's current solution is no better a basin).
+    iterations += list.adopt(best);
+  }
+  return {
+    schedule: best,
+    iterations,
+    stats: {
+      transfersSearch: 'lists',
+      listPhases,
+      listDecodes,
+      jobSetDecodes,
+      jobSetPhases,
+      ...(before.barred && { barredJobs: before.barred.reduce((n, b) => n + b, 0), targetTasks: setTasks(model, before.barred) }),
+      ...(before.subsets && { subsetBoundChecks: before.subsets.boundChecks, subsetDecodes: before.subsets.decodes, subsetComplete: before.subsets.complete }),
+    },
+  };
+}
+
+/**
  * Initial solution: the best of Alg. 1 (RFFD), a serial SGS by latest-finish priority and, when not
  * every job fits, the serial SGS over the jobs by increasing work per task (the GA's density seed, the
  * greedy answer to "most tasks in the room there is"). RFFD always completes, so that there is a plan
@@ -240,7 +303,8 @@ function bestConstruction(model: Model, rng: Random, stop: () => boolean): Sched
   // all fit, it puts the small jobs last and their last stages crowd the end: on univ-2500-load0.25 the
   // search never left its 182 (small jobs' reduces ending at 174-182) and reaches 181 from rffd's start.
   // Kept when rffd leaves jobs out, where the accepted set matters more than the basin (not measured).
-  const lftHelps = model.jobs.length === 1 || best.scheduledTasks() < model.nTasks;
+  // With priced transfers it is the one construction that sees the shuffles ahead (tails.ts's expectedTails).
+  const lftHelps = model.jobs.length === 1 || best.scheduledTasks() < model.nTasks || model.pricesTransfers;
   const lft = lftHelps ? buildFromTaskOrder(model, latestFinishOrder(model), null, undefined, stop) : null;
   if (lft && better(lft.scheduledTasks(), lft.makespan(), best.scheduledTasks(), best.makespan())) best = lft;
   if (best.scheduledTasks() < model.nTasks && !stop()) {

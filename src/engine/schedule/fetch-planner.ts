@@ -1,0 +1,240 @@
+import type { Model } from '../model/model';
+import { fetchSlotsOf, LeastFetch } from '../evaluate/least-fetch';
+import { LinkLoad } from '../network/link-load';
+
+/**
+ * What the schedule builders (sgs.ts's Builder, lists/decoder.ts) ask when transfers are priced (FORMAT.md,
+ * Transfers priced in plans): how many slots a task fetches on a node if it starts at a slot, with the links'
+ * load the tasks placed so far put on them; which of a stage's interchangeable tasks to place on a node (one
+ * whose block is there, else in its rack); and the bookkeeping of placing and taking back.
+ *
+ * A task's fetch is the larger of
+ *  - the least fetch time of the specification (evaluate/least-fetch.ts, the one computation of it), and
+ *  - its transfers put on the links as the simulator queues them (network/links.ts): its block read from the
+ *    holder with the fastest path and its share of every earlier stage's output from each node holding some,
+ *    all asked at its start; the receiving node's downlink carries them one after another, each sender's
+ *    uplink its own part, each taking what earlier placed transfers left free of the link (LinkLoad). The
+ *    fetch ends when the last link has carried its part.
+ * So reduces placed together on one node, or many readers of one node's output, are priced with the wait
+ * the busy link makes, not the idle-link time.
+ */
+export class FetchPlanner {
+  private readonly least: LeastFetch;
+  private readonly links: LinkLoad;
+  /** Per task: placed (1) or not. */
+  private readonly placed: Uint8Array;
+  /** Per task: what its transfers put on the links (LinkLoad.add's log), to take back. */
+  private readonly logs: (number[] | null)[];
+  /** Per stage: its tasks' senders (node, MB from it per task), made once its predecessors are placed. */
+  private readonly senders: ({ node: Int32Array; mb: Float64Array } | null)[];
+  /** Per stage x node: the least fetch seconds of a task that reads no block remotely (-1: not yet known). */
+  private readonly shuffleLeast: Float64Array;
+  /** Per stage with blocks: per node, its tasks with a replica there; per rack (rackOf), those with one in it. */
+  private readonly onNode: (Map<number, Int32Array> | null)[];
+  private readonly inRack: (Map<number, Int32Array> | null)[];
+  /** Each node's rack as a number (-1: none given) and how many racks there are. */
+  private readonly rackOf: Int32Array;
+  private readonly racks: number;
+  /**
+   * Cursors: the first entry that may still be unplaced, per stage x node list, stage x rack list and stage
+   * (placing only moves them on; taking a job back resets its stages').
+   */
+  private readonly nodeCursor: Int32Array;
+  private readonly rackCursor: Int32Array;
+  private readonly stageCursor: Int32Array;
+
+  constructor(readonly model: Model) {
+    const { nTasks, stages, K } = model;
+    this.least = new LeastFetch(model);
+    this.links = new LinkLoad(K, model.T, model.slotSeconds);
+    this.placed = new Uint8Array(nTasks);
+    this.logs = new Array<number[] | null>(nTasks).fill(null);
+    this.senders = new Array(stages.length).fill(null);
+    this.shuffleLeast = new Float64Array(stages.length * K).fill(-1);
+    const rackIds = new Map<string, number>();
+    this.rackOf = Int32Array.from(model.racks, (r) => (r === '' ? -1 : rackIds.get(r) ?? (rackIds.set(r, rackIds.size), rackIds.size - 1)));
+    this.racks = rackIds.size;
+    this.onNode = stages.map((s) => (s.blocks ? groupTasks(s.firstTask, s.blocks, (k) => k) : null));
+    this.inRack = stages.map((s) => (s.blocks ? groupTasks(s.firstTask, s.blocks, (k) => this.rackOf[k]) : null));
+    this.nodeCursor = new Int32Array(stages.length * K);
+    this.rackCursor = new Int32Array(stages.length * this.racks);
+    this.stageCursor = new Int32Array(stages.length);
+  }
+
+  /** Forgets every placement (a decoder starting over). */
+  reset(): void {
+    this.placed.fill(0);
+    this.logs.fill(null);
+    this.senders.fill(null);
+    this.shuffleLeast.fill(-1);
+    this.nodeCursor.fill(0);
+    this.rackCursor.fill(0);
+    this.stageCursor.fill(0);
+    this.links.clear();
+  }
+
+  /**
+   * The task of stage g to place on node k: for a stage with blocks, an unplaced one whose block has a replica
+   * on k, else one with a replica in k's rack, else the first unplaced; for any other stage, `fallback` (its
+   * tasks differ in nothing). The tasks of a stage are interchangeable in every priority list, so placing
+   * another of them than the list named changes nothing but where the blocks are read.
+   */
+  taskFor(g: number, k: number, fallback: number): number {
+    const byNode = this.onNode[g];
+    if (!byNode) return fallback;
+    const local = this.firstUnplaced(this.nodeCursor, g * this.model.K + k, byNode.get(k));
+    if (local >= 0) return local;
+    const rack = this.rackOf[k];
+    const near = rack < 0 ? -1 : this.firstUnplaced(this.rackCursor, g * this.racks + rack, this.inRack[g]!.get(rack));
+    if (near >= 0) return near;
+    const s = this.model.stages[g];
+    for (let n = this.stageCursor[g]; n < s.tasks; n++)
+      if (!this.placed[s.firstTask + n]) {
+        this.stageCursor[g] = n;
+        return s.firstTask + n;
+      }
+    return fallback;
+  }
+
+  /** Slots task i fetches on node k when it starts at slot t (see the class comment); `nodeOf`: where the placed tasks are. */
+  fetchSlots(i: number, k: number, t: number, nodeOf: ArrayLike<number>): number {
+    const { model } = this;
+    const S = model.slotSeconds;
+    const g = model.taskStage[i];
+    const block = this.least.blockSeconds(i, k);
+    const least = block > 0 ? this.least.seconds(i, k, nodeOf) : this.shuffleLeastOf(g, k, nodeOf);
+    if (!(least > 0)) return 0;
+    let end = t * S;
+    let down = 0;
+    if (block > 0) {
+      const h = this.holder(i, k);
+      down += block;
+      end = Math.max(end, this.links.endOf(h, 'up', t, block));
+    }
+    const from = this.sendersOf(g, nodeOf);
+    for (let n = 0; n < from.node.length; n++) {
+      const q = from.node[n];
+      if (q === k) continue;
+      const sec = this.transfer(from.mb[n], q, k);
+      down += sec;
+      // An idle uplink ends its part by t + sec, never after the downlink that carries it among the rest.
+      if (!this.links.upIdleFrom(q, t)) end = Math.max(end, this.links.endOf(q, 'up', t, sec));
+    }
+    end = Math.max(end, this.links.endOf(k, 'down', t, down));
+    const contended = end === Infinity ? model.T : fetchSlotsOf(end - t * S, S);
+    return Math.max(fetchSlotsOf(least, S), contended);
+  }
+
+  /** Task i is placed on node k from slot t: its transfers go on the links (as fetchSlots counted them). */
+  reserve(i: number, k: number, t: number, nodeOf: ArrayLike<number>): void {
+    const g = this.model.taskStage[i];
+    this.placed[i] = 1;
+    const log: number[] = [];
+    const block = this.least.blockSeconds(i, k);
+    let down = 0;
+    if (block > 0) {
+      this.links.add(this.holder(i, k), 'up', t, block, log);
+      down += block;
+    }
+    if (this.model.stages[g].preds.length > 0) {
+      const from = this.sendersOf(g, nodeOf);
+      for (let n = 0; n < from.node.length; n++) {
+        const q = from.node[n];
+        if (q === k) continue;
+        const sec = this.transfer(from.mb[n], q, k);
+        this.links.add(q, 'up', t, sec, log);
+        down += sec;
+      }
+    }
+    this.links.add(k, 'down', t, down, log);
+    this.logs[i] = log.length > 0 ? log : null;
+  }
+
+  /** Takes every task of job j back (a job that did not fit): its transfers leave the links. */
+  releaseJob(j: number): void {
+    const { model } = this;
+    const job = model.jobs[j];
+    for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
+      const log = this.logs[i];
+      if (log) this.links.remove(log);
+      this.logs[i] = null;
+      this.placed[i] = 0;
+    }
+    for (const g of job.stages) {
+      this.senders[g] = null;
+      this.shuffleLeast.fill(-1, g * model.K, (g + 1) * model.K);
+      this.nodeCursor.fill(0, g * model.K, (g + 1) * model.K);
+      this.rackCursor.fill(0, g * this.racks, (g + 1) * this.racks);
+      this.stageCursor[g] = 0;
+    }
+  }
+
+  private shuffleLeastOf(g: number, k: number, nodeOf: ArrayLike<number>): number {
+    const at = g * this.model.K + k;
+    if (this.shuffleLeast[at] < 0) this.shuffleLeast[at] = this.least.shuffleSeconds(g, k, nodeOf);
+    return this.shuffleLeast[at];
+  }
+
+  /** The replica task i reads on node k (none there): the one with the fastest path, the first of equals. */
+  private holder(i: number, k: number): number {
+    const s = this.model.stages[this.model.taskStage[i]];
+    let best = -1;
+    let bestSec = Infinity;
+    for (const h of s.blocks![this.model.taskOrdinal[i]]) {
+      const sec = this.transfer(s.inputMB, h, k);
+      if (sec < bestSec) (best = h), (bestSec = sec);
+    }
+    return best;
+  }
+
+  private transfer(mb: number, from: number, to: number): number {
+    return this.least.transferSeconds(mb, from, to);
+  }
+
+  /** Stage g's senders: per node, the MB each of g's tasks reads from it (1/tasks of every output written there). */
+  private sendersOf(g: number, nodeOf: ArrayLike<number>): { node: Int32Array; mb: Float64Array } {
+    const cached = this.senders[g];
+    if (cached) return cached;
+    const { model } = this;
+    const s = model.stages[g];
+    const mb = new Map<number, number>();
+    for (const p of s.preds) {
+      const ps = model.stages[p];
+      if (!(ps.outputMB > 0)) continue;
+      const share = ps.outputMB / s.tasks;
+      for (let q = ps.firstTask; q < ps.firstTask + ps.tasks; q++) if (nodeOf[q] >= 0) mb.set(nodeOf[q], (mb.get(nodeOf[q]) ?? 0) + share);
+    }
+    const out = { node: Int32Array.from(mb.keys()), mb: Float64Array.from(mb.values()) };
+    this.senders[g] = out;
+    return out;
+  }
+
+  /** The first unplaced task of `list` from cursors[at] on (moving the cursor there), or -1. */
+  private firstUnplaced(cursors: Int32Array, at: number, list: Int32Array | undefined): number {
+    if (!list) return -1;
+    for (let n = cursors[at]; n < list.length; n++)
+      if (!this.placed[list[n]]) {
+        cursors[at] = n;
+        return list[n];
+      }
+    cursors[at] = list.length;
+    return -1;
+  }
+}
+
+/** A stage's global task ids grouped by the key (a node, a rack; negative: none) of each replica of their block, each task once per key. */
+function groupTasks(firstTask: number, blocks: Int32Array[], keyOf: (node: number) => number): Map<number, Int32Array> {
+  const lists = new Map<number, number[]>();
+  blocks.forEach((holders, t) => {
+    const seen = new Set<number>();
+    for (const k of holders) {
+      const key = keyOf(k);
+      if (key < 0 || seen.has(key)) continue;
+      seen.add(key);
+      let list = lists.get(key);
+      if (!list) lists.set(key, (list = []));
+      list.push(firstTask + t);
+    }
+  });
+  return new Map([...lists].map(([key, list]) => [key, Int32Array.from(list)]));
+}
