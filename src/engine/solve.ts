@@ -90,8 +90,9 @@ export async function solveWithOutcome(instanceModel: Model, options: SolveOptio
   if (!schedule.fetch && !result.placement && model.stages.some((s) => s.blocks)) matchBlocks(model, schedule);
   // The reduces placed again where their shuffle arrives first; what a strategy proved is then of another
   // schedule. A priced schedule already placed every reduce by its shuffle: nothing to do then.
-  const movedReduces = options.shuffleAware && !schedule.fetch ? placeReducesOverLinks(model, schedule) : null;
+  const movedReduces = !options.shuffleAware ? null : schedule.fetch ? 0 : placeReducesOverLinks(model, schedule);
   const proven = result.optimal === true && !movedReduces && !retimed;
+  const shuffleAware = movedReduces === null ? null : { movedReduces, ...(schedule.fetch ? { reason: 'transfers priced: each reduce was placed by its shuffle' } : {}) };
   const plan = toPlanDoc(model, schedule, name);
   const makespan = plan.objective.makespanSlots;
   const allAccepted = plan.rejected.length === 0;
@@ -124,7 +125,7 @@ export async function solveWithOutcome(instanceModel: Model, options: SolveOptio
     iterations: result.iterations,
     seed,
     timeBudgetMs: budget.timeBudgetMs,
-    ...(movedReduces !== null ? { shuffleAware: { movedReduces } } : {}),
+    ...(shuffleAware ? { shuffleAware } : {}),
     ...(instanceModel.pricesTransfers ? { transfers: transfersStat(ignored, retimed) } : {}),
     bounds: { criticalPath: accBound.criticalPath, energy: accBound.energy, taskSlots: accBound.taskSlots, throughput: accBound.throughput, jobPacking: accBound.jobPacking, classPacking: accBound.classPacking, mixedPacking: accBound.mixedPacking, strategy: result.bound ?? null },
     ...result.stats,

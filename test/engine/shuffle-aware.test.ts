@@ -68,11 +68,20 @@ describe('shuffle-aware reduce placement', () => {
 
   test('solve with shuffleAware: the plan passes the evaluator and says how many reduces moved', async () => {
     const model = loadInstance(doc);
-    const plan = await solve(model, { strategy: 'ls', shuffleAware: true, maxIterations: 50, timeBudgetMs: 2000 });
+    // The pass moves reduces of a plan that counts compute alone.
+    const plan = await solve(model, { strategy: 'ls', shuffleAware: true, transfers: 'ignored', maxIterations: 50, timeBudgetMs: 2000 });
     assert.ok(evaluatePlan(model, plan).ok);
     const stat = (plan.stats as { shuffleAware?: { movedReduces: number } }).shuffleAware;
     assert.ok(stat && Number.isInteger(stat.movedReduces) && stat.movedReduces >= 0, JSON.stringify(plan.stats));
-    const without = await solve(model, { strategy: 'ls', maxIterations: 50, timeBudgetMs: 2000 });
+    const without = await solve(model, { strategy: 'ls', transfers: 'ignored', maxIterations: 50, timeBudgetMs: 2000 });
     assert.equal((without.stats as Record<string, unknown>).shuffleAware, undefined);
+  });
+
+  test('solve with shuffleAware on a plan with priced transfers: nothing to move, and the plan says why', async () => {
+    const model = loadInstance(doc);
+    const plan = await solve(model, { strategy: 'ls', shuffleAware: true, maxIterations: 50, timeBudgetMs: 2000 });
+    assert.equal(plan.transfers, 'priced');
+    assert.ok(evaluatePlan(model, plan).ok);
+    assert.deepEqual((plan.stats as Record<string, unknown>).shuffleAware, { movedReduces: 0, reason: 'transfers priced: each reduce was placed by its shuffle' });
   });
 });

@@ -6,6 +6,9 @@ import { FitHints } from '../schedule/fit-hints';
 import { Profile } from '../schedule/profile';
 import { Schedule } from '../schedule/schedule';
 
+/** Placements between two looks at the stop of stopWhen() (a power of two). */
+const STOP_CHECK = 256;
+
 /**
  * The serial schedule generation scheme of `buildFromTaskOrder` (earliest-finish node choice, eligible
  * task of highest priority first, a job that does not fit is rejected whole), rebuilt for a GA that
@@ -37,6 +40,10 @@ export class Decoder {
   private readonly fetch: FetchPlanner | null;
   /** With priced transfers, the memory of scans per length (from[]'s role; fit-hints.ts). */
   private readonly hints: FitHints | null;
+  /** stopWhen(): asked every STOP_CHECK placements; when it says yes the decode ends at once, `aborted`. */
+  private stop: (() => boolean) | null = null;
+  /** The last decode was cut short by the stop (its `out` is partial: the caller must discard it). */
+  aborted = false;
 
   constructor(readonly model: Model) {
     const S = model.stages.length;
@@ -57,7 +64,15 @@ export class Decoder {
     // placements behind, skipped when the order is written), and the retries at most once more.
     this.seq = new Int32Array(2 * model.nTasks);
     this.fetch = model.pricesTransfers ? new FetchPlanner(model) : null;
-    this.hints = model.pricesTransfers ? new FitHints(model.K, model.T) : null;
+    this.hints = model.pricesTransfers ? new FitHints(model.stages.length, model.K, model.T) : null;
+  }
+
+  /**
+   * Lets a decode end early when `stop` says so (then `aborted`): a priced decode of many thousands of tasks
+   * takes long enough that a search waiting for it to end would overrun its deadline.
+   */
+  stopWhen(stop: (() => boolean) | null): void {
+    this.stop = stop;
   }
 
   /**
@@ -98,7 +113,13 @@ export class Decoder {
       if (waiting[g] === 0 && out.accepted[stages[g].job]) this.pushStage(g);
     }
     let nSeq = 0;
+    this.aborted = false;
+    const stop = this.stop;
     while (this.heap.size > 0) {
+      if (stop && (nSeq & (STOP_CHECK - 1)) === 0 && nSeq > 0 && stop()) {
+        this.aborted = true;
+        return;
+      }
       const i = this.heap.pop();
       const g = model.taskStage[i];
       const j = stages[g].job;
@@ -240,10 +261,10 @@ export class Decoder {
         if (scanFrom > last) break;
         t = this.scan(k, g, scanFrom, last, f + d);
         if (t < 0) {
-          hints.set(g, k, f + d, last + 1);
+          hints.set(g, k, f + d, d, last + 1);
           break;
         }
-        hints.set(g, k, f + d, t);
+        hints.set(g, k, f + d, d, t);
         if (t === from) break;
         const again = fetch.fetchSlots(c, k, t, out.node);
         if (again <= f) {

@@ -27,6 +27,16 @@ export class FetchPlanner {
   private readonly logs: (number[] | null)[];
   /** Per stage: its tasks' senders (node, MB from it per task), made once its predecessors are placed. */
   private readonly senders: ({ node: Int32Array; mb: Float64Array } | null)[];
+  /** Per stage, per node: seconds from each sender (secondsTo). */
+  private readonly toNode: ((Float64Array | null)[] | null)[];
+  /** Per stage: the senders' uplink waits at a slot, for one state of the links (uplinkWaits). */
+  private readonly waits: ({ t: number; version: number; wait: Float64Array } | null)[];
+  /** Per stage: slowestSecondsPerMB of its senders. */
+  private readonly slowest: (Float64Array | null)[];
+  /** Changes whenever a placement puts load on the links. */
+  private loadVersion = 0;
+  /** Two nodes of each rack and bandwidth (the others have the same paths; two, so a node finds one not itself): where slowestSecondsPerMB looks. */
+  private readonly probeNodes: number[];
   /** Per stage x node: the least fetch seconds of a task that reads no block remotely (-1: not yet known). */
   private readonly shuffleLeast: Float64Array;
   /** Per stage with blocks: per node, its tasks with a replica there; per rack (rackOf), those with one in it. */
@@ -51,6 +61,16 @@ export class FetchPlanner {
     this.logs = new Array<number[] | null>(nTasks).fill(null);
     this.senders = new Array(stages.length).fill(null);
     this.shuffleLeast = new Float64Array(stages.length * K).fill(-1);
+    this.toNode = new Array(stages.length).fill(null);
+    this.waits = new Array(stages.length).fill(null);
+    this.slowest = new Array(stages.length).fill(null);
+    const kinds = new Map<string, number[]>();
+    model.racks.forEach((r, k) => {
+      const key = `${r}\u0000${model.doc.nodes[k].bandwidthMbps}`;
+      const nodes = kinds.get(key) ?? [];
+      if (nodes.length < 2) kinds.set(key, [...nodes, k]);
+    });
+    this.probeNodes = [...kinds.values()].flat();
     const rackIds = new Map<string, number>();
     this.rackOf = Int32Array.from(model.racks, (r) => (r === '' ? -1 : rackIds.get(r) ?? (rackIds.set(r, rackIds.size), rackIds.size - 1)));
     this.racks = rackIds.size;
@@ -66,6 +86,9 @@ export class FetchPlanner {
     this.placed.fill(0);
     this.logs.fill(null);
     this.senders.fill(null);
+    this.toNode.fill(null);
+    this.waits.fill(null);
+    this.slowest.fill(null);
     this.shuffleLeast.fill(-1);
     this.nodeCursor.fill(0);
     this.rackCursor.fill(0);
@@ -102,8 +125,6 @@ export class FetchPlanner {
     const S = model.slotSeconds;
     const g = model.taskStage[i];
     const block = this.least.blockSeconds(i, k);
-    const least = block > 0 ? this.least.seconds(i, k, nodeOf) : this.shuffleLeastOf(g, k, nodeOf);
-    if (!(least > 0)) return 0;
     let end = t * S;
     let down = 0;
     if (block > 0) {
@@ -111,18 +132,35 @@ export class FetchPlanner {
       down += block;
       end = Math.max(end, this.links.endOf(h, 'up', t, block));
     }
-    const from = this.sendersOf(g, nodeOf);
-    for (let n = 0; n < from.node.length; n++) {
-      const q = from.node[n];
-      if (q === k) continue;
-      const sec = this.transfer(from.mb[n], q, k);
-      down += sec;
-      // An idle uplink ends its part by t + sec, never after the downlink that carries it among the rest.
-      if (!this.links.upIdleFrom(q, t)) end = Math.max(end, this.links.endOf(q, 'up', t, sec));
+    if (model.stages[g].preds.length > 0) {
+      const from = this.sendersOf(g, nodeOf);
+      const secs = this.secondsTo(g, k, from);
+      const wait = this.uplinkWaits(g, t, from);
+      for (let n = 0; n < from.node.length; n++) {
+        if (from.node[n] === k) continue;
+        down += secs[n];
+        if (wait[n] > 0) end = Math.max(end, t * S + secs[n] + wait[n]);
+      }
     }
+    if (!(down > 0)) return 0;
     end = Math.max(end, this.links.endOf(k, 'down', t, down));
     const contended = end === Infinity ? model.T : fetchSlotsOf(end - t * S, S);
-    return Math.max(fetchSlotsOf(least, S), contended);
+    return Math.max(this.leastSlots(i, k, down, nodeOf), contended);
+  }
+
+  /**
+   * The least fetch slots of task i on node k, from `seconds`, the same sum added up per sender node instead of
+   * per task: equal but for rounding, which only matters on a slot boundary, where the specification's own
+   * sum (evaluate/least-fetch.ts, once per stage and node) decides.
+   */
+  private leastSlots(i: number, k: number, seconds: number, nodeOf: ArrayLike<number>): number {
+    const S = this.model.slotSeconds;
+    const slots = fetchSlotsOf(seconds, S);
+    const x = seconds / S;
+    if (Math.abs(x - Math.round(x)) > 1e-6) return slots;
+    const g = this.model.taskStage[i];
+    const exact = this.least.blockSeconds(i, k) > 0 ? this.least.seconds(i, k, nodeOf) : this.shuffleLeastOf(g, k, nodeOf);
+    return Math.max(slots, fetchSlotsOf(exact, S));
   }
 
   /** Task i is placed on node k from slot t: its transfers go on the links (as fetchSlots counted them). */
@@ -138,16 +176,16 @@ export class FetchPlanner {
     }
     if (this.model.stages[g].preds.length > 0) {
       const from = this.sendersOf(g, nodeOf);
+      const secs = this.secondsTo(g, k, from);
       for (let n = 0; n < from.node.length; n++) {
-        const q = from.node[n];
-        if (q === k) continue;
-        const sec = this.transfer(from.mb[n], q, k);
-        this.links.add(q, 'up', t, sec, log);
-        down += sec;
+        if (from.node[n] === k) continue;
+        this.links.add(from.node[n], 'up', t, secs[n], log);
+        down += secs[n];
       }
     }
     this.links.add(k, 'down', t, down, log);
     this.logs[i] = log.length > 0 ? log : null;
+    if (log.length > 0) this.loadVersion++;
   }
 
   /** Takes every task of job j back (a job that did not fit): its transfers leave the links. */
@@ -160,13 +198,63 @@ export class FetchPlanner {
       this.logs[i] = null;
       this.placed[i] = 0;
     }
+    this.loadVersion++;
     for (const g of job.stages) {
       this.senders[g] = null;
+      this.toNode[g] = null;
+      this.waits[g] = null;
+      this.slowest[g] = null;
       this.shuffleLeast.fill(-1, g * model.K, (g + 1) * model.K);
       this.nodeCursor.fill(0, g * model.K, (g + 1) * model.K);
       this.rackCursor.fill(0, g * this.racks, (g + 1) * this.racks);
       this.stageCursor[g] = 0;
     }
+  }
+
+  /** Per stage, the seconds each of its senders needs to node k (senders' order), by k; made when first asked. */
+  private secondsTo(g: number, k: number, from: { node: Int32Array; mb: Float64Array }): Float64Array {
+    let byNode = this.toNode[g];
+    if (!byNode) this.toNode[g] = byNode = new Array<Float64Array | null>(this.model.K).fill(null);
+    let secs = byNode[k];
+    if (!secs) {
+      secs = new Float64Array(from.node.length);
+      for (let n = 0; n < secs.length; n++) secs[n] = this.transfer(from.mb[n], from.node[n], k);
+      byNode[k] = secs;
+    }
+    return secs;
+  }
+
+  /**
+   * Per sender of stage g, how long its part waits on its own uplink when asked at slot t: the uplink's end
+   * for the sender's slowest-path part less that part's idle-link time. Worked out once per stage, slot and
+   * state of the links (a candidate node's own part is then its time plus this wait), not per candidate node:
+   * pricing every reduce on every node would otherwise walk every sender's uplink each time.
+   */
+  private uplinkWaits(g: number, t: number, from: { node: Int32Array; mb: Float64Array }): Float64Array {
+    const cached = this.waits[g];
+    if (cached && cached.t === t && cached.version === this.loadVersion) return cached.wait;
+    const S = this.model.slotSeconds;
+    const wait = cached?.wait.length === from.node.length ? cached.wait : new Float64Array(from.node.length);
+    const slowest = (this.slowest[g] ??= this.slowestSecondsPerMB(from));
+    for (let n = 0; n < from.node.length; n++) {
+      const q = from.node[n];
+      const sec = from.mb[n] * slowest[n];
+      wait[n] = this.links.upIdleFrom(q, t) ? 0 : Math.max(0, this.links.endOf(q, 'up', t, sec) - t * S - sec);
+    }
+    this.waits[g] = { t, version: this.loadVersion, wait };
+    return wait;
+  }
+
+  /** Per sender, the seconds per MB of its slowest path to any node (its uplink's worst case). */
+  private slowestSecondsPerMB(from: { node: Int32Array }): Float64Array {
+    const out = new Float64Array(from.node.length);
+    for (let n = 0; n < out.length; n++) {
+      const q = from.node[n];
+      let worst = 0;
+      for (const k of this.probeNodes) if (k !== q) worst = Math.max(worst, this.transfer(1, q, k));
+      out[n] = worst;
+    }
+    return out;
   }
 
   private shuffleLeastOf(g: number, k: number, nodeOf: ArrayLike<number>): number {

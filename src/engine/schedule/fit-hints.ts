@@ -8,25 +8,35 @@
  * not fit) must clear() it.
  */
 export class FitHints {
-  private readonly hints = new Map<number, number>();
+  /** Per stage x node: the hint for the stage's compute alone on that node (the commonest length, kept in an array). */
+  private readonly shortest: Int32Array;
+  /** The hints for other lengths, by (stage x node) x (slots + 1) + length. */
+  private readonly longer = new Map<number, number>();
 
   constructor(
+    stages: number,
     private readonly nodes: number,
     private readonly slots: number,
-  ) {}
+  ) {
+    this.shortest = new Int32Array(stages * nodes);
+  }
 
   /** The earliest start worth scanning from for a task of stage g on node k lasting `length` slots (shortest: `minLength`). */
   from(g: number, k: number, length: number, minLength: number): number {
-    const base = (g * this.nodes + k) * (this.slots + 1);
-    return this.hints.get(base + length) ?? this.hints.get(base + minLength) ?? 0;
+    const at = g * this.nodes + k;
+    if (length === minLength) return this.shortest[at];
+    return this.longer.get(at * (this.slots + 1) + length) ?? this.shortest[at];
   }
 
-  /** No task of stage g lasting `length` slots fits on node k before `start`. */
-  set(g: number, k: number, length: number, start: number): void {
-    this.hints.set((g * this.nodes + k) * (this.slots + 1) + length, start);
+  /** No task of stage g lasting `length` slots (shortest: `minLength`) fits on node k before `start`. */
+  set(g: number, k: number, length: number, minLength: number, start: number): void {
+    const at = g * this.nodes + k;
+    if (length === minLength) this.shortest[at] = start;
+    else this.longer.set(at * (this.slots + 1) + length, start);
   }
 
   clear(): void {
-    this.hints.clear();
+    this.shortest.fill(0);
+    this.longer.clear();
   }
 }

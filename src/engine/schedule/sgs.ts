@@ -44,7 +44,7 @@ export class Builder {
     this.profile = new Profile(model);
     this.schedule = new Schedule(model);
     this.fetch = priced ? new FetchPlanner(model) : null;
-    this.hints = priced ? new FitHints(model.K, model.T) : null;
+    this.hints = priced ? new FitHints(model.stages.length, model.K, model.T) : null;
     if (priced) this.schedule.fetch = new Int32Array(model.nTasks);
     this.stageEnd = new Int32Array(model.stages.length);
     this.nodeOrder = Array.from({ length: model.K }, (_, k) => k);
@@ -137,10 +137,10 @@ export class Builder {
         t = profile.earliestFit(k, g, scanFrom, limit, f + d);
         if (t < 0) {
           const last = Math.min(limit, model.T - f - d);
-          if (last >= scanFrom) hints.set(g, k, f + d, last + 1);
+          if (last >= scanFrom) hints.set(g, k, f + d, d, last + 1);
           break;
         }
-        hints.set(g, k, f + d, t);
+        hints.set(g, k, f + d, d, t);
         if (t === from) break;
         const again = fetch.fetchSlots(c, k, t, nodeOf);
         if (again <= f) {

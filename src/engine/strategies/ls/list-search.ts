@@ -97,6 +97,11 @@ export class ListSearch {
     return decodes;
   }
 
+  /** Lets every decode of this search end early when `stop` says so (Decoder.stopWhen); its result is then dropped. */
+  stopWhen(stop: () => boolean): void {
+    this.decoder.stopWhen(stop);
+  }
+
   /** The list search's current schedule (where the move-based search continues from). */
   get current(): Schedule {
     return this.cur.sched;
@@ -115,6 +120,7 @@ export class ListSearch {
       this.list.set(cur.order);
       this.mutate();
       this.decoder.decode(this.list, this.skip, null, cand.sched, cand.order, true);
+      if (this.decoder.aborted) break;
       cand.evaluate();
       decodes += 1 + this.justify(cand);
       sinceBest++;
@@ -185,6 +191,7 @@ export class ListSearch {
       for (let j = 0; j < model.jobs.length; j++) this.skip[j] = ind.sched.accepted[j] ? 0 : 1;
       this.decoder.decode(this.buf, this.skip, null, fbi.sched, fbi.order);
       decodes++;
+      if (this.decoder.aborted) break;
       fbi.evaluate();
       if (!fbi.betterThan(ind) && !(fbi.tasks === ind.tasks && fbi.makespan === ind.makespan && fbi.taskEnds < ind.taskEnds)) break;
       ind.copyFrom(fbi);

@@ -246,6 +246,8 @@ function searchLists(
   const { model, rng, budget } = ctx;
   const stop = budget.deadlineCheck();
   const list = new ListSearch(model, rng);
+  // A priced decode of thousands of tasks takes a good share of a second: cut short at the deadline.
+  list.stopWhen(stop);
   let best = initial;
   let listPhases = 0;
   let listDecodes = 0;
