@@ -36,6 +36,12 @@ export interface AcoBpInstanceOptions {
   /** Relative spread of task counts and latencies between generated instances (0: the paper's values). */
   jitter?: number;
   slots?: number;
+  /**
+   * Each job's map output as a share of its input, drawn per job uniformly from [min, max] (issue 38's
+   * "from a tenth to all of the input": [0.1, 1]); default [1, 1], every map writing its 128 MB. Drawn from
+   * a stream of its own, so the blocks, counts and latencies of a seed do not change with it.
+   */
+  outputShare?: [number, number];
 }
 
 export function acoBpInstance(o: AcoBpInstanceOptions = {}): InstanceDoc {
@@ -45,6 +51,9 @@ export function acoBpInstance(o: AcoBpInstanceOptions = {}): InstanceDoc {
   const scale = o.scale ?? 1;
   const jitter = o.jitter ?? 0;
   const vary = (x: number) => x * (1 + jitter * (2 * rng.next() - 1));
+  const [shareMin, shareMax] = o.outputShare ?? [1, 1];
+  const shares = new Random(((o.seed ?? 1) * 7919) ^ 0x5eed);
+  const outputMB = () => Math.round(128 * (shareMin + (shareMax - shareMin) * shares.next()));
   const nodes = Object.entries(ACOBP_FLAVOURS).flatMap(([flavor, c], f) =>
     Array.from({ length: perFlavour }, (_, i) => {
       const n = f * perFlavour + i;
@@ -64,7 +73,7 @@ export function acoBpInstance(o: AcoBpInstanceOptions = {}): InstanceDoc {
   const jobs: JobSpec[] = ACOBP_JOBS.map(([id, maps, mc, ms, reduces, rc, rs]) => {
     const mapTasks = Math.max(1, Math.round(vary(maps) * scale));
     const stages: JobSpec['stages'] = [
-      { id: 'map', tasks: mapTasks, demand: { vcpu: mc[0], mem: mc[1] }, durationSeconds: Math.max(1, Math.round(vary(ms))), inputMB: 128, outputMB: 128, blocks: Array.from({ length: mapTasks }, replicas) },
+      { id: 'map', tasks: mapTasks, demand: { vcpu: mc[0], mem: mc[1] }, durationSeconds: Math.max(1, Math.round(vary(ms))), inputMB: 128, outputMB: outputMB(), blocks: Array.from({ length: mapTasks }, replicas) },
     ];
     if (reduces > 0)
       stages.push({ id: 'reduce', tasks: Math.max(1, Math.round(vary(reduces) * Math.sqrt(scale))), after: ['map'], demand: { vcpu: rc[0], mem: rc[1] }, durationSeconds: Math.max(1, Math.round(vary(rs))) });
@@ -78,6 +87,6 @@ export function acoBpInstance(o: AcoBpInstanceOptions = {}): InstanceDoc {
     network: { intraRackMbps: 10_000, interRackMbps: 1_000 },
     nodes,
     jobs,
-    provenance: { generator: 'harness/acobp-instance.ts', paper: 'seeds/003 section IV-A', seed: o.seed ?? 1, scale, jitter },
+    provenance: { generator: 'harness/acobp-instance.ts', paper: 'seeds/003 section IV-A', seed: o.seed ?? 1, scale, jitter, ...(o.outputShare ? { outputShare: o.outputShare } : {}) },
   };
 }

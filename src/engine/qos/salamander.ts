@@ -21,6 +21,13 @@ export const salamanderQos: QosController = {
   threshold: (view, m) => (isCpu(view.metrics[m]) ? Infinity : killThreshold(view, m)),
 };
 
+/**
+ * The metric that is CPU, which the simulator throttles (compressible) rather than kills for: `cpu`, or as
+ * clusters often name it `vcpu`, `cpus`, `vcpus` or `cores`, in any case. Matching `cpu` alone let the ACO-BP
+ * set-up's `vcpu` go unthrottled: a policy with 20 fixed slots on a 1-vCPU VM then ran 20 tasks at full speed.
+ */
 export function isCpu(metric: string): boolean {
-  return metric.toLowerCase() === 'cpu';
+  return CPU_NAMES.has(metric.toLowerCase());
 }
+
+const CPU_NAMES = new Set(['cpu', 'vcpu', 'cpus', 'vcpus', 'cores']);
