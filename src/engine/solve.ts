@@ -2,13 +2,13 @@ import { makespanBound } from './bounds/makespan';
 import { revenueBound } from './bounds/revenue';
 import { evaluatePlan } from './evaluate/evaluate';
 import { explainRejections, RejectionReason } from './evaluate/rejections';
-import { ignoringTransfers, Model } from './model/model';
+import { hasNetworkFields, ignoringTransfers, Model } from './model/model';
 import { assignmentEnds, toPlanDoc } from './schedule/plan-doc';
 import { PlanDoc } from './model/types';
 import { matchBlocks } from './placement/match-blocks';
 import { placeChunks } from './placement/placement';
 import { placeReducesOverLinks } from './placement/shuffle-aware';
-import { priceByStartOrder } from './schedule/price-schedule';
+import { priceByStartOrder } from './lists/price-schedule';
 import { Random } from './random';
 import { scheduleRevenue } from './schedule/revenue';
 import { getStrategy, lookupStrategy } from './strategies';
@@ -82,7 +82,7 @@ export async function solveWithOutcome(instanceModel: Model, options: SolveOptio
   const result: StrategyResult = await strategy.run(ctx);
   options.onProgress?.(progressOf(model, name, Date.now() - startedAt, result.iterations, result.schedule.scheduledTasks(), result.schedule.makespan(), fullBound.makespanSlots, 'finishing'));
   // A strategy that searched with compute alone gets its order planned again with every fetch priced
-  // (price-schedule.ts); what it proved is then of another schedule.
+  // (lists/price-schedule.ts); what it proved is then of another schedule.
   const retimed = model.pricesTransfers && !result.schedule.fetch;
   const schedule = retimed ? priceByStartOrder(model, result.schedule) : result.schedule;
   // Where blocks already live, deal each stage's tasks to its slots so that most read locally (same ends);
@@ -126,7 +126,7 @@ export async function solveWithOutcome(instanceModel: Model, options: SolveOptio
     seed,
     timeBudgetMs: budget.timeBudgetMs,
     ...(shuffleAware ? { shuffleAware } : {}),
-    ...(instanceModel.pricesTransfers ? { transfers: transfersStat(ignored, retimed) } : {}),
+    ...(hasNetworkFields(instanceModel.doc) ? { transfers: transfersStat(instanceModel.pricesTransfers, ignored, retimed) } : {}),
     bounds: { criticalPath: accBound.criticalPath, energy: accBound.energy, taskSlots: accBound.taskSlots, throughput: accBound.throughput, jobPacking: accBound.jobPacking, classPacking: accBound.classPacking, mixedPacking: accBound.mixedPacking, strategy: result.bound ?? null },
     ...result.stats,
   };
@@ -146,12 +146,13 @@ export async function solveWithOutcome(instanceModel: Model, options: SolveOptio
 }
 
 /**
- * How the plan treats the network, for an instance that gives network fields: `ignored` (the caller asked:
- * durations are compute alone), `priced` (the strategy searched with every fetch priced) or
+ * How the plan treats the network, for an instance that gives network fields: `nothing-to-move` (no task can
+ * have anything to fetch that takes time: model.ts movesData; durations are compute alone), `ignored` (the
+ * caller asked: durations are compute alone), `priced` (the strategy searched with every fetch priced) or
  * `priced-after-search` (the strategy searched with compute alone; its order was planned again priced).
  */
-function transfersStat(ignored: boolean, retimed: boolean): string {
-  return ignored ? 'ignored' : retimed ? 'priced-after-search' : 'priced';
+function transfersStat(movesData: boolean, ignored: boolean, retimed: boolean): string {
+  return !movesData ? 'nothing-to-move' : ignored ? 'ignored' : retimed ? 'priced-after-search' : 'priced';
 }
 
 /** A progress report; the gap only when every task is scheduled (the bound is of all jobs). */

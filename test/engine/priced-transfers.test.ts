@@ -1,13 +1,13 @@
 /**
  * Transfers priced in plans (docs/FORMAT.md; issue 38's first step): a plan that says `"transfers": "priced"`
- * gives every task its `fetchSlots`, at least the least fetch time (evaluate/least-fetch.ts), and the task holds
+ * gives every task its `fetchSlots`, at least the least fetch time (network/least-fetch.ts), and the task holds
  * its node from its start through fetch and compute. The least fetch time against hand-computed cases, the
  * evaluator's rules on priced plans, and both against check-plan.py on random instances and priced plans.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
-import { fetchSlotsOf, LeastFetch } from '../../src/engine/evaluate/least-fetch';
+import { fetchSlotsOf, LeastFetch } from '../../src/engine/network/least-fetch';
 import { loadInstance, Model, stageKey } from '../../src/engine/model/model';
 import type { AssignmentDoc, InstanceDoc, PlanDoc } from '../../src/engine/model/types';
 import { Random } from '../../src/engine/random';

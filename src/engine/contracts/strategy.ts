@@ -54,9 +54,10 @@ export interface SolveOptions extends BudgetRequest {
   /** Place the reduces again over the nodes' links once the strategy is done (placement/shuffle-aware.ts); a priced plan needs none. */
   shuffleAware?: boolean;
   /**
-   * `priced` (the default): when the instance gives `network`, `bandwidthMbps`, `blocks` or `outputMB`, the
-   * plan prices each task's fetch (FORMAT.md, Transfers priced in plans). `ignored`: durations are compute
-   * alone, as before the network was priced; the plan's stats say `transfers: "ignored"`.
+   * `priced` (the default): when data moves (a rate, `network` or `bandwidthMbps`, and `blocks` to read or
+   * `outputMB` to shuffle: model.ts movesData), the plan prices each task's fetch (FORMAT.md, Transfers priced
+   * in plans). `ignored`: durations are compute alone, as before the network was priced; the plan's stats say
+   * `transfers: "ignored"`.
    */
   transfers?: TransfersOption;
 }

@@ -2,7 +2,7 @@ import { batchKpis } from './batch-kpis';
 import type { JobOutcome } from './job-outcome';
 import { planScore } from './posum-kpi';
 import type { PosumScore } from '../evaluate/posum-score';
-import { LeastFetch } from './least-fetch';
+import { LeastFetch } from '../network/least-fetch';
 import { LocalityCounts, localityOf } from './locality';
 import { Model, NO_TASK_LIMIT, stageKey } from '../model/model';
 import { PLAN_FORMAT, TRANSFERS_PRICED } from '../model/types';

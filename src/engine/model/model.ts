@@ -76,8 +76,9 @@ export interface Model {
   network: NetworkSpec | null;
   /**
    * Plans price transfers (FORMAT.md, Transfers priced in plans): each task's fetch is planned before its
-   * compute. True when the instance gives `network`, a node's `bandwidthMbps`, a stage's `blocks` or
-   * `outputMB` (hasNetworkFields); a solve that asks to ignore the network plans on ignoringTransfers(model).
+   * compute. True when some task may have to fetch something that takes time (movesData): a rate is given
+   * (`network`, a node's `bandwidthMbps`) and a stage reads `blocks` of some `inputMB`, or writes `outputMB`
+   * that a later stage reads. A solve that asks to ignore the network plans on ignoringTransfers(model).
    */
   pricesTransfers: boolean;
   jobs: JobModel[];
@@ -238,7 +239,7 @@ export function compile(doc: InstanceDoc): Model {
     racks: doc.nodes.map((n) => n.rack ?? ''),
     flavors: doc.nodes.map((n) => n.flavor ?? ''),
     network: doc.network ?? null,
-    pricesTransfers: hasNetworkFields(doc),
+    pricesTransfers: movesData(doc),
     jobs,
     jobIndex,
     stages,
@@ -257,6 +258,19 @@ export function hasNetworkFields(doc: InstanceDoc): boolean {
     doc.nodes.some((n) => n.bandwidthMbps !== undefined) ||
     doc.jobs.some((j) => j.stages.some((s) => s.blocks !== undefined || s.outputMB !== undefined))
   );
+}
+
+/**
+ * Some task may have to fetch something that takes time: a rate is given (`network` or a node's
+ * `bandwidthMbps`; with none, data moves instantly) and some stage reads `blocks` of `inputMB` > 0 (a task away
+ * from its block reads it remotely) or writes `outputMB` > 0 that a later stage reads (the shuffle). An instance
+ * with links but nothing to move on them (the ephemeral clusters' `bandwidthMbps` alone) plans as before.
+ */
+export function movesData(doc: InstanceDoc): boolean {
+  const rate = doc.network !== undefined || doc.nodes.some((n) => n.bandwidthMbps !== undefined);
+  if (!rate) return false;
+  const read = new Set(doc.jobs.flatMap((j) => j.stages.flatMap((s) => (s.after ?? []).map((p) => `${j.id}\u0000${p}`))));
+  return doc.jobs.some((j) => j.stages.some((s) => (s.blocks !== undefined && (s.inputMB ?? 0) > 0) || ((s.outputMB ?? 0) > 0 && read.has(`${j.id}\u0000${s.id}`))));
 }
 
 /** The same model planned with compute alone (a solve's `transfers: "ignored"`): no strategy prices a fetch. */

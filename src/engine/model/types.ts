@@ -91,7 +91,7 @@ export interface AssignmentDoc {
   /**
    * Slots the task fetches its input before it computes, holding its demand and task slot meanwhile: given on
    * every assignment of a plan that says `"transfers": "priced"`, an integer >= 0, at least the least fetch time
-   * (docs/FORMAT.md, Transfers priced in plans; evaluate/least-fetch.ts).
+   * (docs/FORMAT.md, Transfers priced in plans; network/least-fetch.ts).
    */
   fetchSlots?: number;
 }

@@ -1,5 +1,5 @@
 import type { Model } from '../model/model';
-import { fetchSlotsOf, LeastFetch } from '../evaluate/least-fetch';
+import { fetchSlotsOf, LeastFetch } from '../network/least-fetch';
 import { LinkLoad } from '../network/link-load';
 
 /**
@@ -9,7 +9,7 @@ import { LinkLoad } from '../network/link-load';
  * whose block is there, else in its rack); and the bookkeeping of placing and taking back.
  *
  * A task's fetch is the larger of
- *  - the least fetch time of the specification (evaluate/least-fetch.ts, the one computation of it), and
+ *  - the least fetch time of the specification (network/least-fetch.ts, the one computation of it), and
  *  - its transfers put on the links as the simulator queues them (network/links.ts): its block read from the
  *    holder with the fastest path and its share of every earlier stage's output from each node holding some,
  *    all asked at its start; the receiving node's downlink carries them one after another, each sender's
@@ -151,7 +151,7 @@ export class FetchPlanner {
   /**
    * The least fetch slots of task i on node k, from `seconds`, the same sum added up per sender node instead of
    * per task: equal but for rounding, which only matters on a slot boundary, where the specification's own
-   * sum (evaluate/least-fetch.ts, once per stage and node) decides.
+   * sum (network/least-fetch.ts, once per stage and node) decides.
    */
   private leastSlots(i: number, k: number, seconds: number, nodeOf: ArrayLike<number>): number {
     const S = this.model.slotSeconds;

@@ -1,5 +1,5 @@
 import { Model } from '../model/model';
-import { LeastFetch } from '../evaluate/least-fetch';
+import { LeastFetch } from '../network/least-fetch';
 
 /**
  * Per stage, the longest chain of shortest durations after it within its job: a task of stage g must end

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { hasNetworkFields } from '../../model/model';
 import { Schedule } from '../../schedule/schedule';
 import { runInThread, ThreadError, ThreadRun } from '../../threads/run-in-thread';
 import { StrategyContext, StrategyResult } from '../../contracts/strategy';
@@ -40,7 +39,8 @@ export function startLsThread(ctx: StrategyContext, seed: number): LsThread {
     revenueUpper: ctx.revenueUpper,
     budget: ctx.budget.toDoc(),
     lowerBound: ctx.lowerBound,
-    ignoreTransfers: !ctx.model.pricesTransfers && ctx.model.doc !== undefined && hasNetworkFields(ctx.model.doc),
+    // The thread compiles the instance again, which prices transfers whenever data moves: not when this model does not.
+    ignoreTransfers: !ctx.model.pricesTransfers,
   };
   let run: ThreadRun<LsThreadResult>;
   try {

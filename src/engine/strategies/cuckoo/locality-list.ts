@@ -12,7 +12,8 @@ import { Schedule } from '../../schedule/schedule';
  * the replica order / node index. A job with a task that fits nowhere in the window is rejected whole.
  */
 export function localityListSchedule(model: Model, accepted: Uint8Array, replicas: readonly (number[] | null)[]): { schedule: Schedule; remote: number } {
-  const b = new Builder(model, null);
+  // Its own list places tasks on the profile directly: compute alone here, priced by solve() afterwards (lists/price-schedule.ts).
+  const b = new Builder(model, null, 'earliestFinish', false);
   const order = model.jobs.map((_, j) => j).sort((a, c) => model.jobs[a].release - model.jobs[c].release || a - c);
   let remote = 0;
   for (const j of order) {

@@ -1,5 +1,5 @@
 import type { Model } from '../model/model';
-import { pathSeconds } from '../network/links';
+import { pathSeconds } from './links';
 
 /**
  * The least fetch time of a task, as the shared specification defines it (Transfers priced in plans; in

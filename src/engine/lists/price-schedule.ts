@@ -1,7 +1,7 @@
 import type { Model } from '../model/model';
-import { Decoder } from '../lists/decoder';
-import { encodeByStart } from '../lists/operators';
-import { Schedule } from './schedule';
+import { Decoder } from './decoder';
+import { encodeByStart } from './operators';
+import { Schedule } from '../schedule/schedule';
 
 /**
  * A schedule made with compute alone, planned again with priced transfers: its accepted tasks in the order of
