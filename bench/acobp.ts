@@ -16,7 +16,7 @@ import path from 'node:path';
 import { decide } from '../src/engine/aco-bp/decide';
 import { ACO_BP_DEFAULTS } from '../src/engine/aco-bp/params';
 import { loadInstance, Model } from '../src/engine/model/model';
-import { InstanceDoc } from '../src/engine/model/types';
+import { InstanceDoc, PlanDoc } from '../src/engine/model/types';
 import { Random } from '../src/engine/random';
 import { simulatePlan, simulatePolicy, SimReport } from '../src/engine/simulation';
 import { Simulator } from '../src/engine/simulate/simulator';
@@ -36,6 +36,8 @@ import { benchFile, repoRoot } from './lib/paths';
 
 const POLICIES = ['fair', 'fair-nodelay', 'rws', 'hmjs', 'hadoop', 'aco-bp'];
 const PLANS = ['aco-bp', 'ls', 'exact', 'auto'];
+/** Besides the priced plans: ls planned with compute alone, as before transfers were priced, and that plan's reduces placed again over the links. */
+const UNPRICED = ['plan:ls-ignored', 'plan:ls-links'];
 /** Hadoop's default reduce slow start (the paper runs with early reduces, L244), and the strict barrier. */
 const SLOWSTART = 0.05;
 
@@ -63,24 +65,27 @@ const COMMAND = command({
     seeds: { kind: 'integer', default: 20, arg: 'N', help: 'generated instances besides the paper set-up (default 20)' },
     scale: { kind: 'number', above: 0, default: 2, arg: 'X', help: "the generated instances' tasks, times the paper's (default 2)" },
     'budget-ms': { kind: 'number', above: 0, default: 5000, arg: 'N', help: "each plan's solving budget (default 5000)" },
+    'output-min': { kind: 'number', above: 0, default: 0.1, arg: 'X', help: "generated instances: a job's least map output, a share of its input (default 0.1)" },
+    'output-max': { kind: 'number', above: 0, default: 1, arg: 'X', help: "generated instances: a job's largest map output, a share of its input (default 1)" },
   },
 });
 
 async function main({ values }: EntryArgs<typeof COMMAND.options>): Promise<void> {
   const { seeds, scale } = values;
   const budget = values['budget-ms'];
+  const outputShare: [number, number] = [values['output-min'], values['output-max']];
   const rows: Row[] = [];
   const paper = paperInstance();
   console.log(`paper set-up: ${paper.name}`);
   for (const r of await compare(paper, budget)) rows.push(r);
   for (const r of ablations(paper)) rows.push(r);
   for (let s = 0; s < seeds; s++) {
-    const doc = acoBpInstance({ seed: 100 + s, scale, jitter: 0.2, slots: 7200 });
+    const doc = acoBpInstance({ seed: 100 + s, scale, jitter: 0.2, slots: 7200, outputShare });
     console.log(`generated ${doc.name}`);
     for (const r of await compare(doc, budget)) rows.push(r);
   }
   const decisionMs = decisionTimes(loadInstance(acoBpInstance({ seed: 1 })));
-  const result = { date: new Date().toISOString(), machine: machineInfo(), seeds, scale, budgetMs: budget, decisionMs, rows };
+  const result = { date: new Date().toISOString(), machine: machineInfo(), seeds, scale, budgetMs: budget, outputShare, decisionMs, rows };
   writeJson(resultsFile(`acobp-${result.date.slice(0, 10)}.json`), result, { finalNewline: false });
   writeFileSync(benchFile('ACOBP.md'), report(result, paper.name));
   console.log('wrote bench/ACOBP.md');
@@ -112,16 +117,19 @@ async function compare(doc: InstanceDoc, budget: number): Promise<Row[]> {
     out.push(row(p, simulatePolicy(model, p, { qos: 'none', seed: 1, reduceSlowstart: SLOWSTART })));
     out.push(row(`${p} barrier`, simulatePolicy(model, p, { qos: 'none', seed: 1 })));
   }
+  const replay = (approach: string, plan: PlanDoc) => ({ ...row(approach, simulatePlan(model, plan, { qos: 'none', seed: 1 })), plannedMakespanSeconds: plan.objective.makespanSlots * model.slotSeconds });
   for (const s of PLANS) {
-    const plan = await solve(model, { strategy: s, timeBudgetMs: budget, seed: 1 });
+    // Priced transfers (the default with network fields): each task's fetch is in the plan.
     // A plan's reduces start when the plan says, after its maps: slow start changes nothing for them.
-    out.push({ ...row(`plan:${s}`, simulatePlan(model, plan, { qos: 'none', seed: 1 })), plannedMakespanSeconds: plan.objective.makespanSlots * model.slotSeconds });
+    out.push(replay(`plan:${s}`, await solve(model, { strategy: s, timeBudgetMs: budget, seed: 1 })));
     if (s !== 'ls') continue;
-    // The same ls plan, its reduces placed again over the links (solve's shuffleAware, placement/shuffle-aware.ts).
+    // The ls plan made with compute alone, as before transfers were priced, and the same with its reduces
+    // placed again over the links (solve's shuffleAware, placement/shuffle-aware.ts).
+    const plan = await solve(model, { strategy: s, timeBudgetMs: budget, seed: 1, transfers: 'ignored' });
+    out.push(replay('plan:ls-ignored', plan));
     const sched = fromPlanDoc(model, plan);
     placeReducesOverLinks(model, sched);
-    const links = { ...toPlanDoc(model, sched, 'ls'), ...(plan.placement ? { placement: plan.placement } : {}) };
-    out.push({ ...row('plan:ls-links', simulatePlan(model, links, { qos: 'none', seed: 1 })), plannedMakespanSeconds: links.objective.makespanSlots * model.slotSeconds });
+    out.push(replay('plan:ls-links', { ...toPlanDoc(model, sched, 'ls'), ...(plan.placement ? { placement: plan.placement } : {}) }));
   }
   for (const r of out) console.log(`  ${r.approach.padEnd(14)} makespan ${r.makespanSeconds.toFixed(0).padStart(5)} s  latency ${r.meanLatencySeconds.toFixed(0).padStart(5)} s  remote ${r.remoteTaskPct.toFixed(1)}%`);
   return out;
@@ -187,9 +195,13 @@ function decisionTimes(m: Model): { median: number; min: number; max: number } {
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-function report(result: { date: string; machine: ReturnType<typeof machineInfo>; seeds: number; scale: number; budgetMs: number; decisionMs: { median: number; min: number; max: number }; rows: Row[] }, paperName: string): string {
+function report(
+  result: { date: string; machine: ReturnType<typeof machineInfo>; seeds: number; scale: number; budgetMs: number; outputShare: [number, number]; decisionMs: { median: number; min: number; max: number }; rows: Row[] },
+  paperName: string,
+): string {
   const policies = [...POLICIES, ...POLICIES.map((p) => `${p} barrier`)];
-  const plans = PLANS.flatMap((s) => (s === 'ls' ? ['plan:ls', 'plan:ls-links'] : [`plan:${s}`]));
+  const priced = PLANS.map((s) => `plan:${s}`);
+  const plans = [...priced, ...UNPRICED];
   const paperRows = result.rows.filter((r) => r.instance === paperName);
   const gen = result.rows.filter((r) => r.instance !== paperName && !r.instance.endsWith('(ablation)'));
   const ablation = result.rows.filter((r) => r.instance.endsWith('(ablation)'));
@@ -210,21 +222,32 @@ function report(result: { date: string; machine: ReturnType<typeof machineInfo>;
         return [a, q(rs.map((r) => r.makespanSeconds)), q(rs.map((r) => r.meanLatencySeconds)), q(rs.map((r) => r.remoteTaskPct))];
       }),
     );
-  // How often ACO-BP (slow start) beats each baseline on makespan, instance by instance.
-  const wins = (other: string) => {
-    const instances = [...new Set(gen.map((r) => r.instance))];
-    const beat = instances.filter((i) => gen.find((r) => r.instance === i && r.approach === 'aco-bp')!.makespanSeconds < gen.find((r) => r.instance === i && r.approach === other)!.makespanSeconds);
-    return `${beat.length} of ${instances.length}`;
+  const instances = [...new Set(gen.map((r) => r.instance))];
+  const at = (i: string, a: string) => gen.find((r) => r.instance === i && r.approach === a)!.makespanSeconds;
+  // How often `a` beats `other` on makespan, instance by instance.
+  const beats = (a: string, other: string) => instances.filter((i) => at(i, a) < at(i, other)).length;
+  const wins = (other: string) => `${beats('aco-bp', other)} of ${instances.length}`;
+  // Realised over planned makespan of each plan, on the generated instances.
+  const ratios = (a: string) => gen.filter((r) => r.approach === a).map((r) => r.makespanSeconds / r.plannedMakespanSeconds!);
+  const within = (xs: number[]) => xs.filter((x) => Math.abs(x - 1) <= 0.15).length;
+  const q2 = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    const f = (p: number) => s[Math.min(s.length - 1, Math.floor(p * (s.length - 1)))].toFixed(2);
+    return `${f(0)} / ${f(0.25)} / ${f(0.5)} / ${f(0.75)} / ${f(1)}`;
   };
+  const bestPolicy = (i: string) => policies.reduce((b, p) => (at(i, p) < at(i, b) ? p : b), policies[0]);
+  const losses = instances.filter((i) => at(i, 'plan:ls') >= at(i, bestPolicy(i)));
   const lines = [
     '# ACO-BP comparison',
     '',
     runLine(result.date, result.machine, `npm run bench:acobp -- --seeds ${result.seeds} --scale ${result.scale} --budget-ms ${result.budgetMs}`),
-    'Every approach runs in the same simulator with the same network model (10 Gbit/s in a rack, 1 Gbit/s between racks; 128 MB blocks, 3 replicas placed HDFS-style; map output 128 MB per map;',
+    `Every approach runs in the same simulator with the same network model (10 Gbit/s in a rack, 1 Gbit/s between racks; 128 MB blocks, 3 replicas placed HDFS-style; map output 128 MB per map on the paper's set-up, ${result.outputShare[0]} to ${result.outputShare[1]} of the input per job on the generated instances;`,
     "each node's link full duplex: a transfer queues on the sender's uplink and the receiver's downlink and ends when the busier has carried it), no regular-customer load and no QoS controller, so the figures compare scheduling alone.",
     `Policies run with Hadoop's default reduce slow start (${SLOWSTART}: a reduce may launch once 5% of its job's maps ended and fetches each map's output as it ends,`,
     'as in the paper, whose batch has "reduce tasks of all other jobs ... scheduled during the execution of map tasks"), and again with the strict barrier (`barrier`).',
     `Plans (\`plan:\`, ${result.budgetMs} ms of solving each) are replayed as planned: their reduces start after their maps. Latency: end minus release.`,
+    'Plans price transfers (docs/FORMAT.md, Transfers priced in plans: each task fetches its block and shuffle before it computes, the fetch padded by the links\' load); `plan:ls-ignored` is the ls plan made with compute alone (`transfers: "ignored"`), `plan:ls-links` the same with its reduces placed again over the links (`shuffleAware`).',
+    'The simulator throttles the CPU metric `vcpu` as it does `cpu` (runs before 2026-11-28 left `vcpu` unthrottled, so a policy with 20 fixed slots per node ran them all at full speed on a 1-vCPU VM).',
     '',
     `## The paper's set-up (${paperName})`,
     '',
@@ -258,6 +281,26 @@ function report(result: { date: string; machine: ReturnType<typeof machineInfo>;
           ...genTable([...policies, ...plans]),
           '',
           `ACO-BP (slow start) has the shorter makespan than FS on ${wins('fair')} instances, than RWS on ${wins('rws')}, than HMJS on ${wins('hmjs')}, than FS without delay on ${wins('fair-nodelay')}, than ls's plan on ${wins('plan:ls')}.`,
+          '',
+          '### Planned against realised',
+          '',
+          'Realised over planned makespan per plan (the simulator replaying it): min / q1 / median / q3 / max, and on how many instances it is within 15 %:',
+          '',
+          ...table(
+            ['plan', 'realised / planned', 'within 15 %'],
+            plans.map((a) => [a, q2(ratios(a)), `${within(ratios(a))} of ${ratios(a).length}`]),
+          ),
+          '',
+          '### The priced ls plan against each policy',
+          '',
+          ...table(
+            ['policy', 'slow start: ls plan shorter on', 'barrier: ls plan shorter on'],
+            POLICIES.map((p) => [p, `${beats('plan:ls', p)} of ${instances.length}`, `${beats('plan:ls', `${p} barrier`)} of ${instances.length}`]),
+          ),
+          '',
+          losses.length === 0
+            ? `The priced ls plan's realised makespan is the shortest of all on every one of the ${instances.length} instances.`
+            : `Instances where a policy realises a makespan at most the priced ls plan's: ${losses.map((i) => `${i} (ls ${at(i, 'plan:ls').toFixed(0)} s, ${bestPolicy(i)} ${at(i, bestPolicy(i)).toFixed(0)} s)`).join('; ')}.`,
           '',
         ]),
     '## One ACO-BP decision',
