@@ -2472,7 +2472,7 @@ export interface components {
             /** @description strategy portfolio: the alpha, beta, gamma its members were weighed with (the request's, else the tenant's default); null for other strategies */
             scoreWeights?: components["schemas"]["ScoreWeightsDto"] | null;
             seed: number;
-            /** @description whether the reduces were asked to be placed again over the links after the search (a priced plan skips it: stats.shuffleAware says whether it ran) */
+            /** @description whether the reduces were asked to be placed again over the links after the search (a priced plan moves none: the plan's stats.shuffleAware says what it did) */
             shuffleAware: boolean;
             /**
              * @description whether the plan was asked to price each task's fetch (only with network fields); the plan's stats.transfers says what was done
@@ -3201,7 +3201,7 @@ export interface components {
                      */
                     seed?: number;
                     /**
-                     * @description for plans that count compute only (transfers: ignored): after the search, place each reduce (a stage reading other stages' outputMB) where its share of their output arrives first over the nodes' links (bandwidthMbps, the network's rack rates), the other tasks staying as planned: plans made without the links put the reduces where the forecast has room, often on a few nodes whose downlinks then carry the whole shuffle. The plan says how many moved in stats.shuffleAware.movedReduces; its makespan in slots may grow, as such a plan counts compute only. A priced plan (transfers: priced, the default, on an instance with network fields) already places each reduce with its fetch: the pass is skipped and stats.shuffleAware is absent
+                     * @description for plans that count compute only (transfers: ignored): after the search, place each reduce (a stage reading other stages' outputMB) where its share of their output arrives first over the nodes' links (bandwidthMbps, the network's rack rates), the other tasks staying as planned: plans made without the links put the reduces where the forecast has room, often on a few nodes whose downlinks then carry the whole shuffle. The plan says how many moved in stats.shuffleAware.movedReduces; its makespan in slots may grow, as such a plan counts compute only. A priced plan (transfers: priced, the default, on an instance with network fields) already places each reduce with its fetch: nothing moves, and stats.shuffleAware says so (movedReduces 0 and a reason)
                      * @default false
                      */
                     shuffleAware?: boolean;

@@ -1,7 +1,7 @@
 /**
  * POST /v1/solves with shuffleAware on a plan that counts compute only (transfers: ignored): the worker places
  * the reduces again over the links after the search; the solve says it did, the plan says how many moved, and
- * a non-boolean is a 422 naming the field. A priced plan (the default) skips the pass.
+ * a non-boolean is a 422 naming the field. A priced plan (the default) has nothing to move and says why.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -53,12 +53,13 @@ describe('shuffle-aware solves', () => {
     assert.equal(plain.data!.shuffleAware, false);
   });
 
-  it('a priced plan (the default) skips the pass: the solve keeps what was asked, the plan has no stats.shuffleAware', async () => {
+  it('a priced plan (the default) moves no reduce: the solve keeps what was asked, the plan says why', async () => {
     const { solve, plan } = await solved({ shuffleAware: true });
     assert.equal(solve.shuffleAware, true);
     assert.equal(solve.transfers, 'priced');
     assert.equal(plan.transfers, 'priced');
-    assert.equal(plan.stats.shuffleAware, undefined, JSON.stringify(plan.stats));
+    const stat = plan.stats.shuffleAware;
+    assert.ok(stat?.movedReduces === 0 && /transfers priced/.test(stat.reason), JSON.stringify(plan.stats));
   });
 
   it('shuffleAware must be a boolean: a 422 naming it, and no solve is created', async () => {

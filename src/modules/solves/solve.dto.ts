@@ -105,7 +105,7 @@ export class CreateSolveDto {
       'staying as planned: plans made without the links put the reduces where the forecast has room, often on a few nodes whose downlinks ' +
       'then carry the whole shuffle. The plan says how many moved in stats.shuffleAware.movedReduces; its makespan in slots may grow, as ' +
       'such a plan counts compute only. A priced plan (transfers: priced, the default, on an instance with network fields) already places ' +
-      'each reduce with its fetch: the pass is skipped and stats.shuffleAware is absent',
+      'each reduce with its fetch: nothing moves, and stats.shuffleAware says so (movedReduces 0 and a reason)',
   })
   @IsOptional()
   @IsBoolean()
@@ -179,7 +179,7 @@ export class SolveDto {
   @ApiPropertyOptional({ type: ScoreWeightsDto, nullable: true, description: 'strategy portfolio: the alpha, beta, gamma its members were weighed with (the request\'s, else the tenant\'s default); null for other strategies' })
   scoreWeights!: ScoreWeightsDto | null;
   @ApiProperty() seed!: number;
-  @ApiProperty({ description: 'whether the reduces were asked to be placed again over the links after the search (a priced plan skips it: stats.shuffleAware says whether it ran)' }) shuffleAware!: boolean;
+  @ApiProperty({ description: "whether the reduces were asked to be placed again over the links after the search (a priced plan moves none: the plan's stats.shuffleAware says what it did)" }) shuffleAware!: boolean;
   @ApiProperty({ enum: TRANSFERS_OPTIONS, description: "whether the plan was asked to price each task's fetch (only with network fields); the plan's stats.transfers says what was done" })
   transfers!: TransfersOption;
   @ApiProperty({ enum: PREDICTOR_CHOICES }) predictor!: string;
