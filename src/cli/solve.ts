@@ -14,7 +14,7 @@ import type { CliWork } from './work.thread';
 import { hardStopAfterMs } from '../work/solve-limits';
 import { DEFAULT_TIME_BUDGET_MS } from '../engine/budget/budget';
 import { strategyNames } from '../engine/strategies';
-import { Objective, OBJECTIVES } from '../engine/contracts/strategy';
+import { Objective, OBJECTIVES, TRANSFERS_OPTIONS, TransfersOption } from '../engine/contracts/strategy';
 import { FcWeights, resolveScoreWeights } from '../engine/evaluate/posum-score';
 
 export const SOLVE = {
@@ -30,7 +30,13 @@ export const SOLVE = {
     alpha: { type: 'string', value: 'A', help: "strategy portfolio: weight of V_D in POSUM's Eq. 5 (default 1)" },
     beta: { type: 'string', value: 'B', help: 'strategy portfolio: weight of S_B (default 1)' },
     gamma: { type: 'string', value: 'G', help: 'strategy portfolio: weight of C (default 1)' },
-    'shuffle-aware': { type: 'boolean', help: "then place each reduce where its share of the map output arrives first over the nodes' links (bandwidthMbps)" },
+    transfers: {
+      type: 'string',
+      default: 'priced',
+      value: 'HOW',
+      help: `${TRANSFERS_OPTIONS.join(' | ')}: the plan prices each task's fetch over the network (docs/FORMAT.md) or counts compute alone; matters only when the instance gives network fields`,
+    },
+    'shuffle-aware': { type: 'boolean', help: "then place each reduce where its share of the map output arrives first over the nodes' links (bandwidthMbps); with --transfers ignored (a priced plan has none to move)" },
     out: { type: 'string', value: 'FILE', help: 'write the plan to FILE instead of stdout' },
     quiet: { type: 'boolean', help: 'no progress or summary on stderr' },
   },
@@ -63,6 +69,8 @@ export async function solveCommand(args: string[]): Promise<number> {
   const iterations = values.iterations === undefined ? undefined : Number(values.iterations);
   const objective = values.objective as Objective;
   if (!OBJECTIVES.includes(objective)) throw new UsageError(`--objective must be one of ${OBJECTIVES.join(', ')}, got "${values.objective}"`);
+  const transfers = values.transfers as TransfersOption;
+  if (!TRANSFERS_OPTIONS.includes(transfers)) throw new UsageError(`--transfers must be one of ${TRANSFERS_OPTIONS.join(', ')}, got "${values.transfers}"`);
   if (!(budget > 0)) throw new UsageError(`--budget-ms must be a positive number, got "${values['budget-ms']}"`);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
   if (iterations !== undefined && !(Number.isInteger(iterations) && iterations > 0))
@@ -75,7 +83,7 @@ export async function solveCommand(args: string[]): Promise<number> {
   // the search on Ctrl-C, keeping the best plan so far.
   const { plan } = await runWithProgress<CliWork, SolveOutcome>({
     file: CLI_WORK_THREAD,
-    input: { kind: 'solve', input: { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations, scoreWeights, shuffleAware: values['shuffle-aware'] } },
+    input: { kind: 'solve', input: { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations, scoreWeights, shuffleAware: values['shuffle-aware'], transfers } },
     label: `solve ${values.strategy}`,
     budgetMs: budget,
     hardStopAfterMs: hardStopAfterMs(budget),

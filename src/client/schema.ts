@@ -2472,8 +2472,13 @@ export interface components {
             /** @description strategy portfolio: the alpha, beta, gamma its members were weighed with (the request's, else the tenant's default); null for other strategies */
             scoreWeights?: components["schemas"]["ScoreWeightsDto"] | null;
             seed: number;
-            /** @description whether the reduces were placed again over the links after the search */
+            /** @description whether the reduces were asked to be placed again over the links after the search (a priced plan moves none: the plan's stats.shuffleAware says what it did) */
             shuffleAware: boolean;
+            /**
+             * @description whether the plan was asked to price each task's fetch (only with network fields); the plan's stats.transfers says what was done
+             * @enum {string}
+             */
+            transfers: "priced" | "ignored";
             /** @enum {string} */
             predictor: "auto" | "basic" | "standard" | "detailed";
             /** @description the stages whose durations were predicted; null when none was */
@@ -3196,10 +3201,16 @@ export interface components {
                      */
                     seed?: number;
                     /**
-                     * @description after the search, place each reduce (a stage reading other stages' outputMB) where its share of their output arrives first over the nodes' links (bandwidthMbps, the network's rack rates), the other tasks staying as planned: plans made without the links put the reduces where the forecast has room, often on a few nodes whose downlinks then carry the whole shuffle. The plan says how many moved in stats.shuffleAware.movedReduces; its makespan in slots may grow, as the plan model counts compute only
+                     * @description for plans that count compute only (transfers: ignored): after the search, place each reduce (a stage reading other stages' outputMB) where its share of their output arrives first over the nodes' links (bandwidthMbps, the network's rack rates), the other tasks staying as planned: plans made without the links put the reduces where the forecast has room, often on a few nodes whose downlinks then carry the whole shuffle. The plan says how many moved in stats.shuffleAware.movedReduces; its makespan in slots may grow, as such a plan counts compute only. A priced plan (transfers: priced, the default, on an instance with network fields) already places each reduce with its fetch: nothing moves, and stats.shuffleAware says so (movedReduces 0 and a reason)
                      * @default false
                      */
                     shuffleAware?: boolean;
+                    /**
+                     * @description priced: the plan counts the time each task spends fetching its input over the network (its block from a holder, its share of earlier stages' outputMB) before it computes, and says "transfers": "priced" with each assignment's fetchSlots (docs/FORMAT.md, Transfers priced in plans); ignored: durations are compute alone. It only matters when the instance gives network fields (network, a node's bandwidthMbps, a stage's blocks or outputMB); without them nothing is priced either way. The plan's stats.transfers says what was done: priced, priced-after-search (the strategy searched with compute alone and its order was planned again priced) or ignored
+                     * @default priced
+                     * @enum {string}
+                     */
+                    transfers?: "priced" | "ignored";
                     /**
                      * @description how stages that give neither work nor durationSeconds get their durations, from your execution history (POSUM): basic (mean runtime of your recent jobs' tasks of the same kind), standard (seconds per input byte, keyed by the job's mapClass / reduceClass), detailed (local map rate; reduce shuffle, merge and reduce phases), auto (the most detailed with at least 5 samples)
                      * @default auto

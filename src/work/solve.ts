@@ -9,7 +9,7 @@ import { loadInstance } from '../engine/model/model';
 import { InstanceDoc } from '../engine/model/types';
 import { solveWithOutcome, SolveOutcome } from '../engine/solve';
 import type { FcWeights } from '../engine/evaluate/posum-score';
-import { Objective, Progress } from '../engine/contracts/strategy';
+import { Objective, Progress, TransfersOption } from '../engine/contracts/strategy';
 import type { ThreadTools } from '../engine/threads/thread-entry';
 
 export interface SolveInput {
@@ -24,6 +24,8 @@ export interface SolveInput {
   scoreWeights?: FcWeights;
   /** Place the reduces again over the links once the search is done (the CLI's --shuffle-aware). */
   shuffleAware?: boolean;
+  /** Price each task's fetch when the instance gives network fields (default), or plan compute alone (the CLI's --transfers). */
+  transfers?: TransfersOption;
 }
 
 export function runSolve(input: SolveInput, { emit, stop }: ThreadTools<Progress>): Promise<SolveOutcome> {
@@ -35,6 +37,7 @@ export function runSolve(input: SolveInput, { emit, stop }: ThreadTools<Progress
     maxIterations: input.maxIterations,
     scoreWeights: input.scoreWeights,
     shuffleAware: input.shuffleAware,
+    transfers: input.transfers,
     stop,
     onProgress: emit,
   });

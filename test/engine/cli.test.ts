@@ -14,6 +14,7 @@ import { CHECKER_PATH, checkerAvailable, SKIP_MESSAGE } from '../support/check-p
 import { clone, withTempDir } from '../support/fixtures';
 import { ephemeralInstance } from '../../harness/ephemeral-instance';
 import { randomInstance } from '../support/random-instance';
+import { NETWORK_INSTANCE } from '../support/network-instance';
 
 /** This file compiles to dist/test/engine/cli.test.js; the CLI to dist/src/cli/main.js. */
 const CLI = path.resolve(__dirname, '../../src/cli/main.js');
@@ -239,6 +240,31 @@ describe('fallow CLI', () => {
       assert.equal(r.code, 0, r.stderr);
       const moved = (JSON.parse(r.stdout) as PlanDoc).stats?.shuffleAware as { movedReduces: number } | undefined;
       assert.ok(moved && Number.isInteger(moved.movedReduces), r.stdout.slice(0, 300));
+    });
+  });
+
+  test('solve prices transfers on an instance with network fields unless --transfers ignored; another value is a usage error', async () => {
+    await withTempDir(async (_dir, write) => {
+      const inst = write('instance.json', NETWORK_INSTANCE);
+      const solved = (...args: string[]) => {
+        const r = fallow('solve', inst, '--strategy', 'ls', '--iterations', '20', '--quiet', ...args);
+        assert.equal(r.code, 0, r.stderr);
+        return JSON.parse(r.stdout) as PlanDoc;
+      };
+      for (const priced of [solved(), solved('--transfers', 'priced')]) {
+        assert.equal(priced.transfers, 'priced');
+        assert.equal(priced.stats?.transfers, 'priced');
+        assert.ok(priced.assignments.every((a) => Number.isInteger(a.fetchSlots)), JSON.stringify(priced.assignments));
+      }
+      const ignored = solved('--transfers', 'ignored');
+      assert.equal(ignored.transfers, undefined);
+      assert.equal(ignored.stats?.transfers, 'ignored');
+      assert.ok(ignored.assignments.every((a) => a.fetchSlots === undefined), JSON.stringify(ignored.assignments));
+      assert.ok(evaluatePlan(loadInstance(NETWORK_INSTANCE), ignored).ok);
+      const bad = fallow('solve', inst, '--transfers', 'free');
+      assert.equal(bad.code, 2);
+      assert.equal(bad.stdout, '');
+      assert.match(bad.stderr, /^fallow solve: --transfers must be one of priced, ignored, got "free"/);
     });
   });
 

@@ -58,9 +58,9 @@ describe('documented defaults are the applied ones', () => {
   after(async () => svc?.close());
 
   it('solves', () => {
-    const { strategy, objective, timeBudgetMs, seed, shuffleAware, predictor } = solve;
+    const { strategy, objective, timeBudgetMs, seed, shuffleAware, transfers, predictor } = solve;
     // allowStaleForecast is not stored: it only decides whether a stale forecast is a 422 or a warning.
-    assertApplied('CreateSolveDto', documentedDefaults(doc, 'CreateSolveDto'), { strategy, objective, timeBudgetMs, seed, shuffleAware, predictor }, ['allowStaleForecast']);
+    assertApplied('CreateSolveDto', documentedDefaults(doc, 'CreateSolveDto'), { strategy, objective, timeBudgetMs, seed, shuffleAware, transfers, predictor }, ['allowStaleForecast']);
   });
 
   it('plan simulations', async () => {

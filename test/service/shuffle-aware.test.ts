@@ -1,11 +1,13 @@
 /**
- * POST /v1/solves with shuffleAware: the worker places the reduces again over the links after the search;
- * the solve says it did, the plan says how many moved, and a non-boolean is a 422 naming the field.
+ * POST /v1/solves with shuffleAware on a plan that counts compute only (transfers: ignored): the worker places
+ * the reduces again over the links after the search; the solve says it did, the plan says how many moved, and
+ * a non-boolean is a 422 naming the field. A priced plan (the default) has nothing to move and says why.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { problem } from '../support/problem';
-import { Service, startService, waitFor } from '../../harness/service';
+import { solveToEnd } from '../support/solve-to-end';
+import { Service, startService } from '../../harness/service';
 
 type Json = any;
 
@@ -37,24 +39,27 @@ describe('shuffle-aware solves', () => {
   });
   after(async () => svc?.close());
 
-  it('a solve asked for it places the reduces over the links and the plan says how many moved', async () => {
-    const c = svc.client(key);
-    const r = await c.POST('/v1/solves', { body: { instance: INSTANCE as never, strategy: 'ls', timeBudgetMs: 500, shuffleAware: true } });
-    assert.equal(r.response.status, 202, JSON.stringify(r.error));
-    assert.equal(r.data!.shuffleAware, true);
-    const done = await waitFor('the solve to end', async () => {
-      const s = await c.GET('/v1/solves/{id}', { params: { path: { id: r.data!.id } } });
-      return s.data && ['succeeded', 'failed', 'cancelled'].includes(s.data.status) ? s.data : undefined;
-    }, 60_000);
-    assert.equal(done.status, 'succeeded', done.error ?? '');
-    const plan = await c.GET('/v1/plans/{id}', { params: { path: { id: done.planId! } } });
-    const moved = (plan.data!.stats as Json).shuffleAware?.movedReduces;
-    assert.ok(Number.isInteger(moved), JSON.stringify(plan.data!.stats));
+  const solved = (body: Json) => solveToEnd(svc.client(key), { instance: INSTANCE, strategy: 'ls', timeBudgetMs: 500, ...body });
+
+  it('a solve asked for it with transfers ignored places the reduces over the links and the plan says how many moved', async () => {
+    const { solve, plan } = await solved({ shuffleAware: true, transfers: 'ignored' });
+    assert.equal(solve.shuffleAware, true);
+    const moved = plan.stats.shuffleAware?.movedReduces;
+    assert.ok(Number.isInteger(moved), JSON.stringify(plan.stats));
     // Each reduce's fetch is bound by its node's downlink: they do not share one (the engine test has the exact case).
-    const reduceNodes = new Set(plan.data!.assignments.filter((a: Json) => a.stage === 'r').map((a: Json) => a.node));
+    const reduceNodes = new Set(plan.assignments.filter((a: Json) => a.stage === 'r').map((a: Json) => a.node));
     assert.ok(reduceNodes.size >= 2, `reduces on ${[...reduceNodes]}`);
-    const plain = await c.POST('/v1/solves', { body: { instance: INSTANCE as never, strategy: 'rffd', timeBudgetMs: 500 } });
+    const plain = await svc.client(key).POST('/v1/solves', { body: { instance: INSTANCE as never, strategy: 'rffd', timeBudgetMs: 500 } });
     assert.equal(plain.data!.shuffleAware, false);
+  });
+
+  it('a priced plan (the default) moves no reduce: the solve keeps what was asked, the plan says why', async () => {
+    const { solve, plan } = await solved({ shuffleAware: true });
+    assert.equal(solve.shuffleAware, true);
+    assert.equal(solve.transfers, 'priced');
+    assert.equal(plan.transfers, 'priced');
+    const stat = plan.stats.shuffleAware;
+    assert.ok(stat?.movedReduces === 0 && /transfers priced/.test(stat.reason), JSON.stringify(plan.stats));
   });
 
   it('shuffleAware must be a boolean: a 422 naming it, and no solve is created', async () => {

@@ -1,6 +1,6 @@
 import { DEFAULT_TIME_BUDGET_MS } from '../../engine/budget/budget';
 import type { PredictorChoice } from '../../engine/predict';
-import type { Objective } from '../../engine/contracts/strategy';
+import type { Objective, TransfersOption } from '../../engine/contracts/strategy';
 
 /**
  * What a solve request's omitted fields become: SolvesService applies these and CreateSolveDto's decorators
@@ -12,5 +12,6 @@ export const SOLVE_DEFAULTS = {
   timeBudgetMs: DEFAULT_TIME_BUDGET_MS,
   seed: 1,
   shuffleAware: false,
+  transfers: 'priced' as TransfersOption,
   predictor: 'auto' as PredictorChoice,
 } as const;

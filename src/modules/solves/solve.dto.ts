@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsISO8601, IsNumber, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { getStrategy, strategyNames } from '../../engine/strategies';
-import { Objective, OBJECTIVES } from '../../engine/contracts/strategy';
+import { Objective, OBJECTIVES, TRANSFERS_OPTIONS, TransfersOption } from '../../engine/contracts/strategy';
 import { HorizonDto, InstanceDto, StagePredictionDto } from '../common/format.dto';
 import { ScoreWeightsDto } from '../common/score-weights.dto';
 import { PREDICTOR_CHOICES, PredictorChoice } from '../../engine/predict';
@@ -100,14 +100,30 @@ export class CreateSolveDto {
   @ApiPropertyOptional({
     default: SOLVE_DEFAULTS.shuffleAware,
     description:
-      "after the search, place each reduce (a stage reading other stages' outputMB) where its share of their output arrives first over " +
-      "the nodes' links (bandwidthMbps, the network's rack rates), the other tasks staying as planned: plans made without the links put " +
-      'the reduces where the forecast has room, often on a few nodes whose downlinks then carry the whole shuffle. The plan says how many ' +
-      'moved in stats.shuffleAware.movedReduces; its makespan in slots may grow, as the plan model counts compute only',
+      "for plans that count compute only (transfers: ignored): after the search, place each reduce (a stage reading other stages' outputMB) " +
+      "where its share of their output arrives first over the nodes' links (bandwidthMbps, the network's rack rates), the other tasks " +
+      'staying as planned: plans made without the links put the reduces where the forecast has room, often on a few nodes whose downlinks ' +
+      'then carry the whole shuffle. The plan says how many moved in stats.shuffleAware.movedReduces; its makespan in slots may grow, as ' +
+      'such a plan counts compute only. A priced plan (transfers: priced, the default, on an instance with network fields) already places ' +
+      'each reduce with its fetch: nothing moves, and stats.shuffleAware says so (movedReduces 0 and a reason)',
   })
   @IsOptional()
   @IsBoolean()
   shuffleAware?: boolean;
+
+  @ApiPropertyOptional({
+    enum: TRANSFERS_OPTIONS,
+    default: SOLVE_DEFAULTS.transfers,
+    description:
+      'priced: the plan counts the time each task spends fetching its input over the network (its block from a holder, its share of ' +
+      "earlier stages' outputMB) before it computes, and says \"transfers\": \"priced\" with each assignment's fetchSlots (docs/FORMAT.md, " +
+      'Transfers priced in plans); ignored: durations are compute alone. It only matters when the instance gives network fields (network, ' +
+      "a node's bandwidthMbps, a stage's blocks or outputMB); without them nothing is priced either way. The plan's stats.transfers says " +
+      'what was done: priced, priced-after-search (the strategy searched with compute alone and its order was planned again priced) or ignored',
+  })
+  @IsOptional()
+  @IsIn(TRANSFERS_OPTIONS as unknown as string[])
+  transfers?: TransfersOption;
 
   @ApiPropertyOptional({
     enum: PREDICTOR_CHOICES,
@@ -163,7 +179,9 @@ export class SolveDto {
   @ApiPropertyOptional({ type: ScoreWeightsDto, nullable: true, description: 'strategy portfolio: the alpha, beta, gamma its members were weighed with (the request\'s, else the tenant\'s default); null for other strategies' })
   scoreWeights!: ScoreWeightsDto | null;
   @ApiProperty() seed!: number;
-  @ApiProperty({ description: 'whether the reduces were placed again over the links after the search' }) shuffleAware!: boolean;
+  @ApiProperty({ description: "whether the reduces were asked to be placed again over the links after the search (a priced plan moves none: the plan's stats.shuffleAware says what it did)" }) shuffleAware!: boolean;
+  @ApiProperty({ enum: TRANSFERS_OPTIONS, description: "whether the plan was asked to price each task's fetch (only with network fields); the plan's stats.transfers says what was done" })
+  transfers!: TransfersOption;
   @ApiProperty({ enum: PREDICTOR_CHOICES }) predictor!: string;
   @ApiProperty({ type: [StagePredictionDto], nullable: true, description: 'the stages whose durations were predicted; null when none was' }) predictions!: StagePredictionDto[] | null;
   @ApiProperty({ description: 'name of the instance solved' }) instance!: string;

@@ -3,7 +3,7 @@ import type { FcWeights } from '../../engine/evaluate/posum-score';
 import type { StagePrediction } from '../../engine/predict';
 import { InstanceDoc } from '../../engine/model/types';
 import type { ForecastChoice } from '../forecasts/forecast-choice';
-import { Objective } from '../../engine/contracts/strategy';
+import { Objective, TransfersOption } from '../../engine/contracts/strategy';
 
 export const SOLVE_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export type SolveStatus = (typeof SOLVE_STATUSES)[number];
@@ -47,6 +47,11 @@ export class SolveEntity {
   @Column({ type: 'jsonb', name: 'score_weights', nullable: true }) scoreWeights!: FcWeights | null;
   /** After the search, the reduces are placed again where their shuffle arrives first over the links (placement/shuffle-aware.ts). */
   @Column({ type: 'boolean', name: 'shuffle_aware', default: false }) shuffleAware!: boolean;
+  /**
+   * Whether the plan prices each task's fetch when the instance gives network fields (SolveOptions.transfers):
+   * what the request asked for; the plan's stats.transfers says what was done.
+   */
+  @Column({ type: 'text', default: 'priced' }) transfers!: TransfersOption;
   /** What the caller should know about how the solve was set up (a stale forecast it allowed); null: nothing. */
   @Column({ type: 'jsonb', nullable: true }) warnings!: string[] | null;
   /** Indexed for farmer accounting, which starts from the farmer's clusters. */

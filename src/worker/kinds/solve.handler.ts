@@ -22,7 +22,7 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveInput, Progre
     // The engine stops itself at its deadline; the stop flag is raised at the budget in case a phase overran
     // it; a search that has still not answered long after is terminated (it would hold its worker forever).
     return {
-      input: { instance: s.instance, strategy: s.strategy, objective: s.objective, timeBudgetMs: s.timeBudgetMs, seed: s.seed, scoreWeights: s.scoreWeights ?? undefined, shuffleAware: s.shuffleAware },
+      input: { instance: s.instance, strategy: s.strategy, objective: s.objective, timeBudgetMs: s.timeBudgetMs, seed: s.seed, scoreWeights: s.scoreWeights ?? undefined, shuffleAware: s.shuffleAware, transfers: s.transfers },
       softStopAfterMs: s.timeBudgetMs,
       deadline: solveDeadline(s.timeBudgetMs),
     };
