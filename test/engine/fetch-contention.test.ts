@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { LeastFetch } from '../../src/engine/evaluate/least-fetch';
+import { LeastFetch } from '../../src/engine/network/least-fetch';
 import { loadInstance } from '../../src/engine/model/model';
 import type { InstanceDoc } from '../../src/engine/model/types';
 import { LinkLoad } from '../../src/engine/network/link-load';

@@ -16,8 +16,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { evaluatePlan } from '../../src/engine/evaluate/evaluate';
-import { LeastFetch } from '../../src/engine/evaluate/least-fetch';
-import { hasNetworkFields, loadInstance, Model, stageKey } from '../../src/engine/model/model';
+import { LeastFetch } from '../../src/engine/network/least-fetch';
+import { hasNetworkFields, loadInstance, Model, movesData, stageKey } from '../../src/engine/model/model';
 import type { AssignmentDoc, InstanceDoc, PlanDoc } from '../../src/engine/model/types';
 import { solve } from '../../src/engine/solve';
 import { strategyNames } from '../../src/engine/strategies';
@@ -40,25 +40,22 @@ const SMALL: InstanceArbOptions = { minSlots: 10, maxSlots: 20, maxJobs: 3, maxN
  * Strategies whose priced plans are known to be wrong, with why: their test runs as a TODO (node:test reports
  * it, the run does not fail) until the engine is fixed, when it passes as it stands.
  */
-const KNOWN_BUGS: Record<string, string> = {
-  cuckoo:
-    'engine bug: strategies/cuckoo/locality-list.ts builds on a priced Builder (new Builder(model, null)) but places ' +
-    'tasks itself (profile.add), so its schedule carries fetch = 0 for every task; solve() then neither re-prices ' +
-    'it (priceByStartOrder) nor passes the evaluator: InfeasiblePlanError "fetchSlots 0 below the least fetch time"',
-};
+/** Strategies whose priced plans are known to fail, with why (none today; cuckoo's was fixed in locality-list.ts). */
+const KNOWN_BUGS: Record<string, string> = {};
 
 interface Case {
   label: string;
   instance: InstanceDoc;
 }
 
-/** Random instances with network fields (fixed seeds: the same every run), and for light strategies a small ACO-BP-shaped cluster. */
+/** Random instances in which data moves (fixed seeds: the same every run), and for light strategies a small ACO-BP-shaped cluster. */
 function networkCases(heavy: boolean): Case[] {
   const out: Case[] = [];
   // At least 15 slots (10 for the small ones): a fetch of a few slots then still leaves room in the window.
   for (let seed = 1; out.length < (heavy ? 4 : 10); seed++) {
     const instance = withTransfers(randomInstance(4000 + seed, heavy ? SMALL : { minSlots: 15 }), seed);
-    if (hasNetworkFields(instance)) out.push({ label: `randomInstance(${4000 + seed}) withTransfers(${seed})`, instance });
+    // Only those where some data moves at a rate (model.ts movesData): the others plan with compute alone.
+    if (movesData(instance)) out.push({ label: `randomInstance(${4000 + seed}) withTransfers(${seed})`, instance });
   }
   if (!heavy) out.push({ label: 'acoBpInstance(scale 0.02, 10 VMs)', instance: acoBpInstance({ seed: 1, scale: 0.02, perFlavour: 2, slots: 400 }) });
   return out;
@@ -314,5 +311,22 @@ describe('check-plan.py on the priced plans', () => {
       const { errors: _e, totalTasks: _t, exception: _x, ...summary } = py;
       assertAgrees(what, s, summary);
     });
+  });
+});
+
+describe('links but nothing to move on them', () => {
+  test('bandwidthMbps alone (the ephemeral clusters): the plan is the compute-alone plan, and stats.transfers says nothing moves', async () => {
+    const base = withoutTransfers(LIGHT_CASES[0].instance);
+    const linked = clone(base);
+    for (const n of linked.nodes) n.bandwidthMbps = 50;
+    assert.equal(movesData(linked), false);
+    for (const strategy of ['rffd', 'ls']) {
+      const options: SolveOptions = { strategy, maxIterations: 3, seed: 1 };
+      const plain = await solve(loadInstance(base), options);
+      const plan = await solve(loadInstance(linked), options);
+      assert.equal(plan.transfers, undefined, strategy);
+      assert.equal((plan.stats as Record<string, unknown>).transfers, 'nothing-to-move', strategy);
+      assert.deepEqual(plan.assignments, plain.assignments, strategy);
+    }
   });
 });
