@@ -34,7 +34,7 @@ export const SOLVE = {
       type: 'string',
       default: 'priced',
       value: 'HOW',
-      help: `${TRANSFERS_OPTIONS.join(' | ')}: the plan prices each task's fetch over the network (docs/FORMAT.md) or counts compute alone; matters only when the instance gives network fields`,
+      help: `${TRANSFERS_OPTIONS.join(' | ')}: the plan prices each task's fetch over the network (docs/FORMAT.md) or counts compute alone; matters only when data can move (a rate, and blocks or outputMB to move)`,
     },
     'shuffle-aware': { type: 'boolean', help: "then place each reduce where its share of the map output arrives first over the nodes' links (bandwidthMbps); with --transfers ignored (a priced plan has none to move)" },
     out: { type: 'string', value: 'FILE', help: 'write the plan to FILE instead of stdout' },

@@ -2475,7 +2475,7 @@ export interface components {
             /** @description whether the reduces were asked to be placed again over the links after the search (a priced plan moves none: the plan's stats.shuffleAware says what it did) */
             shuffleAware: boolean;
             /**
-             * @description whether the plan was asked to price each task's fetch (only with network fields); the plan's stats.transfers says what was done
+             * @description whether the plan was asked to price each task's fetch (it only matters when data can move); the plan's stats.transfers says what was done
              * @enum {string}
              */
             transfers: "priced" | "ignored";
@@ -3206,7 +3206,7 @@ export interface components {
                      */
                     shuffleAware?: boolean;
                     /**
-                     * @description priced: the plan counts the time each task spends fetching its input over the network (its block from a holder, its share of earlier stages' outputMB) before it computes, and says "transfers": "priced" with each assignment's fetchSlots (docs/FORMAT.md, Transfers priced in plans); ignored: durations are compute alone. It only matters when the instance gives network fields (network, a node's bandwidthMbps, a stage's blocks or outputMB); without them nothing is priced either way. The plan's stats.transfers says what was done: priced, priced-after-search (the strategy searched with compute alone and its order was planned again priced) or ignored
+                     * @description priced: the plan counts the time each task spends fetching its input over the network (its block from a holder, its share of earlier stages' outputMB) before it computes, and says "transfers": "priced" with each assignment's fetchSlots (docs/FORMAT.md, Transfers priced in plans); ignored: durations are compute alone. It only matters when data can move at a rate (network or a node's bandwidthMbps, and a stage's blocks to read or outputMB a later stage reads); otherwise nothing is priced either way. The plan's stats.transfers says what was done: priced, priced-after-search (the strategy searched with compute alone and its order was planned again priced), ignored, or nothing-to-move
                      * @default priced
                      * @enum {string}
                      */
