@@ -248,6 +248,7 @@ function report(
     `Plans (\`plan:\`, ${result.budgetMs} ms of solving each) are replayed as planned: their reduces start after their maps. Latency: end minus release.`,
     'Plans price transfers (docs/FORMAT.md, Transfers priced in plans: each task fetches its block and shuffle before it computes, the fetch padded by the links\' load); `plan:ls-ignored` is the ls plan made with compute alone (`transfers: "ignored"`), `plan:ls-links` the same with its reduces placed again over the links (`shuffleAware`).',
     'The simulator throttles the CPU metric `vcpu` as it does `cpu` (runs before 2026-11-28 left `vcpu` unthrottled, so a policy with 20 fixed slots per node ran them all at full speed on a 1-vCPU VM).',
+    "Unused vCPU or memory below 0: the policy's containers reserve more than the VMs have (Hadoop's 20 fixed slots per node), the CPU then shared among them.",
     '',
     `## The paper's set-up (${paperName})`,
     '',
