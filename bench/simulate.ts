@@ -19,8 +19,8 @@
  *
  *   npm run bench:simulate -- [--quick] [--budget-ms 2000] [--seeds 2] [--forecast gbt|previous-day]
  *   npm run bench:simulate -- --throughput         only the 100k-task throughput line
- *   npm run bench:simulate -- --sweep [--seeds 10] [--margins 0,5,10,15,20,25,30] [--chunks 128,256]
- *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls,sal-ls-links] [--budget-ms 1000] [--workers 2]
+ *   npm run bench:simulate -- --sweep [--seeds 10] [--first-seed 1] [--margins 0,5,10,15,20,25,30] [--chunks 128,256]
+ *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls,sal-ls-ignored,sal-ls-links] [--budget-ms 1000] [--workers 2]
  *                                                  the sweep with evidence per reversal (simulate/sweep.ts)
  *        [--name NAME]                             a sweep beside the main one: its own results file and report sections
  *   npm run bench:simulate -- --sweep-report bench/results/simulate-sweep-<date>.json   re-render its sections
@@ -41,7 +41,7 @@ import { writeResultsSection } from './lib/markdown';
 import { FORECASTS, ForecastKind, forecastComparison, latestResults } from './simulate/compare';
 import { builderForecast, BuiltForecast, DAY_ROWS } from './simulate/forecast';
 import { experiment, oneReplica, paperJob, RunOf, SLOT_SECONDS, SLOTS, swimShuffleRatio } from './simulate/experiment';
-import { runSweep, writeSweepReports } from './simulate/sweep';
+import { runSweep, SWEEP_APPROACHES, writeSweepReports } from './simulate/sweep';
 
 const STRATEGIES = ['ls', 'ga', 'exact'];
 
@@ -68,6 +68,7 @@ const COMMAND = command({
     quick: { kind: 'flag', help: 'one cluster (pc1), one chunk size, one margin, one seed: a quick look, not written into SIMULATION.md' },
     'budget-ms': { kind: 'number', above: 0, default: 2000, arg: 'N', help: "each plan's solving budget (default 2000)" },
     seeds: { kind: 'integer', min: 1, arg: 'N', help: 'seeds per configuration (default 2; the sweep 10)' },
+    'first-seed': { kind: 'integer', min: 1, default: 1, arg: 'N', help: 'the seeds are N, N+1, ... (default 1): fresh clusters and traces beside an earlier run' },
     out: { kind: 'string', arg: 'FILE', help: 'results file (default bench/results/simulate-<date>-<forecast>.json)' },
     forecast: { kind: 'string', default: 'gbt', arg: 'F', help: `what the plans are made on: ${FORECASTS.join(' | ')}   (default gbt)` },
     throughput: { kind: 'flag', help: "only the 100k-task throughput line (the simulator's speed, before/after a change)" },
@@ -76,7 +77,7 @@ const COMMAND = command({
     margins: { kind: 'string', default: '0,5,10,15,20,25,30', arg: 'M,M', help: "the sweep's safety margins, % (default 0,5,10,15,20,25,30)" },
     chunks: { kind: 'string', default: '128,256', arg: 'MB,MB', help: "the sweep's chunk sizes (default 128,256)" },
     dcs: { kind: 'string', default: 'pc1,pc2,univ', arg: 'D,D', help: "the sweep's clusters (default pc1,pc2,univ)" },
-    approaches: { kind: 'string', default: 'hadoop,cuckoo,sal-ls,sal-ls-links', arg: 'A,A', help: "the sweep's approaches (default hadoop,cuckoo,sal-ls,sal-ls-links)" },
+    approaches: { kind: 'string', default: 'hadoop,cuckoo,sal-ls,sal-ls-ignored,sal-ls-links', arg: 'A,A', help: `the sweep's approaches, of ${SWEEP_APPROACHES.join(', ')} (default hadoop,cuckoo,sal-ls,sal-ls-ignored,sal-ls-links)` },
     workers: { kind: 'integer', min: 1, default: 2, arg: 'N', help: "the sweep's worker threads (default 2)" },
     'sweep-report': { kind: 'string', arg: 'FILE', help: "only re-render the sweep's sections from its results file" },
     // A sweep beside the main one: results in simulate-sweep-<date>-NAME.json, sections sweep-NAME in the reports.
@@ -113,12 +114,14 @@ export async function main({ values }: EntryArgs<typeof COMMAND.options>): Promi
   const swim = path.join(shared, 'data', 'swim-facebook', 'FB-2009_samples_24_times_1hr_0.tsv');
   const outputRatio: Record<number, number> = Object.fromEntries(chunks.map((c) => [c, swimShuffleRatio(swim, c)]));
   const margins = values.sweep ? list(values.margins).map((m) => Number(m) / 100) : quick ? [0.05] : [0, 0.05, 0.1, 0.2, 0.3];
-  const seeds = Array.from({ length: quick ? 1 : (values.seeds ?? (values.sweep ? 10 : 2)) }, (_, i) => i + 1);
+  const firstSeed = values['first-seed'];
+  const seeds = Array.from({ length: quick ? 1 : (values.seeds ?? (values.sweep ? 10 : 2)) }, (_, i) => firstSeed + i);
+  const seedsArg = `--seeds ${seeds.length}${firstSeed !== 1 ? ` --first-seed ${firstSeed}` : ''}`;
   const tmp = path.join(root, '.tmp', 'sim-bench');
   mkdirSync(tmp, { recursive: true });
   if (values.sweep) {
     const approaches = list(values.approaches);
-    const command = `node dist/bench/simulate.js --sweep --seeds ${seeds.length} --margins ${values.margins} --chunks ${chunks.join(',')} --dcs ${dcs.join(',')} --approaches ${approaches.join(',')} --budget-ms ${budget} --workers ${values.workers}${values.name ? ` --name ${values.name}` : ''}`;
+    const command = `node dist/bench/simulate.js --sweep ${seedsArg} --margins ${values.margins} --chunks ${chunks.join(',')} --dcs ${dcs.join(',')} --approaches ${approaches.join(',')} --budget-ms ${budget} --workers ${values.workers}${values.name ? ` --name ${values.name}` : ''}`;
     return runSweep({ dcs, chunks, margins, seeds, approaches, budgetMs: budget, workers: values.workers, gen, traces, tmp, mapOutputRatio: outputRatio, name: values.name }, command);
   }
   if (values.throughput) {
@@ -181,7 +184,7 @@ export async function main({ values }: EntryArgs<typeof COMMAND.options>): Promi
   const result = {
     format: 'fallow.bench.simulate/v1',
     date: new Date().toISOString(),
-    command: `npm run bench:simulate --${quick ? ' --quick' : ''} --budget-ms ${budget} --seeds ${seeds.length} --forecast ${forecastKind}`,
+    command: `npm run bench:simulate --${quick ? ' --quick' : ''} --budget-ms ${budget} ${seedsArg} --forecast ${forecastKind}`,
     setup: { slotSeconds: SLOT_SECONDS, slots: SLOTS, mapOutputRatio: outputRatio, forecastKind, forecast: `${forecastSetup}; actual: the next day (--usage-shift-samples ${DAY_ROWS})`, budgetMs: budget, dcs, chunks, margins, seeds },
     forecasts,
     throughput,

@@ -4,25 +4,35 @@
  * explains it (evidence.ts). The (cluster, chunk, seed) groups (one generated cluster and one
  * forecast each, every margin inside) run on worker threads; the report is sweep-report.ts.
  *
- *   node dist/bench/simulate.js --sweep [--seeds 10] [--margins 0,5,10,15,20,25,30] [--chunks 128,256]
- *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls,sal-ls-links] [--budget-ms 1000] [--workers 2]
+ *   node dist/bench/simulate.js --sweep [--seeds 10] [--first-seed 1] [--margins 0,5,10,15,20,25,30] [--chunks 128,256]
+ *        [--dcs pc1,pc2,univ] [--approaches hadoop,cuckoo,sal-ls,sal-ls-ignored,sal-ls-links] [--budget-ms 1000] [--workers 2]
+ *
+ * Every run with a plan also records the plan's own makespan and a second replay with the actual load equal to
+ * the forecast (sweep-row.ts PlannedRun): planned against realised, issue 38.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { fromPlanDoc, toPlanDoc } from '../../src/engine/schedule/plan-doc';
+import { Model } from '../../src/engine/model/model';
 import { PlanDoc } from '../../src/engine/model/types';
 import { placeReducesOverLinks } from '../../src/engine/placement/shuffle-aware';
 import { solve } from '../../src/engine/solve';
+import { machineInfo } from '../lib/machine';
 import { repoRoot } from '../lib/paths';
 import { writeResultsSection } from '../lib/markdown';
-import { experiment, oneReplica, SLOT_SECONDS, SLOTS } from './experiment';
+import { experiment, oneReplica, RunOf, SLOT_SECONDS, SLOTS } from './experiment';
 import { builderForecast } from './forecast';
 import { runWithEvidence } from './evidence';
 import { renderSweep, renderEvidence } from './sweep-report';
-import { SweepResult, SweepRow } from './sweep-row';
+import { PlannedRun, SweepResult, SweepRow } from './sweep-row';
 
-export const SWEEP_APPROACHES = ['hadoop', 'cuckoo', 'cuckoo-plan', 'sal-ls', 'sal-ls-links', 'sal-ga', 'sal-exact'] as const;
+/**
+ * sal-ls (and sal-ga, sal-exact, cuckoo-plan) plan with the solve's default, which prices transfers on these
+ * instances (issue 38); sal-ls-ignored is the ls plan made with compute alone, as sal-ls was before, and
+ * sal-ls-links that plan with its reduces placed again over the links.
+ */
+export const SWEEP_APPROACHES = ['hadoop', 'cuckoo', 'cuckoo-plan', 'sal-ls', 'sal-ls-ignored', 'sal-ls-links', 'sal-ga', 'sal-exact'] as const;
 
 export interface SweepOptions {
   dcs: string[];
@@ -64,6 +74,7 @@ export async function runSweep(o: SweepOptions, command: string): Promise<number
     format: 'fallow.bench.simulate-sweep/v1',
     date: new Date().toISOString(),
     command,
+    machine: machineInfo(),
     setup: {
       slotSeconds: SLOT_SECONDS,
       slots: SLOTS,
@@ -137,51 +148,80 @@ async function runGroup({ dc, chunk, seed }: Group, o: SweepOptions): Promise<Sw
   let usage: ReturnType<typeof builderForecast>['usage'] | undefined;
   for (const margin of o.margins) {
     const { model, actual } = experiment(o.gen, o.tmp, dc, chunk, margin, seed, o.mapOutputRatio[chunk], (doc) => (usage ??= builderForecast(doc, o.traces, seed).usage));
-    let lsPlan: PlanDoc | undefined;
+    let ignoredPlan: PlanDoc | undefined;
+    const lsIgnored = () => solve(model, { strategy: 'ls', timeBudgetMs: o.budgetMs, seed, transfers: 'ignored' });
     for (const approach of o.approaches) {
       const t0 = Date.now();
-      let solveMs: number | null = null;
-      let run;
-      if (approach === 'hadoop' || approach === 'cuckoo') run = runWithEvidence(model, { policy: approach }, actual, 'cuckoo', seed);
-      else if (approach === 'sal-ls-links') {
-        // Salamander's ls plan (the same one sal-ls ran when it is in the sweep), its reduces placed again over the links.
-        lsPlan ??= await solve(model, { strategy: 'ls', timeBudgetMs: o.budgetMs, seed });
-        const s = fromPlanDoc(model, lsPlan);
-        placeReducesOverLinks(model, s);
-        solveMs = Date.now() - t0;
-        run = runWithEvidence(model, { plan: oneReplica({ ...toPlanDoc(model, s, 'ls'), placement: lsPlan.placement }) }, actual, 'salamander', seed);
-      } else {
-        const strategy = approach === 'cuckoo-plan' ? 'cuckoo' : approach.slice('sal-'.length);
-        const plan = await solve(model, { strategy, timeBudgetMs: o.budgetMs, seed });
-        if (approach === 'sal-ls') lsPlan = plan;
-        solveMs = Date.now() - t0;
-        run = approach === 'cuckoo-plan' ? runWithEvidence(model, { plan }, actual, 'cuckoo', seed) : runWithEvidence(model, { plan: oneReplica(plan) }, actual, 'salamander', seed);
+      if (approach === 'hadoop' || approach === 'cuckoo') {
+        rows.push(toRow({ dc, chunkMB: chunk, margin, seed, approach }, runWithEvidence(model, { policy: approach }, actual, 'cuckoo', seed), null));
+        continue;
       }
-      const { report: r, evidence } = run;
-      const job = r.jobs[0];
-      rows.push({
-        dc,
-        chunkMB: chunk,
-        margin,
-        seed,
-        approach,
-        accepted: r.rejectedJobs === 0,
-        finished: job.executionSeconds !== null,
-        executionSeconds: job.executionSeconds,
-        computeSeconds: job.computeSeconds,
-        stagingSeconds: job.stagingSeconds,
-        relaunchedTaskPct: r.relaunchedTaskPct,
-        remoteTaskPct: r.remoteTaskPct,
-        relaunches: r.relaunches,
-        stalledTasks: r.stalledTasks,
-        events: r.events,
-        simMs: r.elapsedMs,
-        solveMs,
-        evidence,
-      });
+      let plan: PlanDoc;
+      if (approach === 'sal-ls-links') {
+        // The ls plan made with compute alone (sal-ls-ignored's, the same one when both run), its reduces placed
+        // again over the links: what sal-ls-links was before plans priced transfers. On a priced plan the pass
+        // moves nothing (solve.ts: each reduce was already placed by its shuffle), so it starts from the ignored plan.
+        ignoredPlan ??= await lsIgnored();
+        const s = fromPlanDoc(model, ignoredPlan);
+        placeReducesOverLinks(model, s);
+        plan = { ...toPlanDoc(model, s, 'ls'), placement: ignoredPlan.placement, stats: { transfers: ignoredPlan.stats?.transfers } };
+      } else if (approach === 'sal-ls-ignored') {
+        // Salamander's ls plan as it was before issue 38: durations are compute alone (transfers: 'ignored').
+        plan = ignoredPlan ??= await lsIgnored();
+      } else {
+        // sal-ls, sal-ga, sal-exact, cuckoo-plan: the solve's default, which prices every fetch on these instances.
+        const strategy = approach === 'cuckoo-plan' ? 'cuckoo' : approach.slice('sal-'.length);
+        plan = await solve(model, { strategy, timeBudgetMs: o.budgetMs, seed });
+      }
+      const solveMs = Date.now() - t0;
+      // cuckoo-plan keeps its own WRR replicas and Cuckoo's QoS; Salamander's plans one replica and Alg. 3.
+      const [replayed, qos] = approach === 'cuckoo-plan' ? [plan, 'cuckoo'] : [oneReplica(plan), 'salamander'];
+      const row = toRow({ dc, chunkMB: chunk, margin, seed, approach }, runWithEvidence(model, { plan: replayed }, actual, qos, seed), solveMs);
+      if (plan.rejected.length === 0) row.planned = plannedRun(model, plan, replayed, qos, seed);
+      rows.push(row);
     }
   }
   return rows;
+}
+
+/**
+ * The plan's makespan beside its replay. The plan counts slots from the window's start and the simulator's
+ * computeSeconds runs from the job's release to its last task's end, both without the staging (the plan does not
+ * schedule it; the simulator adds it before the window's clock starts): the plan's end of its last task less
+ * the release is the figure to compare. The replay on the forecast (the regular customers doing exactly what
+ * the plan was told they would) takes the forecast's error out of the comparison.
+ */
+function plannedRun(model: Model, plan: PlanDoc, replayed: PlanDoc, qos: string, seed: number): PlannedRun {
+  const job = model.jobs[0];
+  const { report } = runWithEvidence(model, { plan: replayed }, model.doc.usage, qos, seed);
+  const transfers = plan.stats?.transfers;
+  return {
+    seconds: (plan.objective.makespanSlots - job.release) * model.slotSeconds,
+    transfers: typeof transfers === 'string' ? transfers : null,
+    onForecastSeconds: report.jobs[0].computeSeconds,
+    onForecastRelaunchedTaskPct: report.relaunchedTaskPct,
+  };
+}
+
+/** A run's row: where it ran (RunOf) and what the simulator and the evidence say of it. */
+function toRow(of: Omit<RunOf, 'accepted'>, { report: r, evidence }: ReturnType<typeof runWithEvidence>, solveMs: number | null): SweepRow {
+  const job = r.jobs[0];
+  return {
+    ...of,
+    accepted: r.rejectedJobs === 0,
+    finished: job.executionSeconds !== null,
+    executionSeconds: job.executionSeconds,
+    computeSeconds: job.computeSeconds,
+    stagingSeconds: job.stagingSeconds,
+    relaunchedTaskPct: r.relaunchedTaskPct,
+    remoteTaskPct: r.remoteTaskPct,
+    relaunches: r.relaunches,
+    stalledTasks: r.stalledTasks,
+    events: r.events,
+    simMs: r.elapsedMs,
+    solveMs,
+    evidence,
+  };
 }
 
 if (!isMainThread && workerData?.sweepGroup)

@@ -69,4 +69,33 @@ describe('sweep report', () => {
       const file = write('swim.tsv', [`job1\t0\t0\t${200 * MB}\t${100 * MB}\t0`, `job2\t0\t0\t${300 * MB}\t${50 * MB}\t0`, `job3\t0\t0\t${10 * MB}\t${999 * MB}\t0`].join('\n'));
       assert.equal(swimShuffleRatio(file, 128), 0.3);
     }));
+
+  describe('planned against realised (issue 38)', () => {
+    // Time on the cluster is half the execution time in row(): sal-ls's realised 50, 60, 70 min against planned
+    // 50, 50, 50 min: ratios 1.00, 1.20, 1.40; on the forecast 50, 55, 57.5: 1.00, 1.10, 1.15.
+    const planned = (minutes: number, onForecast: number | null) => ({ planned: { seconds: minutes * 60, transfers: 'priced', onForecastSeconds: onForecast === null ? null : onForecast * 60, onForecastRelaunchedTaskPct: 0 } });
+    const rows = [
+      row(1, 'hadoop', 100), row(1, 'sal-ls', 100, planned(50, 50)),
+      row(2, 'hadoop', 100), row(2, 'sal-ls', 120, planned(50, 55)),
+      row(3, 'hadoop', 100), row(3, 'sal-ls', 140, planned(50, 57.5)),
+      // The plan rejected the job: no planned makespan, not counted.
+      row(4, 'hadoop', 100), row(4, 'sal-ls', null),
+    ];
+    const md = renderSweep({ ...result(rows), setup: { ...result(rows).setup, approaches: ['hadoop', 'sal-ls'], seeds: [1, 2, 3, 4] } }, 'x.json');
+
+    test('realised over planned: min / p10 / median / p90 / max and the share within 15 %, against the next day and on the forecast', () => {
+      assert.match(md, /### Planned against realised \(issue 38\)/);
+      // p10 = 1 + 0.2 x 0.2 = 1.04, p90 = 1.2 + 0.8 x 0.2 = 1.36; on the forecast p10 1.02, p90 1.14; 1.15 is within.
+      assert.match(md, /\| sal-ls \(priced\) \| univ\/256 \(rejected by the plan: 1\) \| 1\.00 \/ 1\.04 \/ 1\.20 \/ 1\.36 \/ 1\.40 \| 33% \(1\/3\) \| 1\.00 \/ 1\.02 \/ 1\.10 \/ 1\.14 \/ 1\.15 \| 100% \(3\/3\) \|/);
+    });
+
+    test('each plan against Hadoop, configuration by configuration', () => {
+      // 50, 60, 70 min against Hadoop's 50: 1.00, 1.20, 1.40; never shorter.
+      assert.match(md, /\| all \| 1\.20 \(1\.04–1\.36\); shorter 0\/3 \|/);
+    });
+
+    test('results without planned makespans (before 2026-11-28) have no such section', () => {
+      assert.doesNotMatch(renderSweep(result([row(1, 'hadoop', 300), row(1, 'sal-ls', 100)]), 'x.json'), /Planned against realised/);
+    });
+  });
 });
