@@ -1,0 +1,171 @@
+import type { Model } from '../model/model';
+import type { AssignmentDoc, InstanceDoc, PlanDoc } from '../model/types';
+import { LeastFetch } from '../network/least-fetch';
+import { TaskState } from './driver';
+import type { SimulatorView } from './host';
+import type { NodeOutage } from './outages';
+
+/** What made a closed loop re-plan (closed-loop.ts). */
+export type ReplanTrigger = 'periodic' | 'kill' | 'node-lost' | 'node-back';
+
+/** A started task kept where it ran: the instance's `frozen.assignments` (docs/FORMAT.md, Frozen assignments), shaped as a plan's assignment. */
+export type FrozenAssignment = AssignmentDoc;
+
+/** An instance to re-plan: the run's instance with its started tasks frozen and the usage as known now. */
+export type ReplanInstance = InstanceDoc & { frozen: { nowSlot: number; assignments: FrozenAssignment[] } };
+
+/** A node lost at the re-plan (outages.ts): since when, and until when the re-plan takes it to be lost. */
+export interface LostNode {
+  node: string;
+  fromSeconds: number;
+  /** When it is known to come back (an announced return), null when not known: lost to the end of the window. */
+  backSeconds: number | null;
+}
+
+/** What a replanner gets (closed-loop.ts): the state of the run at a re-plan. */
+export interface ReplanState {
+  trigger: ReplanTrigger;
+  nowSeconds: number;
+  /** The re-plan's first slot: floor(nowSeconds / slotSeconds); the new plan starts nothing before it. */
+  nowSlot: number;
+  /**
+   * The instance with `frozen` = every task that has started (running, fetching or ended) on its actual node at
+   * its actual start slot, and `usage` = the regular customers' actual load observed before nowSlot, the
+   * forecast (the instance's own usage) from it on, and 1 on every metric of a lost node while it is taken to be
+   * lost (no plan can use it).
+   */
+  instance: ReplanInstance;
+  /** The plan the run followed until now (SolveOptions.previous). */
+  previous: PlanDoc;
+  /** Nodes lost now. */
+  lost: LostNode[];
+}
+
+/** Why there was nothing to re-plan. */
+export type ReplanSkip = 'window-over' | 'nothing-to-plan';
+
+export function replanSkip(x: ReplanState | ReplanSkip): x is ReplanSkip {
+  return typeof x === 'string';
+}
+
+/**
+ * The state of the run at `now` for a re-plan (ReplanState), or why none can be made: the window is over
+ * (nowSlot >= horizon.slots: no plan can start anything) or every task of the accepted jobs has started.
+ *
+ * The frozen start of a task is the slot its last attempt started in. The model's durations are whole slots
+ * (rounded up) while the run's are not, so a task that started in the slot its predecessor ended in would
+ * start before that predecessor ends in the model: its frozen start is then moved to the predecessor's end
+ * (the least the model allows; `frozen` must respect the stage order, docs/FORMAT.md). Likewise, where the
+ * frozen tasks alone would need more than the forecast leaves them from nowSlot on (they run now, so the
+ * actual load left them room, or, ended in the run, they still end later in the model), the usage handed over
+ * is lowered to leave them exactly that room: nothing else is planned there, and no plan is refused for what
+ * already runs. In a plan that prices transfers, a frozen task's fetchSlots is the least fetch time from where
+ * its predecessors ran, or the fetch it really took when longer.
+ */
+export function replanState(sim: SimulatorView, trigger: ReplanTrigger, previous: PlanDoc, outages: readonly NodeOutage[]): ReplanState | ReplanSkip {
+  const model = sim.model;
+  const { T, slotSeconds: S } = model;
+  const now = sim.now;
+  const nowSlot = Math.floor(now / S + 1e-9);
+  if (nowSlot >= T) return 'window-over';
+  const started = (i: number) => sim.state[i] === TaskState.Transfer || sim.state[i] === TaskState.Running || sim.state[i] === TaskState.Done;
+  let toPlan = 0;
+  for (let i = 0; i < model.nTasks; i++) if (sim.accepted[model.taskJob[i]] && !started(i)) toPlan++;
+  if (toPlan === 0) return 'nothing-to-plan';
+
+  const least = model.pricesTransfers ? new LeastFetch(model) : null;
+  const end = new Int32Array(model.nTasks).fill(-1);
+  const frozenTasks: number[] = [];
+  const assignments: FrozenAssignment[] = [];
+  // Tasks are numbered stage by stage in a topological order of each job's stages: predecessors come first.
+  for (let i = 0; i < model.nTasks; i++) {
+    if (!sim.accepted[model.taskJob[i]] || !started(i)) continue;
+    const k = sim.node[i];
+    const g = model.taskStage[i];
+    const stage = model.stages[g];
+    let lo = model.jobs[stage.job].release;
+    for (const p of stage.preds) {
+      const ps = model.stages[p];
+      for (let n = ps.firstTask; n < ps.firstTask + ps.tasks; n++) lo = Math.max(lo, end[n]);
+    }
+    const start = Math.min(nowSlot, Math.max(lo, Math.floor(sim.startedAt[i] / S + 1e-9)));
+    const a: FrozenAssignment = { job: model.jobs[stage.job].id, stage: stage.id, task: model.taskOrdinal[i], node: model.nodeIds[k], start };
+    let fetch = 0;
+    if (least) {
+      const fetched = sim.computeStartedAt[i] >= 0 ? sim.computeStartedAt[i] : now;
+      fetch = Math.max(least.slots(i, k, sim.node), Math.ceil((fetched - sim.startedAt[i]) / S - 1e-9));
+      a.fetchSlots = fetch;
+    }
+    end[i] = start + fetch + stage.dur[k];
+    frozenTasks.push(i);
+    assignments.push(a);
+  }
+
+  const lost = lostNodes(model, outages, now);
+  const usage = usageNow(sim, nowSlot, lost);
+  leaveRoomForFrozen(model, usage, frozenTasks, sim.node, end, nowSlot);
+  const instance: ReplanInstance = { ...model.doc, usage, frozen: { nowSlot, assignments } };
+  return { trigger, nowSeconds: now, nowSlot, instance, previous, lost };
+}
+
+/** The outages under way at `now`, as a re-plan knows them: lost until the announced return, else to the end. */
+function lostNodes(model: Model, outages: readonly NodeOutage[], now: number): LostNode[] {
+  return outages
+    .filter((o) => o.from <= now + 1e-9 && o.to > now + 1e-9)
+    .map((o) => ({ node: model.nodeIds[o.k], fromSeconds: o.from, backSeconds: o.returnKnown && o.to !== Infinity ? o.to : null }));
+}
+
+/** node -> metric -> per slot: observed before nowSlot, the forecast from it on, 1 where a node is taken to be lost. */
+function usageNow(sim: SimulatorView, nowSlot: number, lost: LostNode[]): Record<string, Record<string, number[]>> {
+  const model = sim.model;
+  const { T, slotSeconds: S } = model;
+  const forecast = model.doc.usage ?? {};
+  const out: Record<string, Record<string, number[]>> = {};
+  model.nodeIds.forEach((id, k) => {
+    const per: Record<string, number[]> = {};
+    const lostUntil = lost
+      .filter((l) => l.node === id)
+      .reduce((to, l) => Math.max(to, l.backSeconds === null ? T : Math.min(T, Math.ceil(l.backSeconds / S - 1e-9))), -1);
+    model.metrics.forEach((m, mi) => {
+      const f = own(own(forecast, id), m);
+      per[m] = Array.from({ length: T }, (_, t) => (t < nowSlot ? sim.usage.at(k, mi, t) : t < lostUntil ? 1 : (f?.[t] ?? 0)));
+    });
+    out[id] = per;
+  });
+  return out;
+}
+
+/**
+ * Lowers the usage handed over wherever the frozen tasks alone need more than it leaves them from nowSlot on
+ * (available = C x max(0, 1 - U - S) - reserved; FORMAT.md), so that they have exactly their room there.
+ */
+function leaveRoomForFrozen(model: Model, usage: Record<string, Record<string, number[]>>, frozen: number[], node: ArrayLike<number>, end: Int32Array, nowSlot: number): void {
+  const { T, M } = model;
+  const load = new Map<number, Float64Array>();
+  for (const i of frozen) {
+    const k = node[i];
+    let l = load.get(k);
+    if (!l) load.set(k, (l = new Float64Array(M * T)));
+    const d = model.stages[model.taskStage[i]].demand;
+    for (let t = nowSlot; t < Math.min(T, end[i]); t++) for (let m = 0; m < M; m++) l[m * T + t] += d[m];
+  }
+  for (const [k, l] of load) {
+    const id = model.nodeIds[k];
+    const cap = model.capacity[k];
+    model.metrics.forEach((metric, m) => {
+      const margin = model.doc.safetyMargin?.[metric] ?? 0;
+      const reserved = model.doc.reserved?.[id]?.[metric];
+      const series = usage[id][metric];
+      for (let t = nowSlot; t < T; t++) {
+        const need = l[m * T + t] + (reserved?.[t] ?? 0);
+        if (need <= 0 || cap[m] <= 0) continue;
+        const room = cap[m] * Math.max(0, 1 - series[t] - margin);
+        if (need > room + 1e-9) series[t] = Math.max(0, 1 - margin - need / cap[m]);
+      }
+    });
+  }
+}
+
+function own<V>(obj: Record<string, V> | undefined, key: string): V | undefined {
+  return obj !== undefined && Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
+}
