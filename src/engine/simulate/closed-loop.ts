@@ -95,8 +95,12 @@ export async function runClosedLoop(model: Model, actual: ActualUsage, plan: Pla
   const driver = new ReplanDriver(model, plan, triggers);
   const sim = new Simulator(model, actual, driver, options);
   const outages = options.outages ?? [];
+  // The next periodic re-plan: `every` after the last re-plan (or the last time there was nothing to re-plan).
+  let nextPeriodic = Infinity;
   const schedulePeriodic = () => {
-    if (every !== undefined) sim.pauseAt(Math.max(sim.now, boundaryAfter((last === -Infinity ? 0 : last) + every)));
+    if (every === undefined) return;
+    nextPeriodic = boundaryAfter(sim.now + every);
+    sim.pauseAt(nextPeriodic);
   };
 
   sim.begin();
@@ -105,7 +109,7 @@ export async function runClosedLoop(model: Model, actual: ActualUsage, plan: Pla
     const now = sim.now;
     let trigger: ReplanTrigger | null = pending;
     if (trigger === null && deferred !== null && now >= last + gap - 1e-9) trigger = deferred;
-    if (trigger === null && every !== undefined && now >= (last === -Infinity ? 0 : last) + every - 1e-9) trigger = 'periodic';
+    if (trigger === null && now >= nextPeriodic - 1e-9) trigger = 'periodic';
     if (trigger === null) continue;
     pending = null;
     deferred = null;
@@ -113,6 +117,7 @@ export async function runClosedLoop(model: Model, actual: ActualUsage, plan: Pla
     if (replanSkip(state)) {
       skipped[state]++;
       driver.release();
+      if (trigger === 'periodic') schedulePeriodic();
       continue;
     }
     const t0 = Date.now();
