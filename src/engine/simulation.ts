@@ -104,11 +104,12 @@ export function simulatePlan(model: Model, plan: PlanDoc, options: SimulateOptio
 export interface ReplanOptions extends ReplanLoopOptions {
   /** Makes each new plan; default solveReplanner() with the settings below. */
   replanner?: Replanner;
-  /** The default replanner's solve: strategy (default ls), budget (timeBudgetMs or maxIterations) and seed. */
+  /** The default replanner's solve: strategy (default ls), budget (timeBudgetMs or maxIterations), seed and objective. */
   strategy?: string;
   timeBudgetMs?: number;
   maxIterations?: number;
   seed?: number;
+  objective?: SolveOptions['objective'];
 }
 
 /** A closed-loop replay's report: the run's metrics and every re-plan (when, why, what moved, how long it took). */
@@ -119,13 +120,14 @@ export type ReplanReport = SimReport & { replan: Omit<ClosedLoopResult, 'report'
  * the run followed as `previous` (the engine keeps tasks where they were unless moving them pays; the plan's
  * stats.replan counts the moves).
  */
-export function solveReplanner(o: Pick<ReplanOptions, 'strategy' | 'timeBudgetMs' | 'maxIterations' | 'seed'> = {}): Replanner {
+export function solveReplanner(o: Pick<ReplanOptions, 'strategy' | 'timeBudgetMs' | 'maxIterations' | 'seed' | 'objective'> = {}): Replanner {
   return (state) => {
     const options: SolveOptions & { previous?: unknown } = {
       strategy: o.strategy ?? 'ls',
       ...(o.maxIterations !== undefined ? { maxIterations: o.maxIterations } : {}),
       ...(o.timeBudgetMs !== undefined || o.maxIterations === undefined ? { timeBudgetMs: o.timeBudgetMs ?? 1000 } : {}),
       seed: o.seed ?? 1,
+      ...(o.objective !== undefined ? { objective: o.objective } : {}),
       previous: state.previous,
     };
     return solve(loadInstance(state.instance), options);

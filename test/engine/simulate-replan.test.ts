@@ -133,7 +133,7 @@ describe('closed loop: re-planning a plan replay', () => {
       state.instance.frozen.assignments.map((a) => `${a.job}/${a.stage}/${a.task}@${a.node}:${a.start}`).sort(),
       ['y/map/0@a:0', 'y/map/3@b:0'],
     );
-    assert.deepEqual(state.lost, [{ node: 'c', fromSeconds: 50, backSeconds: null }]);
+    assert.deepEqual(state.lost, [{ node: 'c', fromSeconds: 50, backSeconds: null, announced: false }]);
     assert.deepEqual(state.instance.usage!.c.cpu.slice(0, 3), [0, 1, 1], 'c is lost from slot 1 to the end of the window');
     for (const a of next.assignments) assert.notEqual(a.node, 'c', `${a.job}/${a.stage}/${a.task} planned on the lost node`);
     assert.equal(run.makespanSeconds, 500);
@@ -189,6 +189,55 @@ describe('closed loop: re-planning a plan replay', () => {
         if (!state.instance.frozen.assignments.some((f) => f.job === a.job && f.stage === a.stage && f.task === a.task)) assert.ok(a.start >= state.nowSlot, `${a.job}/${a.stage}/${a.task} starts at ${a.start} before ${state.nowSlot}`);
       followed = next;
     }
+  });
+
+  test('a lost node comes back when its return is announced, or when the loop expects it back', async () => {
+    const { doc, plan } = lostNode();
+    const model = loadInstance(doc);
+    const announced = recording();
+    await simulateReplanning(model, plan, { outages: [{ node: 'c', fromSeconds: 50, toSeconds: 250, returnKnown: true }], replan: { onKill: false, replanner: announced.replanner } });
+    const first = announced.seen[0].state;
+    assert.deepEqual(first.lost, [{ node: 'c', fromSeconds: 50, backSeconds: 250, announced: true }]);
+    assert.deepEqual(first.instance.usage!.c.ram.slice(0, 7), [0, 1, 1, 1, 1, 0, 0], 'lost in slots 1-4, back at slot 5 (250 s)');
+    const expected = recording();
+    await simulateReplanning(model, plan, { outages: lostC(), replan: { expectedOutageSeconds: 100, replanner: expected.replanner } });
+    assert.deepEqual(expected.seen[0].state.lost, [{ node: 'c', fromSeconds: 50, backSeconds: 150, announced: false }]);
+    assert.deepEqual(expected.seen[0].state.instance.usage!.c.cpu.slice(0, 4), [0, 1, 1, 0]);
+  });
+
+  test('tasks that overcommit a node (CPU is throttled, not refused) are frozen on a node made as large as they need, other slots unchanged', async () => {
+    // Node a: 2 CPUs. j1's map (1 CPU) is planned 0-100 s but the regular customers take 3/4 of the CPU until
+    // 200 s, so it runs at half speed, 0-200 s, and its reduce starts at 200 s, not 100 s, and runs to 400 s;
+    // j2's task (2 CPUs) starts as planned at 300 s: 3 CPUs run on a from 300 s. j3's task is still to start at
+    // the re-plan at 350 s.
+    const doc: InstanceDoc = {
+      format: 'fallow.instance/v1',
+      name: 'overcommit',
+      horizon: { slots: 20, slotSeconds: 50 },
+      metrics: ['cpu', 'ram'],
+      nodes: [node('a', { capacity: { cpu: 2, ram: 16 } })],
+      jobs: [
+        { id: 'j1', stages: [{ id: 'map', tasks: 1, demand: { cpu: 1, ram: 1 }, durationSeconds: 100 }, { id: 'reduce', tasks: 1, after: ['map'], demand: { cpu: 1, ram: 1 }, durationSeconds: 200 }] },
+        { id: 'j2', stages: [{ id: 'map', tasks: 1, demand: { cpu: 2, ram: 1 }, durationSeconds: 200 }] },
+        { id: 'j3', stages: [{ id: 'map', tasks: 1, demand: { cpu: 1, ram: 1 }, durationSeconds: 100 }] },
+      ],
+    };
+    const plan = planOf(doc, [at('j1/map/0@a:0'), at('j1/reduce/0@a:2'), at('j2/map/0@a:6'), at('j3/map/0@a:10')]);
+    const model = loadInstance(doc);
+    const actual = { a: { cpu: Array.from({ length: 20 }, (_, t) => (t < 4 ? 0.75 : 0)) } };
+    const { seen, replanner } = recording();
+    const run = await simulateReplanning(model, plan, { actual, replan: { everySeconds: 350, onKill: false, onNodeLost: false, replanner } });
+    assert.equal(run.unfinishedJobs, 0);
+    const { state, plan: next } = seen[0];
+    assert.equal(state.nowSlot, 7);
+    assert.deepEqual(state.instance.frozen.assignments.map((f) => `${f.job}/${f.stage}@${f.start}`), ['j1/map@0', 'j1/reduce@4', 'j2/map@6']);
+    assert.equal(state.instance.nodes[0].capacity.cpu, 3, 'the frozen tasks need 3 CPUs at slot 7');
+    // Every slot keeps the room it had, 3 x (1 - u) = 2 x (1 - actual or forecast), but slot 7: 3 CPUs, all frozen.
+    const room = state.instance.usage!.a.cpu.map((u) => Math.round(3 * (1 - u) * 1e6) / 1e6);
+    assert.deepEqual(room.slice(0, 10), [0.5, 0.5, 0.5, 0.5, 2, 2, 2, 3, 2, 2]);
+    const check = evaluatePlan(loadInstance(state.instance), next);
+    assert.ok(check.ok, check.violations.slice(0, 3).join('; '));
+    assert.equal(run.replan.replans[0].outcome, 'adopted');
   });
 
   test('a failing replanner leaves the run on its plan: the failure is recorded, the run is the static replay', async () => {

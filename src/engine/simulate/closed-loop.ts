@@ -24,6 +24,11 @@ export interface ReplanLoopOptions {
    * met as a static replay meets it (relaunch where room is) and the re-plan comes when the gap is over.
    */
   minGapSeconds?: number;
+  /**
+   * How long a re-plan expects a node lost without an announced return to stay lost (after its loss; once
+   * overdue, after now). Default: it does not come back within the window.
+   */
+  expectedOutageSeconds?: number;
 }
 
 /** One re-plan of a run. */
@@ -69,6 +74,7 @@ export async function runClosedLoop(model: Model, actual: ActualUsage, plan: Pla
   if (every !== undefined && !(every > 0)) throw new Error(`replan.everySeconds must be > 0, got ${every}`);
   const gap = loop.minGapSeconds ?? S;
   if (!(gap >= 0)) throw new Error(`replan.minGapSeconds must be >= 0, got ${gap}`);
+  if (loop.expectedOutageSeconds !== undefined && !(loop.expectedOutageSeconds > 0)) throw new Error(`replan.expectedOutageSeconds must be > 0, got ${loop.expectedOutageSeconds}`);
   if ((options.reduceSlowstart ?? 1) !== 1) throw new Error('re-planning needs the strict map -> reduce barrier (reduceSlowstart 1): a started stage freezes after its predecessors');
   const replans: ReplanRecord[] = [];
   const skipped: Record<ReplanSkip, number> = { 'window-over': 0, 'nothing-to-plan': 0 };
@@ -113,7 +119,7 @@ export async function runClosedLoop(model: Model, actual: ActualUsage, plan: Pla
     if (trigger === null) continue;
     pending = null;
     deferred = null;
-    const state = replanState(sim, trigger, current, outages);
+    const state = replanState(sim, trigger, current, outages, loop.expectedOutageSeconds);
     if (replanSkip(state)) {
       skipped[state]++;
       driver.release();

@@ -1,5 +1,5 @@
 import type { Model } from '../model/model';
-import type { AssignmentDoc, InstanceDoc, PlanDoc } from '../model/types';
+import type { AssignmentDoc, InstanceDoc, NodeSpec, PlanDoc } from '../model/types';
 import { LeastFetch } from '../network/least-fetch';
 import { TaskState } from './driver';
 import type { SimulatorView } from './host';
@@ -18,8 +18,14 @@ export type ReplanInstance = InstanceDoc & { frozen: { nowSlot: number; assignme
 export interface LostNode {
   node: string;
   fromSeconds: number;
-  /** When it is known to come back (an announced return), null when not known: lost to the end of the window. */
+  /**
+   * When the re-plan takes it to come back: its announced return; else, with an expected outage length
+   * (ReplanLoopOptions.expectedOutageSeconds), that long after the loss (or after now, once overdue); else null:
+   * lost to the end of the window.
+   */
   backSeconds: number | null;
+  /** The return was announced with the loss (Outage.returnKnown). */
+  announced: boolean;
 }
 
 /** What a replanner gets (closed-loop.ts): the state of the run at a re-plan. */
@@ -58,11 +64,11 @@ export function replanSkip(x: ReplanState | ReplanSkip): x is ReplanSkip {
  * (the least the model allows; `frozen` must respect the stage order, docs/FORMAT.md). Likewise, where the
  * frozen tasks alone would need more than the forecast leaves them from nowSlot on (they run now, so the
  * actual load left them room, or, ended in the run, they still end later in the model), the usage handed over
- * is lowered to leave them exactly that room: nothing else is planned there, and no plan is refused for what
- * already runs. In a plan that prices transfers, a frozen task's fetchSlots is the least fetch time from where
+ * is lowered to leave them exactly that room (fitFrozen): nothing else is planned there, and no plan is refused
+ * for what already runs. In a plan that prices transfers, a frozen task's fetchSlots is the least fetch time from where
  * its predecessors ran, or the fetch it really took when longer.
  */
-export function replanState(sim: SimulatorView, trigger: ReplanTrigger, previous: PlanDoc, outages: readonly NodeOutage[]): ReplanState | ReplanSkip {
+export function replanState(sim: SimulatorView, trigger: ReplanTrigger, previous: PlanDoc, outages: readonly NodeOutage[], expectedOutageSeconds?: number): ReplanState | ReplanSkip {
   const model = sim.model;
   const { T, slotSeconds: S } = model;
   const now = sim.now;
@@ -101,18 +107,23 @@ export function replanState(sim: SimulatorView, trigger: ReplanTrigger, previous
     assignments.push(a);
   }
 
-  const lost = lostNodes(model, outages, now);
+  const lost = lostNodes(model, outages, now, expectedOutageSeconds);
   const usage = usageNow(sim, nowSlot, lost);
-  leaveRoomForFrozen(model, usage, frozenTasks, sim.node, end, nowSlot);
-  const instance: ReplanInstance = { ...model.doc, usage, frozen: { nowSlot, assignments } };
+  const nodes = [...model.doc.nodes];
+  fitFrozen(model, usage, nodes, frozenTasks, sim.node, end, nowSlot);
+  const instance: ReplanInstance = { ...model.doc, nodes, usage, frozen: { nowSlot, assignments } };
   return { trigger, nowSeconds: now, nowSlot, instance, previous, lost };
 }
 
-/** The outages under way at `now`, as a re-plan knows them: lost until the announced return, else to the end. */
-function lostNodes(model: Model, outages: readonly NodeOutage[], now: number): LostNode[] {
+/** The outages under way at `now`, as a re-plan knows them (LostNode.backSeconds). */
+function lostNodes(model: Model, outages: readonly NodeOutage[], now: number, expected: number | undefined): LostNode[] {
   return outages
     .filter((o) => o.from <= now + 1e-9 && o.to > now + 1e-9)
-    .map((o) => ({ node: model.nodeIds[o.k], fromSeconds: o.from, backSeconds: o.returnKnown && o.to !== Infinity ? o.to : null }));
+    .map((o) => {
+      const announced = o.returnKnown && o.to !== Infinity;
+      const back = announced ? o.to : expected === undefined ? null : o.from + expected > now ? o.from + expected : now + expected;
+      return { node: model.nodeIds[o.k], fromSeconds: o.from, backSeconds: back, announced };
+    });
 }
 
 /** node -> metric -> per slot: observed before nowSlot, the forecast from it on, 1 where a node is taken to be lost. */
@@ -136,10 +147,13 @@ function usageNow(sim: SimulatorView, nowSlot: number, lost: LostNode[]): Record
 }
 
 /**
- * Lowers the usage handed over wherever the frozen tasks alone need more than it leaves them from nowSlot on
- * (available = C x max(0, 1 - U - S) - reserved; FORMAT.md), so that they have exactly their room there.
+ * Makes room for the frozen tasks alone wherever the usage handed over leaves them less from nowSlot on
+ * (available = C x max(0, 1 - U - S) - reserved; FORMAT.md): the usage is lowered there to leave them exactly
+ * their room. Where even an idle node is too small (the simulator throttles CPU, so a node may run more CPU than it
+ * has: a shifted plan's tasks overlapping), the node's capacity of that metric is raised to what they need and the
+ * usage of every slot raised with it, so that every other slot keeps the room it had.
  */
-function leaveRoomForFrozen(model: Model, usage: Record<string, Record<string, number[]>>, frozen: number[], node: ArrayLike<number>, end: Int32Array, nowSlot: number): void {
+function fitFrozen(model: Model, usage: Record<string, Record<string, number[]>>, nodes: NodeSpec[], frozen: number[], node: ArrayLike<number>, end: Int32Array, nowSlot: number): void {
   const { T, M } = model;
   const load = new Map<number, Float64Array>();
   for (const i of frozen) {
@@ -151,16 +165,24 @@ function leaveRoomForFrozen(model: Model, usage: Record<string, Record<string, n
   }
   for (const [k, l] of load) {
     const id = model.nodeIds[k];
-    const cap = model.capacity[k];
     model.metrics.forEach((metric, m) => {
       const margin = model.doc.safetyMargin?.[metric] ?? 0;
       const reserved = model.doc.reserved?.[id]?.[metric];
       const series = usage[id][metric];
+      const need = (t: number) => l[m * T + t] + (reserved?.[t] ?? 0);
+      let cap = model.capacity[k][m];
+      let most = 0;
+      for (let t = nowSlot; t < T; t++) most = Math.max(most, need(t));
+      if (most > cap * (1 - margin) + 1e-9 && margin < 1) {
+        const raised = most / (1 - margin);
+        for (let t = 0; t < T; t++) series[t] = Math.min(1, Math.max(0, 1 - margin - (cap * Math.max(0, 1 - series[t] - margin)) / raised));
+        nodes[k] = { ...nodes[k], capacity: { ...nodes[k].capacity, [metric]: raised } };
+        cap = raised;
+      }
+      if (!(cap > 0)) return;
       for (let t = nowSlot; t < T; t++) {
-        const need = l[m * T + t] + (reserved?.[t] ?? 0);
-        if (need <= 0 || cap[m] <= 0) continue;
-        const room = cap[m] * Math.max(0, 1 - series[t] - margin);
-        if (need > room + 1e-9) series[t] = Math.max(0, 1 - margin - need / cap[m]);
+        const n = need(t);
+        if (n > 0 && n > cap * Math.max(0, 1 - series[t] - margin) + 1e-9) series[t] = Math.max(0, 1 - margin - n / cap);
       }
     });
   }
