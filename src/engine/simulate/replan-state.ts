@@ -32,7 +32,11 @@ export interface LostNode {
 export interface ReplanState {
   trigger: ReplanTrigger;
   nowSeconds: number;
-  /** The re-plan's first slot: floor(nowSeconds / slotSeconds); the new plan starts nothing before it. */
+  /**
+   * The re-plan's first slot: the first slot boundary at or after now, ceil(nowSeconds / slotSeconds). The new
+   * plan starts nothing before it; what has started by now (within that slot too) is frozen, and a task that
+   * has ended by now ends by it in the model as well (durations are rounded up to whole slots).
+   */
   nowSlot: number;
   /**
    * The instance with `frozen` = every task that has started (running, fetching or ended) on its actual node at
@@ -59,9 +63,13 @@ export function replanSkip(x: ReplanState | ReplanSkip): x is ReplanSkip {
  * (nowSlot >= horizon.slots: no plan can start anything) or every task of the accepted jobs has started.
  *
  * The frozen start of a task is the slot its last attempt started in. The model's durations are whole slots
- * (rounded up) while the run's are not, so a task that started in the slot its predecessor ended in would
- * start before that predecessor ends in the model: its frozen start is then moved to the predecessor's end
- * (the least the model allows; `frozen` must respect the stage order, docs/FORMAT.md). Likewise, where the
+ * (rounded up) while the run's are not, so three cases move it (`frozen` must respect the stage order and the
+ * capacity from nowSlot on, docs/FORMAT.md): a task that started in the slot its predecessor ended in would
+ * start before that predecessor ends in the model, so it starts at that end (the least the model allows); a
+ * task that has ended but would still run at nowSlot in the model (its predecessor pushed it) starts
+ * earlier, so as to end by nowSlot, where its predecessors allow (else it would hold a task slot it has left);
+ * a task still running that would have ended in the model (throttled, it runs longer) starts later, so as to
+ * hold its node in slot nowSlot. Likewise, where the
  * frozen tasks alone would need more than the forecast leaves them from nowSlot on (they run now, so the
  * actual load left them room, or, ended in the run, they still end later in the model), the usage handed over
  * is lowered to leave them exactly that room (fitFrozen): nothing else is planned there, and no plan is refused
@@ -72,7 +80,7 @@ export function replanState(sim: SimulatorView, trigger: ReplanTrigger, previous
   const model = sim.model;
   const { T, slotSeconds: S } = model;
   const now = sim.now;
-  const nowSlot = Math.floor(now / S + 1e-9);
+  const nowSlot = Math.ceil(now / S - 1e-9);
   if (nowSlot >= T) return 'window-over';
   const started = (i: number) => sim.state[i] === TaskState.Transfer || sim.state[i] === TaskState.Running || sim.state[i] === TaskState.Done;
   let toPlan = 0;
@@ -94,15 +102,20 @@ export function replanState(sim: SimulatorView, trigger: ReplanTrigger, previous
       const ps = model.stages[p];
       for (let n = ps.firstTask; n < ps.firstTask + ps.tasks; n++) lo = Math.max(lo, end[n]);
     }
-    const start = Math.min(nowSlot, Math.max(lo, Math.floor(sim.startedAt[i] / S + 1e-9)));
-    const a: FrozenAssignment = { job: model.jobs[stage.job].id, stage: stage.id, task: model.taskOrdinal[i], node: model.nodeIds[k], start };
     let fetch = 0;
     if (least) {
       const fetched = sim.computeStartedAt[i] >= 0 ? sim.computeStartedAt[i] : now;
       fetch = Math.max(least.slots(i, k, sim.node), Math.ceil((fetched - sim.startedAt[i]) / S - 1e-9));
-      a.fetchSlots = fetch;
     }
-    end[i] = start + fetch + stage.dur[k];
+    const length = fetch + stage.dur[k];
+    let start = Math.max(lo, Math.floor(sim.startedAt[i] / S + 1e-9));
+    // Ended: out of the way from nowSlot on where its predecessors allow. Running past its length in the model: still on its node at nowSlot.
+    if (sim.state[i] === TaskState.Done) start = Math.max(lo, Math.min(start, nowSlot - length));
+    else start = Math.max(start, nowSlot + 1 - length);
+    start = Math.min(start, nowSlot);
+    const a: FrozenAssignment = { job: model.jobs[stage.job].id, stage: stage.id, task: model.taskOrdinal[i], node: model.nodeIds[k], start };
+    if (least) a.fetchSlots = fetch;
+    end[i] = start + length;
     frozenTasks.push(i);
     assignments.push(a);
   }
