@@ -10,6 +10,10 @@ import { placeChunks } from './placement/placement';
 import { placeReducesOverLinks } from './placement/shuffle-aware';
 import { priceByStartOrder } from './lists/price-schedule';
 import { Random } from './random';
+import { previousOf } from './replan/previous';
+import { replanSchedule, ReplanStats } from './replan/replan';
+import { residualOf } from './replan/residual';
+import { Schedule } from './schedule/schedule';
 import { scheduleRevenue } from './schedule/revenue';
 import { getStrategy, lookupStrategy } from './strategies';
 import { Budget } from './budget/budget';
@@ -54,12 +58,17 @@ export async function solveWithOutcome(instanceModel: Model, options: SolveOptio
   const budget = Budget.start(options);
   const startedAt = budget.startedAt;
   const seed = options.seed ?? 1;
-  const fullBound = makespanBound(model);
+  // Re-planning (FORMAT.md, Frozen assignments; replan/): the strategy searches what is not frozen, as an
+  // instance of its own; its plan is decoded again around the frozen tasks and weighed against the previous plan.
+  const previous = options.previous !== undefined ? previousOf(model, options.previous) : null;
+  const residual = model.frozen ? residualOf(model) : null;
+  const searchModel = model.frozen ? residual?.model ?? null : model;
+  const fullBound = makespanBound(searchModel ?? model);
   let lastReport = 0;
   const objective = options.objective ?? 'tasks-then-makespan';
   const revenueUpper = objective === 'revenue' ? revenueBound(model) : null;
   const ctx: StrategyContext = {
-    model,
+    model: searchModel ?? model,
     objective,
     rng: new Random(seed),
     // Leave room for bounds, placement and the final evaluation inside the budget.
@@ -79,25 +88,38 @@ export async function solveWithOutcome(instanceModel: Model, options: SolveOptio
   };
   // A first report before the strategy runs: the bound is known, nothing is scheduled yet.
   options.onProgress?.(progressOf(model, name, Date.now() - startedAt, 0, 0, 0, fullBound.makespanSlots, 'searching'));
-  const result: StrategyResult = await strategy.run(ctx);
+  // Everything frozen: nothing to search.
+  const result: StrategyResult = searchModel ? await strategy.run(ctx) : { schedule: new Schedule(model), iterations: 0 };
   options.onProgress?.(progressOf(model, name, Date.now() - startedAt, result.iterations, result.schedule.scheduledTasks(), result.schedule.makespan(), fullBound.makespanSlots, 'finishing'));
   // A strategy that searched with compute alone gets its order planned again with every fetch priced
   // (lists/price-schedule.ts); what it proved is then of another schedule.
   const retimed = model.pricesTransfers && !result.schedule.fetch;
-  const schedule = retimed ? priceByStartOrder(model, result.schedule) : result.schedule;
+  const replanning = model.frozen !== null || previous !== null;
+  let schedule: Schedule;
+  let replan: ReplanStats | null = null;
+  if (replanning) {
+    // Around frozen tasks the decode prices what the model prices; without any, a compute-alone plan is retimed first.
+    const searched = !model.frozen && retimed ? priceByStartOrder(model, result.schedule) : result.schedule;
+    ({ schedule, stats: replan } = replanSchedule(model, searched, residual, previous, objective));
+  } else schedule = retimed ? priceByStartOrder(model, result.schedule) : result.schedule;
   // Where blocks already live, deal each stage's tasks to its slots so that most read locally (same ends);
-  // a priced schedule chose its tasks' blocks as it placed them.
-  if (!schedule.fetch && !result.placement && model.stages.some((s) => s.blocks)) matchBlocks(model, schedule);
+  // a priced schedule chose its tasks' blocks as it placed them; a re-plan keeps its tasks' names.
+  if (!replanning && !schedule.fetch && !result.placement && model.stages.some((s) => s.blocks)) matchBlocks(model, schedule);
   // The reduces placed again where their shuffle arrives first; what a strategy proved is then of another
-  // schedule. A priced schedule already placed every reduce by its shuffle: nothing to do then.
-  const movedReduces = !options.shuffleAware ? null : schedule.fetch ? 0 : placeReducesOverLinks(model, schedule);
-  const proven = result.optimal === true && !movedReduces && !retimed;
-  const shuffleAware = movedReduces === null ? null : { movedReduces, ...(schedule.fetch ? { reason: 'transfers priced: each reduce was placed by its shuffle' } : {}) };
+  // schedule. A priced schedule already placed every reduce by its shuffle: nothing to do then; a re-plan
+  // moves no task the search did not (frozen ones least of all).
+  const movedReduces = !options.shuffleAware ? null : schedule.fetch || replanning ? 0 : placeReducesOverLinks(model, schedule);
+  const proven = result.optimal === true && !movedReduces && !retimed && !replanning;
+  const shuffleAware =
+    movedReduces === null
+      ? null
+      : { movedReduces, ...(schedule.fetch ? { reason: 'transfers priced: each reduce was placed by its shuffle' } : replanning ? { reason: 're-plan: tasks stay where the search and the frozen tasks put them' } : {}) };
   const plan = toPlanDoc(model, schedule, name);
   const makespan = plan.objective.makespanSlots;
   const allAccepted = plan.rejected.length === 0;
-  const accBound = allAccepted ? fullBound : makespanBound(model, schedule.accepted);
-  let bound = Math.max(accBound.makespanSlots, result.bound ?? 0);
+  const accBound = model.frozen ? frozenBound(model, schedule, residual) : allAccepted ? fullBound : makespanBound(model, schedule.accepted);
+  // A strategy's own bound is of what it searched: without frozen tasks, the whole plan.
+  let bound = Math.max(accBound.makespanSlots, model.frozen ? 0 : result.bound ?? 0);
   if (plan.objective.scheduledTasks === 0) bound = 0;
   bound = Math.min(bound, makespan); // a bound above the plan can only come from a budget-cut proof
   plan.placement = result.placement ?? placeChunks(model, schedule);
@@ -126,6 +148,7 @@ export async function solveWithOutcome(instanceModel: Model, options: SolveOptio
     seed,
     timeBudgetMs: budget.timeBudgetMs,
     ...(shuffleAware ? { shuffleAware } : {}),
+    ...(replan ? { replan } : {}),
     ...(hasNetworkFields(instanceModel.doc) ? { transfers: transfersStat(instanceModel.pricesTransfers, ignored, retimed) } : {}),
     bounds: { criticalPath: accBound.criticalPath, energy: accBound.energy, taskSlots: accBound.taskSlots, throughput: accBound.throughput, jobPacking: accBound.jobPacking, classPacking: accBound.classPacking, mixedPacking: accBound.mixedPacking, strategy: result.bound ?? null },
     ...result.stats,
@@ -143,6 +166,19 @@ export async function solveWithOutcome(instanceModel: Model, options: SolveOptio
     gap: plan.gap,
   });
   return { plan, kpis: check.kpis as unknown as Record<string, unknown>, rejections: explainRejections(instanceModel, plan), ends: assignmentEnds(instanceModel, plan) };
+}
+
+/**
+ * A lower bound on a re-plan's makespan: the frozen tasks' ends, and the bound of what was left to plan (the
+ * residual instance, its accepted jobs): every plan of the instance plans that residual feasibly (its frozen
+ * holds and nowSlot are the residual's `reserved` and release; a stage's wait for frozen tasks and their output
+ * only lengthen it).
+ */
+function frozenBound(model: Model, schedule: Schedule, residual: ReturnType<typeof residualOf>): ReturnType<typeof makespanBound> {
+  let frozenEnd = 0;
+  for (const i of model.frozen!.tasks) frozenEnd = Math.max(frozenEnd, schedule.end(i));
+  const rest = residual ? makespanBound(residual.model, Uint8Array.from(residual.jobToFull, (j) => schedule.accepted[j])) : makespanBound(model, new Uint8Array(model.jobs.length));
+  return { ...rest, makespanSlots: Math.max(rest.makespanSlots, frozenEnd) };
 }
 
 /**
