@@ -122,7 +122,7 @@ export type ReplanReport = SimReport & { replan: Omit<ClosedLoopResult, 'report'
  */
 export function solveReplanner(o: Pick<ReplanOptions, 'strategy' | 'timeBudgetMs' | 'maxIterations' | 'seed' | 'objective'> = {}): Replanner {
   return (state) => {
-    const options: SolveOptions & { previous?: unknown } = {
+    const options: SolveOptions = {
       strategy: o.strategy ?? 'ls',
       ...(o.maxIterations !== undefined ? { maxIterations: o.maxIterations } : {}),
       ...(o.timeBudgetMs !== undefined || o.maxIterations === undefined ? { timeBudgetMs: o.timeBudgetMs ?? 1000 } : {}),

@@ -1,5 +1,5 @@
 import type { Model } from '../model/model';
-import type { AssignmentDoc, InstanceDoc, NodeSpec, PlanDoc } from '../model/types';
+import type { FrozenAssignmentDoc, FrozenDoc, InstanceDoc, NodeSpec, PlanDoc } from '../model/types';
 import { LeastFetch } from '../network/least-fetch';
 import { TaskState } from './driver';
 import type { SimulatorView } from './host';
@@ -8,11 +8,8 @@ import type { NodeOutage } from './outages';
 /** What made a closed loop re-plan (closed-loop.ts). */
 export type ReplanTrigger = 'periodic' | 'kill' | 'node-lost' | 'node-back';
 
-/** A started task kept where it ran: the instance's `frozen.assignments` (docs/FORMAT.md, Frozen assignments), shaped as a plan's assignment. */
-export type FrozenAssignment = AssignmentDoc;
-
-/** An instance to re-plan: the run's instance with its started tasks frozen and the usage as known now. */
-export type ReplanInstance = InstanceDoc & { frozen: { nowSlot: number; assignments: FrozenAssignment[] } };
+/** An instance to re-plan: the run's instance with its started tasks frozen (docs/FORMAT.md, Frozen assignments) and the usage as known now. */
+export type ReplanInstance = InstanceDoc & { frozen: FrozenDoc };
 
 /** A node lost at the re-plan (outages.ts): since when, and until when the re-plan takes it to be lost. */
 export interface LostNode {
@@ -90,7 +87,7 @@ export function replanState(sim: SimulatorView, trigger: ReplanTrigger, previous
   const least = model.pricesTransfers ? new LeastFetch(model) : null;
   const end = new Int32Array(model.nTasks).fill(-1);
   const frozenTasks: number[] = [];
-  const assignments: FrozenAssignment[] = [];
+  const assignments: FrozenAssignmentDoc[] = [];
   // Tasks are numbered stage by stage in a topological order of each job's stages: predecessors come first.
   for (let i = 0; i < model.nTasks; i++) {
     if (!sim.accepted[model.taskJob[i]] || !started(i)) continue;
@@ -113,7 +110,7 @@ export function replanState(sim: SimulatorView, trigger: ReplanTrigger, previous
     if (sim.state[i] === TaskState.Done) start = Math.max(lo, Math.min(start, nowSlot - length));
     else start = Math.max(start, nowSlot + 1 - length);
     start = Math.min(start, nowSlot);
-    const a: FrozenAssignment = { job: model.jobs[stage.job].id, stage: stage.id, task: model.taskOrdinal[i], node: model.nodeIds[k], start };
+    const a: FrozenAssignmentDoc = { job: model.jobs[stage.job].id, stage: stage.id, task: model.taskOrdinal[i], node: model.nodeIds[k], start };
     if (least) a.fetchSlots = fetch;
     end[i] = start + length;
     frozenTasks.push(i);
