@@ -16,8 +16,8 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
  */
 export const EVENTS_OF_ROLE: Record<Role, readonly WebhookEvent[]> = {
   operator: WEBHOOK_EVENTS,
-  customer: ['solve.ended', 'plan.replanned', 'commit.refused'],
   farmer: ['node.lost'],
+  customer: ['solve.ended', 'plan.replanned', 'commit.refused'],
 };
 
 /**
