@@ -255,6 +255,25 @@ describe('webhooks', () => {
     assert.deepEqual(await svc.sql('SELECT id FROM webhook_deliveries WHERE subscription_id = $1', [first.id]), []);
   });
 
+  it('publishes solve.ended from the API as well: a queued solve cancelled before any worker took it, delivered once a worker runs', async () => {
+    await stopChild(worker);
+    const r = await receiver();
+    const hook = await subscribe(a, { url: r.url, events: ['solve.ended'] });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
+    const posted = await svc.client(a).POST('/v1/solves', { body: { instance: INSTANCE, strategy: 'rffd', timeBudgetMs: 200 } as never });
+    assert.equal(posted.response.status, 202, JSON.stringify(posted.error));
+    const cancelled = await svc.client(a).DELETE('/v1/solves/{id}', { params: { path: { id: posted.data!.id } } });
+    assert.equal(cancelled.response.status, 202, JSON.stringify(cancelled.error));
+    assert.equal(cancelled.data!.status, 'cancelled');
+    const [queued] = await deliveries(a, hook.body.id);
+    assert.deepEqual([queued.status, queued.attempts, queued.nextAttemptAt], ['pending', 0, null]);
+    worker = svc.startWorker();
+    const [d] = await logUntil(a, hook.body.id, (items) => items[0]?.status === 'succeeded');
+    assert.equal(d.body.data.solve.id, posted.data!.id);
+    assert.equal(d.body.data.solve.status, 'cancelled');
+    assertSigned(r.received[0], hook.body.secret);
+  });
+
   it('checks the address again at delivery: a worker that no longer allows it, or a name resolving outside the list, never connects', async () => {
     // The API allows 127.0.0.1 and localhost; the worker now allows the name localhost only, none of its addresses.
     await stopChild(worker);
