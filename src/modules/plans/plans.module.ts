@@ -8,9 +8,10 @@ import { PlansService } from './plans.service';
 import { PlanCommitmentService } from './plan-commitment.service';
 import { CommitmentsModule } from '../commitments/commitments.module';
 import { QuotasModule } from '../quotas/quotas.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PlanEntity, PlanAssignmentEntity]), SolvesModule, CommitmentsModule, QuotasModule],
+  imports: [TypeOrmModule.forFeature([PlanEntity, PlanAssignmentEntity]), SolvesModule, CommitmentsModule, QuotasModule, WebhooksModule],
   controllers: [PlansController],
   providers: [PlansRepository, PlansService, PlanCommitmentService],
   exports: [PlansService],
