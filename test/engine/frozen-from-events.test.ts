@@ -99,6 +99,17 @@ describe('frozen from execution events', () => {
     assert.deepEqual(shown(without.frozen.assignments), ['j1/map/0@n1:0']);
   });
 
+  test('a task killed, then started again by the plan re-planned (a re-plan of its own) before now, is taken to run as planned when assumed', () => {
+    // map/1 was killed in slot 0; the plan re-planned (a previous re-plan) put it at 2 on n2; now is slot 3, no event since.
+    const plan: PlanDoc = { ...PLAN, assignments: PLAN.assignments.map((a) => (a.stage === 'map' && a.task === 1 ? { ...a, node: 'n2', start: 2 } : a)) };
+    const events = [ev('j1/map/1@n1', 'started', 2), ev('j1/map/1@n1', 'killed', 5)];
+    const assumed = run({ nowSlot: 3, plan, events, assumeStartedAsPlanned: true });
+    assert.ok(shown(assumed.frozen.assignments).includes('j1/map/1@n2:2'), JSON.stringify(assumed.frozen.assignments));
+    assert.ok(!assumed.rerun.some((r) => r.stage === 'map'));
+    const reported = run({ nowSlot: 3, plan, events });
+    assert.deepEqual(reported.rerun, [{ job: 'j1', stage: 'map', task: 1, reason: 'killed' }]);
+  });
+
   test('events after now, and events of tasks the instance does not have, are not counted', () => {
     const r = run({
       nowSlot: 2,

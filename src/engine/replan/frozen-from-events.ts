@@ -8,7 +8,8 @@
  *   instance's duration would carry it past the slot it really ended in (a frozen task holds its node for its
  *   planned duration, and one that has ended holds nothing from now on). No start reported: it ran as planned
  *   on that node when the plan put it there, else it ended as late as it could.
- * - `killed` (the QoS controller, a lost node): not frozen, planned again.
+ * - `killed` (the QoS controller, a lost node): not frozen, planned again; unless the plan (itself a re-plan)
+ *   started it again in a later slot before nowSlot with no event since, and `assumeStartedAsPlanned` holds.
  * - No event by now: with `assumeStartedAsPlanned`, a task the plan started before nowSlot is taken to have
  *   started as planned (the farmer reports late, or not at all); without, it is planned again.
  * - An explicit assignment of the caller wins over all of that, as given (the engine checks it).
@@ -164,7 +165,10 @@ export function frozenFromEvents(input: FrozenFromEventsInput): FrozenFromEvents
     events.sort((a, b) => a.atMs - b.atMs || TYPE_ORDER[a.type] - TYPE_ORDER[b.type]);
     const last = events[events.length - 1];
     if (last.type === 'killed') {
-      rerun.push({ ...ref(i), reason: 'killed' });
+      // Killed, then planned again by the plan re-planned (a previous re-plan) to start since, before now: as planned, when assumed.
+      const relaunched = input.assumeStartedAsPlanned && planned[i] >= 0 && plannedStart[i] < nowSlot && plannedStart[i] > slotOf(last.atMs);
+      if (relaunched) derived.set(i, { node: planned[i], start: plannedStart[i], source: 'assumed' });
+      else rerun.push({ ...ref(i), reason: 'killed' });
       continue;
     }
     const k = model.nodeIndex.get(last.node);
