@@ -26,6 +26,8 @@ export interface SolveInput {
   shuffleAware?: boolean;
   /** Price each task's fetch when the instance gives network fields (default), or plan compute alone (the CLI's --transfers). */
   transfers?: TransfersOption;
+  /** Re-planning: the plan being replaced, a hint (SolveOptions.previous; the CLI's --previous, the service's stored plan). */
+  previous?: unknown;
 }
 
 export function runSolve(input: SolveInput, { emit, stop }: ThreadTools<Progress>): Promise<SolveOutcome> {
@@ -38,6 +40,8 @@ export function runSolve(input: SolveInput, { emit, stop }: ThreadTools<Progress
     scoreWeights: input.scoreWeights,
     shuffleAware: input.shuffleAware,
     transfers: input.transfers,
+    // SolveOptions.previous (re-planning, issue 39) lands with the engine's side of re-planning: until then ignored.
+    ...({ previous: input.previous } as object),
     stop,
     onProgress: emit,
   });
