@@ -16,6 +16,10 @@ import { DEFAULT_TIME_BUDGET_MS } from '../engine/budget/budget';
 import { strategyNames } from '../engine/strategies';
 import { Objective, OBJECTIVES, TRANSFERS_OPTIONS, TransfersOption } from '../engine/contracts/strategy';
 import { FcWeights, resolveScoreWeights } from '../engine/evaluate/posum-score';
+import { previousOf } from '../engine/replan/previous';
+
+/** A re-plan's default budget (issue 39: a running plan is re-planned within 2 s). */
+const REPLAN_TIME_BUDGET_MS = 2000;
 
 export const SOLVE = {
   name: 'solve',
@@ -24,7 +28,7 @@ export const SOLVE = {
   options: {
     strategy: { type: 'string', default: 'auto', value: 'NAME', help: `one of ${strategyNames().join(', ')}` },
     objective: { type: 'string', default: 'tasks-then-makespan', value: 'NAME', help: OBJECTIVES.join(' | ') },
-    'budget-ms': { type: 'string', default: String(DEFAULT_TIME_BUDGET_MS), value: 'MS', help: 'time budget in milliseconds' },
+    'budget-ms': { type: 'string', value: 'MS', help: `time budget in milliseconds (default ${DEFAULT_TIME_BUDGET_MS}; with --previous ${REPLAN_TIME_BUDGET_MS})` },
     seed: { type: 'string', default: '1', value: 'N', help: 'seed of the random stream' },
     iterations: { type: 'string', value: 'N', help: 'stop after N iterations (the same plan for the same seed)' },
     alpha: { type: 'string', value: 'A', help: "strategy portfolio: weight of V_D in POSUM's Eq. 5 (default 1)" },
@@ -37,6 +41,11 @@ export const SOLVE = {
       help: `${TRANSFERS_OPTIONS.join(' | ')}: the plan prices each task's fetch over the network (docs/FORMAT.md) or counts compute alone; matters only when data can move (a rate, and blocks or outputMB to move)`,
     },
     'shuffle-aware': { type: 'boolean', help: "then place each reduce where its share of the map output arrives first over the nodes' links (bandwidthMbps); with --transfers ignored (a priced plan has none to move)" },
+    previous: {
+      type: 'string',
+      value: 'PLAN',
+      help: "re-plan: the plan being replaced (fallow.plan/v1), kept where the objective does not get worse; the instance's frozen tasks stay (docs/FORMAT.md, Frozen assignments)",
+    },
     out: { type: 'string', value: 'FILE', help: 'write the plan to FILE instead of stdout' },
     quiet: { type: 'boolean', help: 'no progress or summary on stderr' },
   },
@@ -64,7 +73,7 @@ export const CHECK = {
 export async function solveCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(SOLVE, args);
   if (positionals.length !== 1) throw new UsageError('solve needs exactly one INSTANCE.json');
-  const budget = Number(values['budget-ms']);
+  const budget = Number(values['budget-ms'] ?? (values.previous !== undefined ? REPLAN_TIME_BUDGET_MS : DEFAULT_TIME_BUDGET_MS));
   const seed = Number(values.seed);
   const iterations = values.iterations === undefined ? undefined : Number(values.iterations);
   const objective = values.objective as Objective;
@@ -77,13 +86,15 @@ export async function solveCommand(args: string[]): Promise<number> {
     throw new UsageError(`--iterations must be a positive integer, got "${values.iterations}"`);
   const doc = readJson(positionals[0]);
   const model = loadInstance(doc); // a bad instance is a usage error here, before the thread starts
+  const previous = values.previous === undefined ? undefined : readJson(values.previous);
+  if (previous !== undefined) previousOf(model, previous); // likewise a malformed previous plan
   if (!strategyNames().includes(values.strategy)) throw new UsageError(`--strategy must be one of ${strategyNames().join(', ')}, got "${values.strategy}"`);
   const scoreWeights = scoreWeightsOf(values);
   // The search runs on a thread so that this one can redraw the progress every quarter second and stop
   // the search on Ctrl-C, keeping the best plan so far.
   const { plan } = await runWithProgress<CliWork, SolveOutcome>({
     file: CLI_WORK_THREAD,
-    input: { kind: 'solve', input: { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations, scoreWeights, shuffleAware: values['shuffle-aware'], transfers } },
+    input: { kind: 'solve', input: { instance: doc as InstanceDoc, strategy: values.strategy, objective, timeBudgetMs: budget, seed, maxIterations: iterations, scoreWeights, shuffleAware: values['shuffle-aware'], transfers, previous } },
     label: `solve ${values.strategy}`,
     budgetMs: budget,
     hardStopAfterMs: hardStopAfterMs(budget),
@@ -97,6 +108,7 @@ export async function solveCommand(args: string[]): Promise<number> {
       `scheduled ${plan.objective.scheduledTasks}/${model.nTasks} tasks, makespan ${plan.objective.makespanSlots}, ` +
         `bound ${plan.bound?.makespanSlots}, gap ${((plan.gap ?? 0) * 100).toFixed(2)}%${plan.optimal ? ' (optimal)' : ''}` +
         (plan.objective.revenue === undefined ? '' : `, revenue ${plan.objective.revenue} (bound ${plan.bound?.revenue})`) +
+        replanSummary(plan.stats?.replan) +
         '\n',
     );
   return 0;
@@ -125,4 +137,11 @@ export function checkCommand(args: string[]): number {
     if (result.violationCount > 50) process.stdout.write(`  ... ${result.violationCount} violations in all\n`);
   }
   return result.ok ? 0 : 1;
+}
+
+/** A re-plan's line end: what it kept and moved of the previous plan. */
+function replanSummary(replan: unknown): string {
+  if (!replan) return '';
+  const r = replan as { nowSlot: number; frozenTasks: number; previous: boolean; movedTasks: number; keptTasks: number; newTasks: number; droppedTasks: number };
+  return `; re-planned from slot ${r.nowSlot}, ${r.frozenTasks} frozen` + (r.previous ? `, ${r.movedTasks} moved, ${r.keptTasks} kept, ${r.newTasks} new, ${r.droppedTasks} dropped` : '');
 }

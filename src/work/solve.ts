@@ -40,8 +40,7 @@ export function runSolve(input: SolveInput, { emit, stop }: ThreadTools<Progress
     scoreWeights: input.scoreWeights,
     shuffleAware: input.shuffleAware,
     transfers: input.transfers,
-    // SolveOptions.previous (re-planning, issue 39) lands with the engine's side of re-planning: until then ignored.
-    ...({ previous: input.previous } as object),
+    previous: input.previous,
     stop,
     onProgress: emit,
   });

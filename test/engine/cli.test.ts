@@ -15,6 +15,7 @@ import { clone, withTempDir } from '../support/fixtures';
 import { ephemeralInstance } from '../../harness/ephemeral-instance';
 import { randomInstance } from '../support/random-instance';
 import { NETWORK_INSTANCE } from '../support/network-instance';
+import { freezeAt } from '../support/freeze';
 
 /** This file compiles to dist/test/engine/cli.test.js; the CLI to dist/src/cli/main.js. */
 const CLI = path.resolve(__dirname, '../../src/cli/main.js');
@@ -312,6 +313,26 @@ describe('fallow CLI', () => {
         assert.equal(pick(ours), pick(r.stdout), field);
       }
       assert.equal(Number(/revenue=(\S+)/.exec(ours)![1]), Number(/revenue=(\S+)/.exec(r.stdout)![1]));
+    });
+  });
+
+  test('solve --previous re-plans around the frozen tasks, reports what moved, and refuses a malformed previous plan', async () => {
+    await withTempDir(async (dir, write) => {
+      const inst = write('instance.json', INSTANCE);
+      const first = path.join(dir, 'plan.json');
+      assert.equal(fallow('solve', inst, '--strategy', 'rffd', '--budget-ms', '200', '--out', first, '--quiet').code, 0);
+      const plan: PlanDoc = JSON.parse(readFileSync(first, 'utf8'));
+      const frozenInst = write('frozen.json', freezeAt(INSTANCE, plan, 3));
+      const out = path.join(dir, 'replan.json');
+      const r = fallow('solve', frozenInst, '--strategy', 'ls', '--iterations', '50', '--previous', first, '--out', out);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /re-planned from slot 3, \d+ frozen, 0 moved, \d+ kept, 0 new, 0 dropped/);
+      const again: PlanDoc = JSON.parse(readFileSync(out, 'utf8'));
+      assert.ok(evaluatePlan(loadInstance(JSON.parse(readFileSync(frozenInst, 'utf8'))), again).ok);
+      assert.equal(fallow('check', frozenInst, out).code, 0);
+      const bad = fallow('solve', frozenInst, '--previous', write('bad.json', { format: 'nope', assignments: [] }));
+      assert.equal(bad.code, 2, bad.stderr);
+      assert.match(bad.stderr, /previous\.format: must be "fallow\.plan\/v1"/);
     });
   });
 });

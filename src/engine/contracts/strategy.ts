@@ -60,6 +60,13 @@ export interface SolveOptions extends BudgetRequest {
    * `transfers: "ignored"`.
    */
   transfers?: TransfersOption;
+  /**
+   * Re-planning: the plan being replaced (a `fallow.plan/v1` document, checked: ValidationError naming
+   * `previous.…`). The new plan keeps each task where this one had it unless moving it improves the objective
+   * (disruption is the last term), and its stats say how many moved (`stats.replan`). With the instance's
+   * `frozen`, the started tasks are kept whatever this says.
+   */
+  previous?: unknown;
 }
 
 /** What a strategy sees: the model, its random generator and its budget. */

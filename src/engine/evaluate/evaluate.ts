@@ -105,6 +105,14 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
   };
   const { T, M, K, nTasks } = model;
   const plan = (isObject(rawPlan) ? rawPlan : {}) as Record<string, any>;
+  // A re-plan (FORMAT.md, Frozen assignments): frozen tasks kept, nothing else before nowSlot, capacity from nowSlot on.
+  const frozen = model.frozen;
+  const now = frozen ? frozen.now : 0;
+  const frozenCheck = (i: number, a: any, p: string) => {
+    const f = frozen!;
+    const moved = model.nodeIndex.get(a.node) !== f.node[i] || a.start !== f.start[i] || (f.fetch[i] >= 0 && (a.fetchSlots ?? 0) !== f.fetch[i]);
+    if (moved) bad(`${p}: frozen task ${taskName(model, i)} moved: node "${a.node}" start ${a.start}${f.fetch[i] >= 0 ? ` fetchSlots ${show(a.fetchSlots)}` : ''}, frozen at node "${model.nodeIds[f.node[i]]}" start ${f.start[i]}${f.fetch[i] >= 0 ? ` fetchSlots ${f.fetch[i]}` : ''}`);
+  };
   if (!isObject(rawPlan)) bad('$: the plan must be a JSON object');
   if (plan.format !== PLAN_FORMAT) bad(`format: must be "${PLAN_FORMAT}", got ${show(plan.format)}`);
   // A priced plan (FORMAT.md, Transfers priced in plans) gives each task's fetch slots; another value prices nothing.
@@ -146,12 +154,19 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
     if (rejected.has(s.job)) bad(`${p}: job "${a.job}" is both rejected and assigned`);
     node[i] = k ?? UNKNOWN_NODE;
     start[i] = a.start;
+    if (frozen && frozen.node[i] >= 0) frozenCheck(i, a, p);
     if (fetch) {
       const f = a.fetchSlots;
       fetch[i] = Number.isInteger(f) && f >= 0 ? f : -1;
       if (fetch[i] < 0) bad(`${p}.fetchSlots: must be an integer >= 0 in a plan with "transfers": "${TRANSFERS_PRICED}", got ${show(f)}`);
     }
   });
+  if (frozen) {
+    for (const i of frozen.tasks) if (node[i] === UNASSIGNED) bad(`frozen task ${taskName(model, i)} is missing from the plan`);
+    for (let i = 0; i < nTasks; i++)
+      if (node[i] !== UNASSIGNED && frozen.node[i] < 0 && start[i] < frozen.now) bad(`task ${taskName(model, i)} starts at ${start[i]} before nowSlot ${frozen.now} (only frozen tasks may)`);
+    for (const j of rejected) if (frozen.jobHas[j]) bad(`job "${model.jobs[j].id}" has frozen tasks and is rejected`);
+  }
   // The least fetch time of every placed task, from where the plan puts its predecessors (check-plan.py's node_of).
   const least = fetch ? new LeastFetch(model).plan(node) : null;
 
@@ -243,7 +258,7 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
       for (let m = 0; m < M; m++) {
         load[m] += diff[k][m * (T + 1) + t];
         const avail = av[m * T + t];
-        if (load[m] > avail + TOLERANCE_REL * Math.max(1, avail) + TOLERANCE_ABS) {
+        if (t >= now && load[m] > avail + TOLERANCE_REL * Math.max(1, avail) + TOLERANCE_ABS) {
           bad(`node "${model.nodeIds[k]}" metric "${model.metrics[m]}" slot ${t}: demand ${fmt(load[m])} > available ${fmt(avail)}`);
           overload({ node: model.nodeIds[k], metric: model.metrics[m], slot: t, demand: load[m], available: avail });
         }
@@ -266,8 +281,9 @@ export function evaluatePlan(model: Model, rawPlan: unknown): Evaluation {
         }
       }
       running += cnt[k][t];
-      if (model.maxTasks[k] !== NO_TASK_LIMIT && running > model.taskLimit[k][t]) overload({ node: model.nodeIds[k], metric: 'tasks', slot: t, demand: running, available: model.taskLimit[k][t] });
-      if (model.maxTasks[k] !== NO_TASK_LIMIT && running > model.taskLimit[k][t] && !countReported) {
+      const countOver = t >= now && model.maxTasks[k] !== NO_TASK_LIMIT && running > model.taskLimit[k][t];
+      if (countOver) overload({ node: model.nodeIds[k], metric: 'tasks', slot: t, demand: running, available: model.taskLimit[k][t] });
+      if (countOver && !countReported) {
         countReported = true; // one message per node, as check-plan.py does
         const held = model.maxTasks[k] - model.taskLimit[k][t];
         bad(`node "${model.nodeIds[k]}" slot ${t}: ${running} tasks > maxTasks ${model.maxTasks[k]}${held > 0 ? ` less ${held} reserved` : ''}`);
@@ -377,4 +393,10 @@ function revenueMisreported(objective: Record<string, unknown>, revenue: number)
 
 function fmt(x: number): string {
   return Number(x.toPrecision(6)).toString();
+}
+
+/** A task as messages name it: job/stage/ordinal. */
+function taskName(model: Model, i: number): string {
+  const s = model.stages[model.taskStage[i]];
+  return `${model.jobs[s.job].id}/${s.id}/${model.taskOrdinal[i]}`;
 }

@@ -6,6 +6,22 @@ import { FitHints } from '../schedule/fit-hints';
 import { Profile } from '../schedule/profile';
 import { Schedule } from '../schedule/schedule';
 
+/**
+ * Where a decode prefers each task (preferring()): a previous plan's node and start per task (-1: none) and,
+ * optionally, the latest end at which keeping it there is still worth it (else it goes where it ends first).
+ */
+export interface Preferred {
+  node: Int32Array;
+  start: Int32Array;
+  /**
+   * The fetchSlots each task had (-1: none): kept where it is still at least the least fetch time, so that a
+   * plan unchanged decodes to itself (the link load estimated in this decode's order could differ from the one
+   * the previous plan was made in).
+   */
+  fetch?: Int32Array;
+  until?: Int32Array;
+}
+
 /** Placements between two looks at the stop of stopWhen() (a power of two). */
 const STOP_CHECK = 256;
 
@@ -44,6 +60,15 @@ export class Decoder {
   private stop: (() => boolean) | null = null;
   /** The last decode was cut short by the stop (its `out` is partial: the caller must discard it). */
   aborted = false;
+  /**
+   * A re-plan (model.frozen): the job with frozen tasks that did not fit in the last decode, which then ended
+   * at once (`aborted` too); -1 when none. Such a job may not be rejected: the caller decodes again with it first.
+   */
+  frozenUnfit = -1;
+  /** Per job, the earliest start of its tasks: its release, and with frozen tasks not before nowSlot. */
+  private readonly ready: Int32Array;
+  /** preferring(): per task the node and start it had in a previous plan (-1: none), tried first. */
+  private prefer: Preferred | null = null;
 
   constructor(readonly model: Model) {
     const S = model.stages.length;
@@ -65,6 +90,17 @@ export class Decoder {
     this.seq = new Int32Array(2 * model.nTasks);
     this.fetch = model.pricesTransfers ? new FetchPlanner(model) : null;
     this.hints = model.pricesTransfers ? new FitHints(model.stages.length, model.K, model.T) : null;
+    const now = model.frozen ? model.frozen.now : 0;
+    this.ready = Int32Array.from(model.jobs, (j) => Math.max(j.release, now));
+  }
+
+  /**
+   * Decodes keeping tasks where a previous plan had them (re-planning, replan/): each task is placed as itself
+   * (not as the next of its stage's interchangeable tasks), on its previous node at the later of its previous
+   * start and its earliest start when it fits there, else where it ends first. null: the plain decode.
+   */
+  preferring(prefer: Preferred | null): void {
+    this.prefer = prefer;
   }
 
   /**
@@ -103,17 +139,24 @@ export class Decoder {
       this.hints!.clear();
       out.fetch = out.fetch ? out.fetch.fill(0) : new Int32Array(model.nTasks);
     } else out.fetch = null;
-    for (let j = 0; j < model.jobs.length; j++) out.accepted[j] = skip && skip[j] ? 0 : 1;
+    const frozen = model.frozen;
+    for (let j = 0; j < model.jobs.length; j++) out.accepted[j] = skip && skip[j] && !frozen?.jobHas[j] ? 0 : 1;
     for (let p = 0; p < order.length; p++) pos[order[p]] = p;
     this.heap.clear();
+    // Frozen tasks are where they are before anything else is placed; their stages wait for fewer tasks.
+    let nSeq = frozen ? this.placeFrozen(out) : 0;
     for (let g = 0; g < S; g++) {
-      waiting[g] = stages[g].preds.length;
-      left[g] = stages[g].tasks;
+      left[g] = frozen?.free[g] ? frozen.free[g]!.length : stages[g].tasks;
       placed[g] = 0;
-      if (waiting[g] === 0 && out.accepted[stages[g].job]) this.pushStage(g);
     }
-    let nSeq = 0;
+    for (let g = 0; g < S; g++) {
+      waiting[g] = 0;
+      for (const p of stages[g].preds) if (left[p] > 0) waiting[g]++;
+      if (waiting[g] === 0 && left[g] > 0 && out.accepted[stages[g].job]) this.pushStage(g);
+    }
     this.aborted = false;
+    this.frozenUnfit = -1;
+    const prefer = this.prefer;
     const stop = this.stop;
     while (this.heap.size > 0) {
       if (stop && (nSeq & (STOP_CHECK - 1)) === 0 && nSeq > 0 && stop()) {
@@ -124,7 +167,13 @@ export class Decoder {
       const g = model.taskStage[i];
       const j = stages[g].job;
       if (failed[j]) continue;
-      const c = this.place(stages[g].firstTask + placed[g], g, rng, out);
+      const free = frozen?.free[g];
+      const c = prefer ? this.placeAsPreferred(i, g, rng, out, prefer) : this.place(free ? free[placed[g]] : stages[g].firstTask + placed[g], g, rng, out);
+      if (c < 0 && frozen?.jobHas[j]) {
+        this.frozenUnfit = j;
+        this.aborted = true;
+        return;
+      }
       if (c < 0) {
         failed[j] = 1;
         this.unplaceJob(j, out);
@@ -173,6 +222,60 @@ export class Decoder {
     return nSeq;
   }
 
+  /** Puts every frozen task on its node at its start (model.frozen); returns how many, written to `seq`. */
+  private placeFrozen(out: Schedule): number {
+    const { model } = this;
+    const fz = model.frozen!;
+    let n = 0;
+    for (const i of fz.tasks) {
+      const g = model.taskStage[i];
+      const k = fz.node[i];
+      // Priced: the fetch it gave, else the least (what a priced plan must at least say); unpriced: none.
+      const f = this.fetch ? (fz.fetch[i] >= 0 ? fz.fetch[i] : this.fetch.leastSlotsOf(i, k, out.node)) : 0;
+      out.node[i] = k;
+      out.start[i] = fz.start[i];
+      const end = Math.min(model.T, fz.start[i] + f + model.stages[g].dur[k]);
+      if (end > fz.start[i]) this.profile.add(k, g, fz.start[i], 1, end - fz.start[i]);
+      this.nodeVersion[k]++;
+      if (this.fetch) {
+        out.fetch![i] = f;
+        this.fetch.reserve(i, k, fz.start[i], out.node);
+      }
+      if (end > this.stageEnd[g]) this.stageEnd[g] = end;
+      this.seq[n++] = i;
+    }
+    return n;
+  }
+
+  /**
+   * Places task i itself (preferring()): on the node it had at the later of its previous start and its
+   * earliest start when it fits there for its whole length, else where it ends first (still as itself).
+   */
+  private placeAsPreferred(i: number, g: number, rng: Random | null, out: Schedule, prefer: Preferred): number {
+    const k = prefer.node[i];
+    if (k >= 0) {
+      const model = this.model;
+      const s = model.stages[g];
+      const t = Math.max(this.earliest(g), prefer.start[i]);
+      const f = !this.fetch ? 0 : prefer.fetch && prefer.fetch[i] >= 0 ? Math.max(prefer.fetch[i], this.fetch.leastSlotsOf(i, k, out.node)) : this.fetch.fetchSlots(i, k, t, out.node);
+      const until = prefer.until ? Math.min(model.T, prefer.until[i]) : model.T;
+      if (t + f + s.dur[k] <= until && this.scan(k, g, t, t, f + s.dur[k]) === t) {
+        if (this.fetch) this.commitPriced(i, g, k, t, f, out, this.fetch);
+        else this.commit(i, g, k, t, out);
+        return i;
+      }
+    }
+    return this.fetch ? this.placePriced(i, g, rng, out, this.fetch, true) : this.place(i, g, rng, out);
+  }
+
+  /** The earliest start of stage g's tasks now: its job's ready slot and its predecessors' ends. */
+  private earliest(g: number): number {
+    const s = this.model.stages[g];
+    let est = this.ready[s.job];
+    for (const p of s.preds) if (this.stageEnd[p] > est) est = this.stageEnd[p];
+    return est;
+  }
+
   private resetProfile(): void {
     for (let k = 0; k < this.model.K; k++) {
       this.profile.used[k].fill(0);
@@ -192,8 +295,7 @@ export class Decoder {
     const T = model.T;
     const s = model.stages[g];
     const dur = s.dur;
-    let est = model.jobs[s.job].release;
-    for (const p of s.preds) if (this.stageEnd[p] > est) est = this.stageEnd[p];
+    const est = this.earliest(g);
     const base = g * K;
     const { from, fitVersion, nodeVersion } = this;
     const rot = rng && K > 1 ? rng.int(K) : 0;
@@ -232,13 +334,12 @@ export class Decoder {
    * priced at the earliest start found, re-priced there (up to a few times) when that start is later. No
    * memory of earlier fits: a task's length on a node now depends on its block and the links' load.
    */
-  private placePriced(c0: number, g: number, rng: Random | null, out: Schedule, fetch: FetchPlanner): number {
+  private placePriced(c0: number, g: number, rng: Random | null, out: Schedule, fetch: FetchPlanner, asItself = false): number {
     const model = this.model;
     const K = model.K;
     const T = model.T;
     const s = model.stages[g];
-    let est = model.jobs[s.job].release;
-    for (const p of s.preds) if (this.stageEnd[p] > est) est = this.stageEnd[p];
+    const est = this.earliest(g);
     const rot = rng && K > 1 ? rng.int(K) : 0;
     const hints = this.hints!;
     let bestK = -1;
@@ -251,7 +352,7 @@ export class Decoder {
       const d = s.dur[k];
       // Not even with no fetch could this node end the task first: skip pricing it.
       if (Math.max(est, hints.from(g, k, d, d)) + d >= bestEnd) continue;
-      const c = fetch.taskFor(g, k, c0);
+      const c = asItself ? c0 : fetch.taskFor(g, k, c0);
       let f = fetch.fetchSlots(c, k, est, out.node);
       let from = est;
       let t = -1;
@@ -277,14 +378,19 @@ export class Decoder {
       (bestK = k), (bestC = c), (bestT = t), (bestF = f), (bestEnd = t + f + d);
     }
     if (bestK < 0) return -1;
-    this.profile.add(bestK, g, bestT, 1, bestF + s.dur[bestK]);
-    this.nodeVersion[bestK]++;
-    out.node[bestC] = bestK;
-    out.start[bestC] = bestT;
-    out.fetch![bestC] = bestF;
-    fetch.reserve(bestC, bestK, bestT, out.node);
-    if (bestEnd > this.stageEnd[g]) this.stageEnd[g] = bestEnd;
+    this.commitPriced(bestC, g, bestK, bestT, bestF, out, fetch);
     return bestC;
+  }
+
+  private commitPriced(c: number, g: number, k: number, t: number, f: number, out: Schedule, fetch: FetchPlanner): void {
+    const end = t + f + this.model.stages[g].dur[k];
+    this.profile.add(k, g, t, 1, end - t);
+    this.nodeVersion[k]++;
+    out.node[c] = k;
+    out.start[c] = t;
+    out.fetch![c] = f;
+    fetch.reserve(c, k, t, out.node);
+    if (end > this.stageEnd[g]) this.stageEnd[g] = end;
   }
 
   private commit(c: number, g: number, k: number, t: number, out: Schedule): void {
@@ -361,7 +467,8 @@ export class Decoder {
 
   private pushStage(g: number): void {
     const s = this.model.stages[g];
-    for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) this.heap.push(i);
+    const frozenNode = this.model.frozen?.free[g] ? this.model.frozen.node : null;
+    for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) if (!frozenNode || frozenNode[i] < 0) this.heap.push(i);
   }
 }
 

@@ -1,3 +1,5 @@
+import { ValidationError } from './errors';
+import { compileFrozen, frozenConsistencyIssues, FrozenModel } from './frozen';
 import { validateInstance } from './validate';
 import { InstanceDoc, NetworkSpec } from './types';
 
@@ -91,6 +93,8 @@ export interface Model {
   taskJob: Int32Array;
   /** Index of the task within its stage (the plan's `task`). */
   taskOrdinal: Int32Array;
+  /** The instance's `frozen`: a running plan re-planned from its nowSlot (model/frozen.ts); null without. */
+  frozen: FrozenModel | null;
 }
 
 export function stageKey(job: string, stage: string): string {
@@ -99,7 +103,10 @@ export function stageKey(job: string, stage: string): string {
 
 /** Validates a raw document and compiles it. Throws ValidationError naming every problem. */
 export function loadInstance(raw: unknown): Model {
-  return compile(validateInstance(raw));
+  const model = compile(validateInstance(raw));
+  const frozenIssues = frozenConsistencyIssues(model, NO_TASK_LIMIT, CAPACITY_EPS);
+  if (frozenIssues.length > 0) throw new ValidationError('instance', frozenIssues);
+  return model;
 }
 
 /** Seconds one task of the stage computes on a node of `speed` (work / speed, or its fixed duration). */
@@ -248,6 +255,7 @@ export function compile(doc: InstanceDoc): Model {
     taskStage,
     taskJob,
     taskOrdinal,
+    frozen: compileFrozen(doc, { nTasks, nodeIndex, stageIndex, stages, jobCount: jobs.length }),
   };
 }
 

@@ -78,9 +78,22 @@ export interface InstanceDoc {
   /** Bandwidth between two nodes of one rack and of two racks, for remote reads and shuffles. */
   network?: NetworkSpec;
   jobs: JobSpec[];
+  /**
+   * A running plan re-planned from `nowSlot` on (docs/FORMAT.md, Frozen assignments): the tasks that have started
+   * (or ended) stay where they are, every other task starts at or after nowSlot.
+   */
+  frozen?: FrozenDoc;
   reference?: unknown;
   provenance?: unknown;
 }
+
+export interface FrozenDoc {
+  nowSlot: number;
+  assignments: FrozenAssignmentDoc[];
+}
+
+/** A task that started before nowSlot: its node and start (and its fetchSlots when it priced one) are kept. */
+export type FrozenAssignmentDoc = AssignmentDoc;
 
 export interface AssignmentDoc {
   job: string;

@@ -3,6 +3,7 @@ import { MAX_REVENUE, MAX_SLOT_INDEX, MAX_SLOT_SECONDS, MAX_SPAN_SECONDS, MAX_TA
 import { INSTANCE_FORMAT, InstanceDoc, Issue } from './types';
 import { isInt, isNum, isObject, show } from './json-values';
 import { reservedIssues } from './validate-reserved';
+import { frozenIssues } from './validate-frozen';
 
 export { isObject, show };
 
@@ -141,6 +142,8 @@ export function validateInstance(raw: unknown, options: ValidateOptions = {}): I
   const jobIds = new Set<string>();
   if (!Array.isArray(doc.jobs)) bad('jobs', 'must be an array');
   else doc.jobs.forEach((j, i) => validateJob(j, `jobs[${i}]`, metrics, jobIds, nodeIds, bad, options, slotSeconds));
+
+  if (doc.frozen !== undefined) issues.push(...frozenIssues(doc.frozen, doc.jobs, nodeIds, T));
 
   if (issues.length > 0) throw new ValidationError('instance', issues);
   return raw as InstanceDoc;

@@ -24,7 +24,7 @@
  * instance's duration would carry past the window is taken to have started early enough to end with it.
  */
 import { Model, stageKey } from '../model/model';
-import type { AssignmentDoc, PlanDoc } from '../model/types';
+import type { AssignmentDoc, FrozenDoc, PlanDoc } from '../model/types';
 import { TRANSFERS_PRICED } from '../model/types';
 
 export type TaskEventType = 'started' | 'finished' | 'killed';
@@ -44,12 +44,6 @@ export interface TaskRef {
   job: string;
   stage: string;
   task: number;
-}
-
-/** The `frozen` member of an instance (docs/FORMAT.md, Frozen assignments). */
-export interface FrozenSet {
-  nowSlot: number;
-  assignments: AssignmentDoc[];
 }
 
 export interface FrozenFromEventsInput {
@@ -76,7 +70,7 @@ export type FrozenSource = 'explicit' | 'running' | 'finished' | 'assumed';
 export type RerunReason = 'killed' | 'node-lost' | 'after-rerun' | 'before-predecessors-end';
 
 export interface FrozenFromEvents {
-  frozen: FrozenSet;
+  frozen: FrozenDoc;
   /** Per frozen assignment, in the same order, why it is frozen. */
   sources: FrozenSource[];
   /** Tasks that started by now and are planned again, with why. */

@@ -148,6 +148,11 @@ export class FetchPlanner {
     return Math.max(this.leastSlots(i, k, down, nodeOf), contended);
   }
 
+  /** The least fetch slots of task i on node k, its predecessors where `nodeOf` says (network/least-fetch.ts). */
+  leastSlotsOf(i: number, k: number, nodeOf: ArrayLike<number>): number {
+    return this.least.slots(i, k, nodeOf);
+  }
+
   /**
    * The least fetch slots of task i on node k, from `seconds`, the same sum added up per sender node instead of
    * per task: equal but for rounding, which only matters on a slot boundary, where the specification's own

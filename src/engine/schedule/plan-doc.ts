@@ -33,6 +33,8 @@ export function toPlanDoc(model: Model, schedule: Schedule, strategy: string): P
       for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) {
         const a: AssignmentDoc = { job: job.id, stage: s.id, task: i - s.firstTask, node: model.nodeIds[schedule.node[i]], start: schedule.start[i] };
         if (fetch) a.fetchSlots = fetch[i];
+        // A frozen task keeps the fetchSlots it gave, priced plan or not (FORMAT.md, Frozen assignments).
+        else if (model.frozen && model.frozen.fetch[i] >= 0) a.fetchSlots = model.frozen.fetch[i];
         assignments.push(a);
         makespan = Math.max(makespan, schedule.end(i));
       }

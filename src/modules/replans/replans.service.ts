@@ -5,8 +5,8 @@ import { planAround } from '../../engine/commitments/plan-around';
 import { admissionIssues } from '../../engine/model/admission';
 import { ValidationError } from '../../engine/model/errors';
 import { loadInstance, Model } from '../../engine/model/model';
-import type { InstanceDoc, Issue } from '../../engine/model/types';
-import { FrozenFromEvents, frozenFromEvents, FrozenSet } from '../../engine/replan/frozen-from-events';
+import type { FrozenDoc, InstanceDoc, Issue } from '../../engine/model/types';
+import { FrozenFromEvents, frozenFromEvents } from '../../engine/replan/frozen-from-events';
 import { Principal } from '../auth/principal';
 import { ClustersService } from '../clusters/clusters.service';
 import { CommitmentsService } from '../commitments/commitments.service';
@@ -97,7 +97,7 @@ export class ReplansService {
       assumeStartedAsPlanned,
       explicit: body.frozen,
     });
-    const replanned = { ...instance, frozen: frozen.frozen } as InstanceDoc;
+    const replanned: InstanceDoc = { ...instance, frozen: frozen.frozen };
     this.check(replanned, body.frozen?.length ?? 0);
     const record: SolveReplan = {
       planId: plan.id,
@@ -136,7 +136,7 @@ export class ReplansService {
    * load of its newest forecast covering now (refresh-usage.ts). A plan of an inline instance keeps its own.
    */
   private async baseInstance(previous: SolveEntity, plan: PlanEntity, nowMs: number, refresh: ReplanRefresh): Promise<BaseInstance> {
-    const instance: InstanceDoc & { frozen?: unknown } = { ...previous.instance };
+    const instance: InstanceDoc = { ...previous.instance };
     delete instance.frozen;
     if (!plan.clusterId) return { instance, warnings: [] };
     delete instance.reserved;
@@ -185,7 +185,7 @@ export class ReplansService {
    * the caller can act: the request's own frozen assignments as `frozen[i]`, those the service derived as
    * `frozen` naming the task, the rest where the parts came from (batch, cluster, forecast).
    */
-  private check(instance: InstanceDoc & { frozen?: FrozenSet }, explicit: number): void {
+  private check(instance: InstanceDoc, explicit: number): void {
     const tooLarge = admissionIssues(instance, this.config.admission);
     if (tooLarge.length) throw invalid(tooLarge.map((i) => ({ ...i, path: sourcePath(i.path) })));
     try {
@@ -220,7 +220,7 @@ export function nowOf(body: Pick<CreateReplanDto, 'nowSlot' | 'at'>, window: Pla
 }
 
 /** An engine issue of the re-plan's instance, named where the caller can act on it. */
-function requestIssue(i: Issue, frozen: FrozenSet['assignments'], explicit: number): Issue {
+function requestIssue(i: Issue, frozen: FrozenDoc['assignments'], explicit: number): Issue {
   const m = /^frozen\.assignments\[(\d+)\](.*)$/.exec(i.path);
   if (m && Number(m[1]) < explicit) return { path: `frozen[${m[1]}]${m[2]}`, message: i.message };
   if (m) {
