@@ -19,6 +19,7 @@ import { PlansModule } from './modules/plans/plans.module';
 import { QuotesModule } from './modules/quotes/quotes.module';
 import { QuotasModule } from './modules/quotas/quotas.module';
 import { QueueModule } from './modules/queue/queue.module';
+import { ReplansModule } from './modules/replans/replans.module';
 import { SimulationsModule } from './modules/simulations/simulations.module';
 import { SolvesModule } from './modules/solves/solves.module';
 import { UsageModule } from './modules/usage/usage.module';
@@ -50,6 +51,7 @@ export class AppModule {
         SimulationsModule,
         SolvesModule,
         PlansModule,
+        ReplansModule,
         ChartsModule,
         ScheduleModule,
         WebhooksModule,

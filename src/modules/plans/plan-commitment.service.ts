@@ -142,6 +142,53 @@ export class PlanCommitmentService {
   }
 
   /**
+   * Moves the commitment of `oldId` to the re-plan's plan `newId` that supersedes it, in the caller's transaction
+   * (the one storing that plan: the plan, its link and the move are one), under the cluster's lock. The new plan
+   * is checked as a commit is, against its own instance (the cluster and forecast the re-plan read, its frozen
+   * tasks) less what every other plan holds now and within its customer's quota, the old plan's holds left out;
+   * no borrower's capacity is taken back for it. When it fits, the old plan is released ("superseded by ...") and
+   * the new one committed with its holds; when it does not, nothing changes (the new plan stays proposed, the old
+   * one committed) and the reason is returned. Null when the old plan is not committed: nothing to move.
+   */
+  async moveCommitment(tx: EntityManager, oldId: string, newId: string): Promise<{ moved: boolean; reason: string | null } | null> {
+    const before = await this.repo.inTx(tx, oldId);
+    if (before?.status !== 'committed') return null;
+    const move = async (): Promise<{ moved: boolean; reason: string | null } | null> => {
+      const old = await this.repo.lockedInTx(tx, oldId);
+      const plan = await this.repo.inTx(tx, newId);
+      if (old?.status !== 'committed' || !plan) return null;
+      const now = new Date();
+      const reason = `superseded by re-plan ${newId}, which holds its capacity now`;
+      if (!old.clusterId) {
+        await this.repo.release(tx, [oldId], now, reason);
+        await this.repo.commit(tx, newId, now, false);
+        return { moved: true, reason: null };
+      }
+      const window = windowOf(plan);
+      const basis = { ...(await this.solves.withInstance(plan.solveId)).instance };
+      delete basis.reserved;
+      try {
+        const quota = await this.quotas.effective(old.clusterId, plan.tenantId);
+        const others = await this.commitments.holdsIn(old.clusterId, window, oldId, tx);
+        const fit = fitNow(this.around(basis, others, window), plan);
+        if (!fit.fits) throw notFitting(newId, fit, window);
+        const planHolds = holdsOfPlan(fit.model, plan.document, window);
+        const over = quota ? quotaExcess(basis, quota, this.sums(others.filter((h) => h.tenantId === plan.tenantId), window, basis), this.sums(planHolds, window, basis)) : [];
+        if (over.length && !quota!.borrow) throw pastQuota(newId, over, window);
+        await this.commitments.release(tx, oldId);
+        await this.repo.release(tx, [oldId], now, reason);
+        await this.commitments.hold(tx, newId, old.clusterId, plan.tenantId, over.length > 0, planHolds);
+        await this.repo.commit(tx, newId, now, over.length > 0);
+        return { moved: true, reason: null };
+      } catch (e) {
+        if (!(e instanceof ProblemException)) throw e;
+        return { moved: false, reason: `${e.detail}; plan ${oldId} stays committed` };
+      }
+    };
+    return before.clusterId ? this.commitments.withClusterLockIn(tx, before.clusterId, move) : move();
+  }
+
+  /**
    * Other customers' borrowing plans that may be taken back now, most recently committed first: still running
    * (not past their end), and whose customer is still beyond its quota with them (the flag set at their commit
    * is not trusted: the customer may have released others since, or had its quota raised).
