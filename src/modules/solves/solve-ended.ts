@@ -8,7 +8,8 @@ import { toSolveDto } from './solves.service';
 /**
  * Publishes `solve.ended` (webhooks) when a solve reaches succeeded, failed or cancelled, in whichever process
  * ended it: the payload is the solve as `GET /v1/solves/{id}` shows it, for its customer's subscriptions (and
- * operators'), on its cluster.
+ * operators'), on its cluster. A re-plan that stored a plan also publishes `plan.replanned`: the plan
+ * re-planned, the new version and the re-plan's outcome (what moved, what became of the commitment).
  */
 @Injectable()
 export class SolveEnded implements OnModuleInit {
@@ -24,6 +25,10 @@ export class SolveEnded implements OnModuleInit {
 
   private async announce(id: string): Promise<void> {
     const solve = await this.solves.findScoped(id, {});
-    if (solve) await this.webhooks.publish('solve.ended', { tenantIds: [solve.tenantId], clusterId: solve.clusterId, payload: { solve: toSolveDto(solve) } });
+    if (!solve) return;
+    const dto = toSolveDto(solve);
+    await this.webhooks.publish('solve.ended', { tenantIds: [solve.tenantId], clusterId: solve.clusterId, payload: { solve: dto } });
+    if (dto.kind === 'replan' && dto.planId && dto.replan)
+      await this.webhooks.publish('plan.replanned', { tenantIds: [solve.tenantId], clusterId: solve.clusterId, payload: { plan: { id: dto.planId, supersedes: dto.replan.planId }, replan: dto.replan, solveId: dto.id } });
   }
 }
