@@ -274,6 +274,24 @@ describe('webhooks', () => {
     assertSigned(r.received[0], hook.body.secret);
   });
 
+  it('delivers plan.replanned when a re-plan stores its plan: the plan re-planned and its new version', async () => {
+    const r = await receiver();
+    const hook = await subscribe(a, { url: r.url, events: ['plan.replanned'] });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
+    const { planId } = await solved(a);
+    const posted = await svc.client(a).POST('/v1/plans/{id}/replan', { params: { path: { id: planId } }, body: { nowSlot: 1, strategy: 'rffd', timeBudgetMs: 200 } as never });
+    assert.equal(posted.response.status, 202, JSON.stringify(posted.error));
+    await waitFor('the plan.replanned delivery', async () => (r.received.length ? true : undefined), 60_000);
+    const [got] = r.received;
+    assertSigned(got, hook.body.secret);
+    assert.equal(got.headers['fallow-event'], 'plan.replanned');
+    const body = JSON.parse(got.body);
+    assert.equal(body.data.plan.supersedes, planId);
+    assert.equal(body.data.solveId, posted.data!.id);
+    const replanned = (await svc.client(a).GET('/v1/plans/{id}', { params: { path: { id: body.data.plan.id } } })).data!;
+    assert.equal((replanned as Json).supersedes, planId);
+  });
+
   it('checks the address again at delivery: a worker that no longer allows it, or a name resolving outside the list, never connects', async () => {
     // The API allows 127.0.0.1 and localhost; the worker now allows the name localhost only, none of its addresses.
     await stopChild(worker);
