@@ -209,6 +209,9 @@ describe('re-planning a running plan', () => {
     assert.deepEqual(both.problems.map((p) => p.path), ['nowSlot']);
     const bad = problem(await replan(customer, replanned.plan.id, { nowSlot: -1, refresh: 'sometimes', frozen: [{ job: 'etl' }] }), 422);
     assert.deepEqual([...new Set(bad.problems.map((p) => p.path))].sort(), ['frozen[0].node', 'frozen[0].stage', 'frozen[0].start', 'frozen[0].task', 'nowSlot', 'refresh']);
+    // The engine's checks of the request's own frozen assignments are named where the request gave them.
+    const frozen = problem(await replan(customer, replanned.plan.id, { nowSlot: 1, frozen: [{ job: 'etl', stage: 'map', task: 0, node: 'zz', start: 2 }] }), 422);
+    assert.deepEqual(frozen.problems.map((p) => p.path).sort(), ['frozen[0].node', 'frozen[0].start'], JSON.stringify(frozen.problems));
     assert.equal(await count(), before);
   });
 
