@@ -8,7 +8,9 @@ import { Principal } from '../auth/principal';
 import { invalid, notFound, ProblemException } from '../common/problem';
 import { contentKey, EventInput, eventIssues, eventWindow, orderIssues, phaseIssues, SolveShape, solveIdsOf, TaskSpan, taskKey } from './event-validation';
 import { JobExecutionDto, PostExecutionEventsResultDto, SolveExecutionsDto } from './execution.dto';
-import { ExecutionsRepository } from './executions.repository';
+import { ExecutionsRepository, TaskEventRow } from './executions.repository';
+
+export type { TaskEventRow } from './executions.repository';
 
 @Injectable()
 export class ExecutionsService {
@@ -44,6 +46,14 @@ export class ExecutionsService {
       if (conflicts.length) throw new ProblemException(HttpStatus.CONFLICT, 'Conflict', 'event ids already recorded with different content; nothing was recorded', conflicts);
     });
     return { accepted: fresh.size, duplicates: events.length - fresh.size };
+  }
+
+  /**
+   * What has happened to the tasks of these solves (the versions of one plan: a re-plan reads them to freeze
+   * what has started), every reporter's events in the order they happened.
+   */
+  taskEvents(solveIds: string[]): Promise<TaskEventRow[]> {
+    return this.repo.taskEvents(solveIds);
   }
 
   /** Per job of a solve: how many tasks started, finished and were killed, and its actual SLA status. */
