@@ -99,6 +99,24 @@ describe("a committed plan's commitment moves to its re-plan", () => {
     }
   });
 
+  it('a re-plan is cancelled as a solve is: a queued one at once, without a plan, and the plan may be re-planned again', async () => {
+    const worker = svc.startWorker();
+    let first: { solveId: string; plan: Json };
+    try {
+      first = await solved(a, await cluster('cancelled'), TWO);
+    } finally {
+      await stopChild(worker);
+    }
+    const queued = await svc.client(a).POST('/v1/plans/{id}/replan', { params: { path: { id: first.plan.id } }, body: { nowSlot: 1 } });
+    assert.equal(queued.response.status, 202, JSON.stringify(queued.error));
+    const cancelled = await svc.client(a).DELETE('/v1/solves/{id}', { params: { path: { id: queued.data!.id } } });
+    assert.deepEqual([cancelled.data!.status, cancelled.data!.planId], ['cancelled', null]);
+    assert.equal((await plan(a, first.plan.id)).data!.supersededBy, null);
+    const again = await svc.client(a).POST('/v1/plans/{id}/replan', { params: { path: { id: first.plan.id } }, body: { nowSlot: 1 } });
+    assert.equal(again.response.status, 202, JSON.stringify(again.error));
+    await svc.client(a).DELETE('/v1/solves/{id}', { params: { path: { id: again.data!.id } } });
+  });
+
   it("does not move when another customer committed what the new version needs meanwhile: it stays proposed and says why", async () => {
     const clusterId = await cluster('shared');
     const worker = svc.startWorker();
