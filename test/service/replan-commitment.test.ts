@@ -2,7 +2,8 @@
  * A committed plan's commitment moves to its re-plan (issue 39): when the re-plan's plan is stored, in the same
  * transaction and under the cluster's lock, the new version is committed with its holds and the old one released
  * ("superseded by"); when the new version no longer fits what another customer committed meanwhile, nothing moves
- * (the new version stays proposed, the old one committed) and the re-plan says why. Real Postgres, Redis and a
+ * (the new version stays proposed, the old one committed) and the re-plan says why; committing the new version
+ * later takes the commitment over once it fits. Real Postgres, Redis and a
  * worker process, stopped while the re-plan waits so that the other commit comes first.
  */
 import assert from 'node:assert/strict';
@@ -153,6 +154,18 @@ describe("a committed plan's commitment moves to its re-plan", () => {
       assert.equal(await holds(mine.plan.id), 2);
       assert.equal(await holds(now.id), 0);
       assert.equal(await holds(theirs.plan.id), 1);
+      // Committing the new version later takes the commitment over as the re-plan would have: refused while it does not fit...
+      const refused = await commit(a, now.id);
+      assert.equal(refused.response.status, 409);
+      assert.match((refused.error as Json).detail, /no longer fits/);
+      assert.equal((await plan(a, mine.plan.id)).data!.status, 'committed');
+      // ... and once the other customer gives its hour back, the new version is committed and the old one released.
+      assert.equal((await svc.client(b).POST('/v1/plans/{id}/release', { params: { path: { id: theirs.plan.id } } })).data!.status, 'released');
+      const moved = await commit(a, now.id);
+      assert.equal(moved.data?.status, 'committed', JSON.stringify(moved.error));
+      assert.equal((await plan(a, mine.plan.id)).data!.status, 'released');
+      assert.equal(await holds(mine.plan.id), 0);
+      assert.equal(await holds(now.id), 2);
     } finally {
       await stopChild(again);
     }

@@ -58,6 +58,13 @@ export class PlanCommitmentService {
     const late = startedBefore(plan, window, now);
     if (late !== null)
       throw conflict(`plan ${id} has tasks that were to start at ${new Date(slotTimeMs(window, late)).toISOString()}, before the current slot: committing it would hold (and bill) capacity for tasks that never ran; solve again`);
+    // A re-plan's plan whose previous version is still committed takes that commitment over (its frozen tasks are
+    // the same tasks, held once): the move its re-plan could not make when it ended, checked again now.
+    const previous = plan.supersedes ? await this.repo.findById(plan.supersedes) : null;
+    if (previous?.status === 'committed') {
+      await this.repo.transaction((tx) => this.moveCommitment(tx, previous.id, id, true));
+      return this.plans.get(p, id);
+    }
     const basisWindow = { startsAt: plan.windowStartsAt, slotSeconds: plan.slotSeconds, slots: plan.slots };
     const clusterId = plan.clusterId;
     if (!clusterId) {
@@ -119,9 +126,10 @@ export class PlanCommitmentService {
    * tasks) less what every other plan holds now and within its customer's quota, the old plan's holds left out;
    * no borrower's capacity is taken back for it. When it fits, the old plan is released ("superseded by ...") and
    * the new one committed with its holds; when it does not, nothing changes (the new plan stays proposed, the old
-   * one committed) and the reason is returned. Null when the old plan is not committed: nothing to move.
+   * one committed) and the reason is returned, or with `refuse` thrown (the 409 of a commit). Null when the old
+   * plan is not committed: nothing to move.
    */
-  async moveCommitment(tx: EntityManager, oldId: string, newId: string): Promise<{ moved: boolean; reason: string | null } | null> {
+  async moveCommitment(tx: EntityManager, oldId: string, newId: string, refuse = false): Promise<{ moved: boolean; reason: string | null } | null> {
     const before = await this.repo.inTx(tx, oldId);
     if (before?.status !== 'committed') return null;
     const move = async (): Promise<{ moved: boolean; reason: string | null } | null> => {
@@ -152,7 +160,7 @@ export class PlanCommitmentService {
         await this.repo.commit(tx, newId, now, over.length > 0);
         return { moved: true, reason: null };
       } catch (e) {
-        if (!(e instanceof ProblemException)) throw e;
+        if (!(e instanceof ProblemException) || refuse) throw e;
         return { moved: false, reason: `${e.detail}; plan ${oldId} stays committed` };
       }
     };
@@ -250,8 +258,10 @@ function notFitting(id: string, fit: Fit, window: PlanWindow) {
  */
 function startedBefore(plan: PlanEntity, window: PlanWindow, now: Date): number | null {
   const current = Math.floor((now.getTime() - window.startsAtMs) / (window.slotSeconds * 1000)) - 1;
+  // A re-plan's tasks before its nowSlot are the frozen ones: they did run (stats.replan, the engine's).
+  const replannedFrom = Number((plan.document.stats?.replan as { nowSlot?: number } | undefined)?.nowSlot ?? 0);
   let first: number | null = null;
-  for (const a of plan.document.assignments) if (a.start < current && (first === null || a.start < first)) first = a.start;
+  for (const a of plan.document.assignments) if (a.start >= replannedFrom && a.start < current && (first === null || a.start < first)) first = a.start;
   return first;
 }
 
