@@ -51,6 +51,7 @@ export class PlanCommitmentService {
     const status = statusNow(plan);
     if (status === 'committed') return plan;
     if (status !== 'proposed') throw conflict(`plan ${id} is ${status}: only a proposed plan can be committed; solve again for a new one`);
+    if (plan.supersededBy) throw conflict(`plan ${id} is superseded by plan ${plan.supersededBy}: commit the newest version`);
     const now = new Date();
     if (plan.endsAt.getTime() <= now.getTime() && plan.document.assignments.length > 0)
       throw conflict(`plan ${id} ended at ${plan.endsAt.toISOString()}: its window has passed; solve again`);
@@ -58,10 +59,10 @@ export class PlanCommitmentService {
     const late = startedBefore(plan, window, now);
     if (late !== null)
       throw conflict(`plan ${id} has tasks that were to start at ${new Date(slotTimeMs(window, late)).toISOString()}, before the current slot: committing it would hold (and bill) capacity for tasks that never ran; solve again`);
-    // A re-plan's plan whose previous version is still committed takes that commitment over (its frozen tasks are
+    // A re-plan's plan whose earlier version is still committed takes that commitment over (its frozen tasks are
     // the same tasks, held once): the move its re-plan could not make when it ended, checked again now.
-    const previous = plan.supersedes ? await this.repo.findById(plan.supersedes) : null;
-    if (previous?.status === 'committed') {
+    const previous = plan.supersedes ? (await this.repo.lineage(plan.supersedes)).find((v) => v.status === 'committed') : undefined;
+    if (previous) {
       await this.repo.transaction((tx) => this.moveCommitment(tx, previous.id, id, true));
       return this.plans.get(p, id);
     }

@@ -165,9 +165,14 @@ export class ReplansService {
     return { instance, clusterVersion: version.version, forecastId: forecast?.id, warnings };
   }
 
-  /** The instance with what other committed plans hold now as `reserved`, capped to the customer's quota (as a solve's). */
+  /**
+   * The instance with what other committed plans hold now as `reserved`, capped to the customer's quota (as a
+   * solve's); what the plan's own lineage holds (the plan, or an earlier version whose re-plan could not take its
+   * commitment over) is left out: those are the tasks being re-planned.
+   */
   private async aroundOthers(instance: InstanceDoc, plan: PlanEntity, window: PlanWindow): Promise<InstanceDoc> {
-    const [holds, quota] = await Promise.all([this.commitments.holdsIn(plan.clusterId!, window, plan.id), this.quotas.effective(plan.clusterId!, plan.tenantId)]);
+    const own = (await this.versions.committedVersion(plan.id)) ?? plan.id;
+    const [holds, quota] = await Promise.all([this.commitments.holdsIn(plan.clusterId!, window, own), this.quotas.effective(plan.clusterId!, plan.tenantId)]);
     return planAround(instance, holds, window, plan.tenantId, quota);
   }
 
