@@ -24,6 +24,7 @@ import { SimulationsModule } from './modules/simulations/simulations.module';
 import { SolvesModule } from './modules/solves/solves.module';
 import { UsageModule } from './modules/usage/usage.module';
 import { ScheduleModule } from './modules/schedule/schedule.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** The API process: HTTP only. It queues long work (solves, builds, simulations) and never runs it. */
 @Module({})
@@ -53,6 +54,7 @@ export class AppModule {
         ReplansModule,
         ChartsModule,
         ScheduleModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -1036,6 +1036,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your tenant's webhook subscriptions, newest first
+         * @description An operator's key lists every tenant's. Never the secrets.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to events; the signing secret is in this response only
+         * @description Each event is POSTed to the URL as JSON `{id, type, createdAt, data}` with `Fallow-Event`, `Fallow-Delivery` and `Fallow-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "<t>.<body>">` under the secret; a non-2xx answer or none within FALLOW_WEBHOOK_TIMEOUT_MS is retried with exponential backoff. The URL's host must be one the operator allows (FALLOW_WEBHOOK_ALLOW), else a 422 naming url. The secret is stored encrypted and never shown again: a retry with the same Idempotency-Key answers 409 naming the subscription made.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook subscription (without its secret)
+         * @description Another tenant's is a 404.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a subscription and its delivery log
+         * @description Deliveries not yet made are dropped.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A subscription's delivery log, newest first: each event, its status, attempts and when the next is due
+         * @description Each delivery with every attempt (time, HTTP status or none, error, duration), the body as sent, and `nextAttemptAt` while a retry is pending.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2985,6 +3053,127 @@ export interface components {
             tasks: components["schemas"]["ScheduleTaskDto"][];
             nodes: components["schemas"]["ScheduleNodeDto"][];
             totals: components["schemas"]["ScheduleTotalsDto"];
+        };
+        CreateWebhookDto: {
+            /**
+             * @description where events are POSTed: http or https, no user name or password; its host must be one the operator allows (FALLOW_WEBHOOK_ALLOW), else a 422 naming url
+             * @example https://hooks.example.com/fallow
+             */
+            url: string;
+            /**
+             * @description the events to deliver, each once; a customer's key may ask for solve.ended, plan.replanned and commit.refused (its own), a farmer's for node.lost (its clusters'), an operator's for any (every tenant's)
+             * @example [
+             *       "solve.ended",
+             *       "commit.refused"
+             *     ]
+             */
+            events: ("solve.ended" | "plan.replanned" | "commit.refused" | "node.lost")[];
+            /**
+             * Format: uuid
+             * @description only this cluster's events (one the key can see: a farmer's own, a lendable one for a customer); left out: every cluster's, and events about no cluster
+             */
+            clusterId?: string | null;
+            /** @description the signing secret, printable ASCII without spaces; left out: the server generates one (whsec_ and 256 random bits). Either way it is in the creation response only */
+            secret?: string;
+        };
+        CreatedWebhookDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /**
+             * @description the role of the key that made it: it hears that role's events
+             * @enum {string}
+             */
+            role: "operator" | "farmer" | "customer";
+            url: string;
+            events: ("solve.ended" | "plan.replanned" | "commit.refused" | "node.lost")[];
+            /** Format: uuid */
+            clusterId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description the signing secret: shown this once (it is stored encrypted and never shown again); verify each delivery's Fallow-Signature with it (README, Webhooks) */
+            secret: string;
+        };
+        WebhookDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /**
+             * @description the role of the key that made it: it hears that role's events
+             * @enum {string}
+             */
+            role: "operator" | "farmer" | "customer";
+            url: string;
+            events: ("solve.ended" | "plan.replanned" | "commit.refused" | "node.lost")[];
+            /** Format: uuid */
+            clusterId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookPageDto: {
+            items: components["schemas"]["WebhookDto"][];
+            /** @description pass as ?cursor= for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        DeliveryAttemptDto: {
+            attempt: number;
+            /** Format: date-time */
+            at: string;
+            /** @description the receiver's HTTP status; null: no answer (refused, unreachable, timed out) */
+            statusCode: number | null;
+            error: string | null;
+            durationMs: number;
+        };
+        WebhookDeliveryDto: {
+            /**
+             * Format: uuid
+             * @description also the Fallow-Delivery header
+             */
+            id: string;
+            /** Format: uuid */
+            subscriptionId: string;
+            /** @enum {string} */
+            event: "solve.ended" | "plan.replanned" | "commit.refused" | "node.lost";
+            /**
+             * Format: uuid
+             * @description the event's id (the body's id), the same in every subscription's delivery of it
+             */
+            eventId: string;
+            /**
+             * @description pending (not yet delivered; nextAttemptAt says when it is tried), succeeded (a 2xx), failed (every attempt failed, or the address is not allowed)
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description attempts made so far */
+            attempts: number;
+            /** @description the last attempt's HTTP status */
+            statusCode: number | null;
+            /** @description why the last attempt failed */
+            error: string | null;
+            /** @description every attempt, first first */
+            attemptLog: components["schemas"]["DeliveryAttemptDto"][];
+            /** @description the body as sent: {id, type, createdAt, data} */
+            body: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description when the next attempt is due; null when none will be made
+             */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            deliveredAt: string | null;
+        };
+        WebhookDeliveryPageDto: {
+            items: components["schemas"]["WebhookDeliveryDto"][];
+            /** @description pass as ?cursor= for the next page; null on the last page */
+            nextCursor: string | null;
         };
         CommitConflictDto: {
             node: string;
@@ -7519,6 +7708,306 @@ export interface operations {
             };
             /** @description the key's role may not do this */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description the previous page's `nextCursor`, for the subscriptions after it; omitted: the first page */
+                cursor?: string;
+                /** @description how many subscriptions a page holds at most */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookPageDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a retry with the same key answers 409 naming the subscription the first request made (its secret is never stored in clear) */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the subscription */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the subscription */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description the previous page's `nextCursor`, for the deliveries after it; omitted: the first page */
+                cursor?: string;
+                /** @description how many deliveries a page holds at most */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the subscription */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPageDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -161,6 +161,8 @@ describe('fuzzing every POST and PUT route', () => {
     { method: 'PUT', template: '/v1/tenants/{id}/revenue-share', path: () => `/v1/tenants/${ids.farmer}/revenue-share`, key: op, body: () => ({ shareBps: 3000 }) },
     { method: 'PUT', template: '/v1/tenants/{id}/score-weights', path: () => `/v1/tenants/${ids.customer}/score-weights`, key: op, body: () => ({ alpha: 1, beta: 1, gamma: 1 }) },
     { method: 'POST', template: '/v1/tenants/{id}/keys', path: () => `/v1/tenants/${ids.customer}/keys`, key: op, body: () => ({ role: 'customer', label: 'k' }) },
+    // Last: the subscriptions it makes hear nothing here (no worker runs while the routes are fuzzed).
+    { method: 'POST', template: '/v1/webhooks', path: () => '/v1/webhooks', key: ck, body: () => ({ url: 'http://127.0.0.1:9/hooks', events: ['solve.ended', 'commit.refused'], clusterId: ids.cluster, secret: 'fuzz-secret-0123456789abcdef' }) },
   ];
 
   before(async () => {

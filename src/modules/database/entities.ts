@@ -13,6 +13,7 @@ import { PlanAssignmentEntity, PlanEntity } from '../plans/plan.entity';
 import { SimulationEntity } from '../simulations/simulation.entity';
 import { SolveEntity } from '../solves/solve.entity';
 import { UsageSampleEntity, UsageSeriesEntity } from '../usage/usage.entity';
+import { WebhookDeliveryEntity, WebhookSubscriptionEntity } from '../webhooks/webhook.entity';
 
 export const ENTITIES = [
   TenantEntity,
@@ -33,4 +34,6 @@ export const ENTITIES = [
   SimulationEntity,
   HoldEntity,
   QuotaEntity,
+  WebhookSubscriptionEntity,
+  WebhookDeliveryEntity,
 ];

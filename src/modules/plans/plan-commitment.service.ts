@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Hold, holdsOfPlan, PlanWindow, reservedFromHolds, slotTimeMs } from '../../engine/commitments/holds';
 import { borrowedFrom } from '../../engine/commitments/plan-around';
@@ -10,6 +10,7 @@ import type { InstanceDoc } from '../../engine/model/types';
 import { Principal } from '../auth/principal';
 import { CommitmentsService, TenantHold } from '../commitments/commitments.service';
 import { conflict, ProblemException } from '../common/problem';
+import { WebhooksService } from '../webhooks/webhooks.service';
 import { SolvesService } from '../solves/solves.service';
 import { PlanEntity } from './plan.entity';
 import { PlansRepository } from './plans.repository';
@@ -43,11 +44,39 @@ export class PlanCommitmentService {
     private readonly solves: SolvesService,
     private readonly commitments: CommitmentsService,
     private readonly quotas: QuotasService,
+    private readonly webhooks: WebhooksService,
   ) {}
 
-  /** Commits the plan: 409 naming the first conflicts (and changing nothing) when it no longer fits. Committing a committed plan changes nothing. */
+  /**
+   * Commits the plan: 409 naming the first conflicts (and changing nothing) when it no longer fits. Committing a
+   * committed plan changes nothing. A refusal (409) of a plan the caller sees is published as `commit.refused`.
+   */
   async commit(p: Principal, id: string): Promise<PlanEntity> {
     const plan = await this.plans.get(p, id);
+    try {
+      return await this.commitSeen(p, plan);
+    } catch (e) {
+      if (e instanceof ProblemException && e.getStatus() === HttpStatus.CONFLICT) await this.announceRefusal(plan, e);
+      throw e;
+    }
+  }
+
+  /** `commit.refused` for the plan's customer (and operators): the plan, and the 409's detail, problems and conflicts or quota excess. */
+  private async announceRefusal(plan: PlanEntity, refusal: ProblemException): Promise<void> {
+    await this.webhooks.publish('commit.refused', {
+      tenantIds: [plan.tenantId],
+      clusterId: plan.clusterId,
+      payload: {
+        plan: { id: plan.id, solveId: plan.solveId, clusterId: plan.clusterId, status: statusNow(plan) },
+        detail: refusal.detail ?? null,
+        problems: refusal.problems,
+        ...refusal.extensions,
+      },
+    });
+  }
+
+  private async commitSeen(p: Principal, plan: PlanEntity): Promise<PlanEntity> {
+    const id = plan.id;
     const status = statusNow(plan);
     if (status === 'committed') return plan;
     if (status !== 'proposed') throw conflict(`plan ${id} is ${status}: only a proposed plan can be committed; solve again for a new one`);

@@ -10,9 +10,10 @@ import { PlanVersionsService } from './plan-versions.service';
 import { PlanDiffService } from './plan-diff.service';
 import { CommitmentsModule } from '../commitments/commitments.module';
 import { QuotasModule } from '../quotas/quotas.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PlanEntity, PlanAssignmentEntity]), SolvesModule, CommitmentsModule, QuotasModule],
+  imports: [TypeOrmModule.forFeature([PlanEntity, PlanAssignmentEntity]), SolvesModule, CommitmentsModule, QuotasModule, WebhooksModule],
   controllers: [PlansController],
   providers: [PlansRepository, PlansService, PlanCommitmentService, PlanVersionsService, PlanDiffService],
   exports: [PlansService, PlanVersionsService],
