@@ -23,6 +23,7 @@ import { SimulationsModule } from './modules/simulations/simulations.module';
 import { SolvesModule } from './modules/solves/solves.module';
 import { UsageModule } from './modules/usage/usage.module';
 import { ScheduleModule } from './modules/schedule/schedule.module';
+import { ClusterEventsModule } from './modules/cluster-events/cluster-events.module';
 
 /** The API process: HTTP only. It queues long work (solves, builds, simulations) and never runs it. */
 @Module({})
@@ -51,6 +52,7 @@ export class AppModule {
         PlansModule,
         ChartsModule,
         ScheduleModule,
+        ClusterEventsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -996,6 +996,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cluster's node events, newest posted first
+         * @description Seen by whoever sees the cluster's schedule: its farmer and operators, and customers on a lendable cluster (404 for anyone else).
+         */
+        get: operations["listClusterEvents"];
+        put?: never;
+        /**
+         * Report a node taken back by the regular customers (node-lost) or returned (node-back)
+         * @description The cluster's farmer (or an operator). From at until until, or until a later node-back, every solve, quote and commit on the cluster sees the node as unavailable (its usage 1 on every metric in each slot the loss touches). A node-lost sets off automatic re-planning when the cluster has it on (putClusterReplanning). A 422 names every bad field at once (unknown node, a date that is not one, until not after at, ...) and writes nothing.
+         */
+        post: operations["postClusterEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2734,6 +2758,58 @@ export interface components {
             tasks: components["schemas"]["ScheduleTaskDto"][];
             nodes: components["schemas"]["ScheduleNodeDto"][];
             totals: components["schemas"]["ScheduleTotalsDto"];
+        };
+        PostClusterEventDto: {
+            /**
+             * @description node-lost: the regular customers took the node back (nothing of it can be lent); node-back: it is lendable again
+             * @enum {string}
+             */
+            type: "node-lost" | "node-back";
+            /**
+             * @description a node of the cluster's current version
+             * @example h01
+             */
+            node: string;
+            /**
+             * Format: date-time
+             * @description when it happened (or will, up to FALLOW_EVENT_MAX_AHEAD_SECONDS ahead); default: now
+             * @example 2030-01-01T10:15:00Z
+             */
+            at?: string;
+            /**
+             * Format: date-time
+             * @description node-lost only: when the node is expected back (after at); without it the node stays lost until a node-back event
+             */
+            until?: string;
+            /** @example the regular customer needs it for its nightly batch */
+            reason?: string;
+        };
+        ClusterEventDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @enum {string} */
+            type: "node-lost" | "node-back";
+            node: string;
+            /** Format: date-time */
+            at: string;
+            /**
+             * Format: date-time
+             * @description node-lost: when the node is expected back; null: until a node-back event
+             */
+            until: string | null;
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description when it was posted
+             */
+            createdAt: string;
+        };
+        ClusterEventPageDto: {
+            items: components["schemas"]["ClusterEventDto"][];
+            /** @description pass as ?cursor= for the next page */
+            nextCursor?: string | null;
         };
         CommitConflictDto: {
             node: string;
@@ -7089,6 +7165,179 @@ export interface operations {
             };
             /** @description does not exist or belongs to another tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    listClusterEvents: {
+        parameters: {
+            query?: {
+                /** @description the previous page's `nextCursor`, for the events after it; omitted: the first page */
+                cursor?: string;
+                /** @description how many events a page holds at most */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterEventPageDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    postClusterEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a retry with the same key returns the first response */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the cluster */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostClusterEventDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterEventDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,6 +4,7 @@ import { BatchEntity } from '../batches/batch.entity';
 import { QuotaEntity } from '../quotas/quota.entity';
 import { HoldEntity } from '../commitments/hold.entity';
 import { ClusterEntity, ClusterVersionEntity } from '../clusters/cluster.entity';
+import { ClusterEventEntity } from '../cluster-events/cluster-event.entity';
 import { IdempotencyEntity } from '../common/idempotency.entity';
 import { ExecutionEventEntity } from '../executions/execution-event.entity';
 import { StageHistoryEntity } from '../executions/stage-history.entity';
@@ -33,4 +34,5 @@ export const ENTITIES = [
   SimulationEntity,
   HoldEntity,
   QuotaEntity,
+  ClusterEventEntity,
 ];

@@ -9,13 +9,14 @@ import { ForecastsModule } from '../forecasts/forecasts.module';
 import { WorkModule } from '../work/work.module';
 import { CommitmentsModule } from '../commitments/commitments.module';
 import { QuotasModule } from '../quotas/quotas.module';
+import { ClusterEventsModule } from '../cluster-events/cluster-events.module';
 import { SolveEntity } from './solve.entity';
 import { SolvesController } from './solves.controller';
 import { SolvesRepository } from './solves.repository';
 import { SolvesService } from './solves.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SolveEntity]), WorkModule, IdempotencyModule, ClustersModule, ForecastsModule, BatchesModule, ExecutionsModule, AuthModule, CommitmentsModule, QuotasModule],
+  imports: [TypeOrmModule.forFeature([SolveEntity]), WorkModule, IdempotencyModule, ClustersModule, ForecastsModule, BatchesModule, ExecutionsModule, AuthModule, CommitmentsModule, QuotasModule, ClusterEventsModule],
   controllers: [SolvesController],
   providers: [SolvesRepository, SolvesService],
   exports: [SolvesService],
