@@ -24,6 +24,7 @@ import { SolvesModule } from './modules/solves/solves.module';
 import { UsageModule } from './modules/usage/usage.module';
 import { ScheduleModule } from './modules/schedule/schedule.module';
 import { ClusterEventsModule } from './modules/cluster-events/cluster-events.module';
+import { ReplanningModule } from './modules/replanning/replanning.module';
 
 /** The API process: HTTP only. It queues long work (solves, builds, simulations) and never runs it. */
 @Module({})
@@ -53,6 +54,7 @@ export class AppModule {
         ChartsModule,
         ScheduleModule,
         ClusterEventsModule,
+        ReplanningModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -1020,6 +1020,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{id}/replanning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cluster's automatic re-planning settings
+         * @description The defaults (off) with updatedAt null until set.
+         */
+        get: operations["getClusterReplanning"];
+        /**
+         * Turn automatic re-planning of the cluster's running plans on or off, and say on what
+         * @description Replaces the settings whole (fields left out take their defaults). When a trigger of on fires, each running plan it concerns is re-planned (a re-plan request, then a re-plan solve), at most once per minIntervalSeconds per plan: on a node-lost event, the committed plans with a task on the node during the loss; on a killed task, its plan; on usage posted, each plan whose window has started, against the forecast it was made on. A 422 names every bad field at once and writes nothing.
+         */
+        put: operations["putClusterReplanning"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/replanning/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The automatic re-plans requested on the cluster, newest first
+         * @description Each names the plan, the trigger and what fired (reason, detail), and where it is: requested, queued (its solveId) or failed (error).
+         */
+        get: operations["listAutoReplans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2811,6 +2855,59 @@ export interface components {
             /** @description pass as ?cursor= for the next page */
             nextCursor?: string | null;
         };
+        ReplanningDto: {
+            /** Format: uuid */
+            clusterId: string;
+            enabled: boolean;
+            on: ("node-lost" | "task-killed" | "forecast-miss")[];
+            forecastMissThreshold: number;
+            forecastMissWindowSeconds: number;
+            minIntervalSeconds: number;
+            /**
+             * Format: date-time
+             * @description null: never set (the defaults, automatic re-planning off)
+             */
+            updatedAt: string | null;
+        };
+        AutoReplanDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /**
+             * Format: uuid
+             * @description the running plan re-planned
+             */
+            planId: string;
+            /** @enum {string} */
+            trigger: "node-lost" | "task-killed" | "forecast-miss";
+            /** @description what fired, in words */
+            reason: string;
+            /** @description what fired: node-lost {eventId, node, from, until}; task-killed {killed: [{solveId, job, stage, task, node, at}]}; forecast-miss {forecastId, miss, slots, from, to, threshold} */
+            detail: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description requested: recorded, not handed on yet; queued: the re-plan (solveId) is queued; failed: the re-planning service refused it (error)
+             * @enum {string}
+             */
+            status: "requested" | "queued" | "failed";
+            /**
+             * Format: uuid
+             * @description the re-plan's solve
+             */
+            solveId: string | null;
+            error: string | null;
+            /** Format: date-time */
+            requestedAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AutoReplanPageDto: {
+            items: components["schemas"]["AutoReplanDto"][];
+            /** @description pass as ?cursor= for the next page */
+            nextCursor?: string | null;
+        };
         CommitConflictDto: {
             node: string;
             /** @description a metric, or tasks (the task slots) */
@@ -3299,6 +3396,38 @@ export interface components {
                     beta?: number;
                     /** @description strategy portfolio: weight of C in POSUM's Eq. 5 (default: the tenant's, else 1) */
                     gamma?: number;
+                };
+            };
+        };
+        PutReplanningDto: {
+            content: {
+                "application/json": {
+                    /** @description re-plan the cluster's running plans automatically when a trigger of on fires */
+                    enabled: boolean;
+                    /**
+                     * @description node-lost: a node-lost event posted (the plans with a task on the node during the loss); task-killed: an execution event reports a task of the plan killed; forecast-miss: posted usage shows the forecast the plan was made on missing by more than forecastMissThreshold
+                     * @default [
+                     *       "node-lost",
+                     *       "task-killed",
+                     *       "forecast-miss"
+                     *     ]
+                     */
+                    on?: ("node-lost" | "task-killed" | "forecast-miss")[];
+                    /**
+                     * @description forecast-miss fires when the miss is above it: the mean, over the node-metric-slots of the last forecastMissWindowSeconds before the newest usage sample posted, of |the largest sample posted in the slot - the value the plan's forecast gave that slot| (fractions of capacity; a plan made on idle nodes was forecast 0)
+                     * @default 0.2
+                     */
+                    forecastMissThreshold?: number;
+                    /**
+                     * @description how far back from the newest sample posted the miss is measured (usage posted older than that, a back-fill, sets off nothing)
+                     * @default 3600
+                     */
+                    forecastMissWindowSeconds?: number;
+                    /**
+                     * @description least time between two automatic re-plans of one plan: triggers within it request nothing, whichever API process they reach
+                     * @default 600
+                     */
+                    minIntervalSeconds?: number;
                 };
             };
         };
@@ -7338,6 +7467,230 @@ export interface operations {
             };
             /** @description body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getClusterReplanning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplanningDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    putClusterReplanning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["PutReplanningDto"];
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplanningDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    listAutoReplans: {
+        parameters: {
+            query?: {
+                /** @description the previous page's `nextCursor`, for the requests after it; omitted: the first page */
+                cursor?: string;
+                /** @description how many requests a page holds at most */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoReplanPageDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -94,16 +94,16 @@ describe('lostSlots and withLostNodes', () => {
 });
 
 describe('forecastMiss', () => {
-  const f = { startsAtMs: 10 * H, slotSeconds: 3600, slots: 2, usage: { a: { cpu: [0.2, 0.4] } } };
-  const at = (h: number, value: number, node = 'a', metric = 'cpu') => ({ node, metric, tsMs: h * H, value });
+  const f = { slots: 2, usage: { a: { cpu: [0.2, 0.4] } } };
+  const peak = (slot: number, value: number, node = 'a', metric = 'cpu') => ({ node, metric, slot, peak: value });
 
-  test('the mean absolute miss of the samples in (from, to] inside the forecast; missing series count 0', () => {
-    const points = [at(10, 0.5), at(10.5, 0.1), at(11.5, 0.4), at(11, 0.3, 'b'), at(9, 1), at(12, 1)];
-    const m = forecastMiss(points, f, 9.5 * H, 12 * H)!;
-    assert.equal(m.samples, 4); // 9 h is before the window; 12 h is past the forecast
-    assert.ok(Math.abs(m.miss - (0.3 + 0.1 + 0 + 0.3) / 4) < 1e-12);
-    assert.equal(forecastMiss(points, f, 12 * H, 20 * H), null);
-    // A plan made on idle nodes: the forecast is 0 at every instant.
-    assert.ok(Math.abs(forecastMiss(points, null, 11 * H, 12 * H)!.miss - (0.4 + 1) / 2) < 1e-12);
+  test('the mean absolute miss of the slots inside the forecast; a series it leaves out was forecast 0', () => {
+    const m = forecastMiss([peak(0, 0.5), peak(1, 0.4), peak(1, 0.3, 'b'), peak(0, 0.1, 'a', 'ram'), peak(-1, 1), peak(2, 1)], f)!;
+    assert.equal(m.slots, 4); // slots -1 and 2 are outside the forecast
+    assert.ok(Math.abs(m.miss - (0.3 + 0 + 0.3 + 0.1) / 4) < 1e-12);
+    assert.equal(forecastMiss([peak(5, 1)], f), null);
+    assert.equal(forecastMiss([], f), null);
+    // A plan made on idle nodes: the forecast is 0 at every slot.
+    assert.ok(Math.abs(forecastMiss([peak(7, 0.4), peak(-3, 1)], null)!.miss - 0.7) < 1e-12);
   });
 });

@@ -151,6 +151,7 @@ describe('fuzzing every POST and PUT route', () => {
     { method: 'POST', template: '/v1/simulations', path: () => '/v1/simulations', key: ck, body: () => ({ policy: 'edls-sh', clusterId: ids.cluster, batchId: ids.batch, forecastId: ids.forecast, qos: 'none', seed: 1 }) },
     { method: 'POST', template: '/v1/plans/{planId}/simulations', path: () => `/v1/plans/${ids.plan}/simulations`, key: ck, body: () => ({ qos: 'salamander', seed: 1, actualUsage: { n1: { cpu: Array(20).fill(0.2) } } }) },
     { method: 'POST', template: '/v1/clusters/{id}/events', path: () => `/v1/clusters/${ids.cluster}/events`, key: fk, body: () => ({ type: 'node-lost', node: 'n1', at: new Date().toISOString(), until: new Date(Date.now() + 3_600_000).toISOString(), reason: 'r' }) },
+    { method: 'PUT', template: '/v1/clusters/{id}/replanning', path: () => `/v1/clusters/${ids.cluster}/replanning`, key: fk, body: () => ({ enabled: true, on: ['node-lost', 'forecast-miss'], forecastMissThreshold: 0.3, forecastMissWindowSeconds: 1800, minIntervalSeconds: 60 }) },
     { method: 'PUT', template: '/v1/clusters/{id}/quotas/{customer}', path: () => `/v1/clusters/${ids.cluster}/quotas/${ids.customer}`, key: fk, body: () => ({ shares: { cpu: 0.5 }, borrow: true }) },
     { method: 'POST', template: '/v1/quotes', path: () => '/v1/quotes', key: ck, body: () => ({ clusterId: ids.cluster, batchId: ids.batch, forecastId: ids.forecast, safetyMargin: 0.05 }) },
     // No body: whatever is sent is ignored. Commit first (a 2xx, then 2xx again: it is idempotent), then release.

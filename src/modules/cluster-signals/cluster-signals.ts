@@ -8,8 +8,18 @@ import { Injectable, Logger } from '@nestjs/common';
  */
 export type ClusterSignal =
   | { kind: 'node-lost'; clusterId: string; eventId: string; node: string; fromMs: number; untilMs: number | null }
-  | { kind: 'tasks-killed'; solveIds: string[] }
+  | { kind: 'tasks-killed'; kills: KilledTask[] }
   | { kind: 'usage-posted'; clusterId: string; fromMs: number; toMs: number };
+
+/** A task an execution event reported killed. */
+export interface KilledTask {
+  solveId: string;
+  job: string;
+  stage: string;
+  task: number;
+  node: string;
+  atMs: number;
+}
 
 export type ClusterSignalListener = (signal: ClusterSignal) => Promise<void>;
 

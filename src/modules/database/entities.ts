@@ -5,6 +5,7 @@ import { QuotaEntity } from '../quotas/quota.entity';
 import { HoldEntity } from '../commitments/hold.entity';
 import { ClusterEntity, ClusterVersionEntity } from '../clusters/cluster.entity';
 import { ClusterEventEntity } from '../cluster-events/cluster-event.entity';
+import { AutoReplanEntity, AutoReplanGateEntity, ReplanningSettingsEntity } from '../replanning/replanning.entity';
 import { IdempotencyEntity } from '../common/idempotency.entity';
 import { ExecutionEventEntity } from '../executions/execution-event.entity';
 import { StageHistoryEntity } from '../executions/stage-history.entity';
@@ -35,4 +36,7 @@ export const ENTITIES = [
   HoldEntity,
   QuotaEntity,
   ClusterEventEntity,
+  ReplanningSettingsEntity,
+  AutoReplanEntity,
+  AutoReplanGateEntity,
 ];

@@ -396,6 +396,11 @@ export class SolvesService {
     return this.withoutLostNodes(instance, cluster.id, window.startsAt);
   }
 
+  /** The forecast each solve was made on (null: planned on idle nodes, or a whole instance): what a forecast miss is measured against. */
+  forecastIds(ids: string[]): Promise<Map<string, string | null>> {
+    return ids.length ? this.solves.forecastIds(ids) : Promise.resolve(new Map());
+  }
+
   /** The solve and the instance it solved, whoever owns it (simulations replay its plan on that instance). */
   withInstance(id: string): Promise<SolveEntity> {
     return this.solves.withInstance(id);
