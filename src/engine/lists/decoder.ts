@@ -13,6 +13,12 @@ import { Schedule } from '../schedule/schedule';
 export interface Preferred {
   node: Int32Array;
   start: Int32Array;
+  /**
+   * The fetchSlots each task had (-1: none): kept where it is still at least the least fetch time, so that a
+   * plan unchanged decodes to itself (the link load estimated in this decode's order could differ from the one
+   * the previous plan was made in).
+   */
+  fetch?: Int32Array;
   until?: Int32Array;
 }
 
@@ -251,7 +257,7 @@ export class Decoder {
       const model = this.model;
       const s = model.stages[g];
       const t = Math.max(this.earliest(g), prefer.start[i]);
-      const f = this.fetch ? this.fetch.fetchSlots(i, k, t, out.node) : 0;
+      const f = !this.fetch ? 0 : prefer.fetch && prefer.fetch[i] >= 0 ? Math.max(prefer.fetch[i], this.fetch.leastSlotsOf(i, k, out.node)) : this.fetch.fetchSlots(i, k, t, out.node);
       const until = prefer.until ? Math.min(model.T, prefer.until[i]) : model.T;
       if (t + f + s.dur[k] <= until && this.scan(k, g, t, t, f + s.dur[k]) === t) {
         if (this.fetch) this.commitPriced(i, g, k, t, f, out, this.fetch);

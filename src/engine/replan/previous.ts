@@ -1,7 +1,7 @@
 import { ValidationError } from '../model/errors';
 import { isInt, isObject, show } from '../model/json-values';
 import { Model, stageKey } from '../model/model';
-import { Issue, PLAN_FORMAT, PlanDoc } from '../model/types';
+import { Issue, PLAN_FORMAT, PlanDoc, TRANSFERS_PRICED } from '../model/types';
 import { Schedule } from '../schedule/schedule';
 
 /**
@@ -12,6 +12,8 @@ import { Schedule } from '../schedule/schedule';
 export interface Previous {
   node: Int32Array;
   start: Int32Array;
+  /** fetchSlots per task in a priced previous plan (-1: not given). */
+  fetch: Int32Array;
   order: Int32Array;
 }
 
@@ -35,6 +37,8 @@ export function previousOf(model: Model, raw: unknown): Previous {
   const plan = checkedPrevious(raw);
   const node = new Int32Array(model.nTasks).fill(-1);
   const start = new Int32Array(model.nTasks).fill(-1);
+  const fetch = new Int32Array(model.nTasks).fill(-1);
+  const priced = plan.transfers === TRANSFERS_PRICED;
   const rejected = new Set(plan.rejected ?? []);
   for (const a of plan.assignments) {
     const g = model.stageIndex.get(stageKey(a.job, a.stage));
@@ -43,11 +47,12 @@ export function previousOf(model: Model, raw: unknown): Previous {
     const i = model.stages[g].firstTask + a.task;
     node[i] = k;
     start[i] = a.start;
+    if (priced && Number.isInteger(a.fetchSlots) && a.fetchSlots! >= 0) fetch[i] = a.fetchSlots!;
   }
   const ids = Array.from({ length: model.nTasks }, (_, i) => i);
   const had = ids.filter((i) => node[i] >= 0).sort((a, b) => start[a] - start[b] || a - b);
   const order = Int32Array.from([...had, ...ids.filter((i) => node[i] < 0)]);
-  return { node, start, order };
+  return { node, start, fetch, order };
 }
 
 function checkedPrevious(raw: unknown): PlanDoc {

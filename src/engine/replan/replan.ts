@@ -17,47 +17,72 @@ export interface ReplanStats extends Disruption {
    * `search`: the strategy's plan (its order decoded around the frozen tasks); `search-kept`: that order decoded
    * keeping tasks where the previous plan had them when they fit there; `previous`: the previous plan mended.
    */
-  chosen: 'search' | 'search-kept' | 'previous';
+  chosen: 'search' | 'search-kept' | 'previous' | 'previous-undisturbed-first';
+}
+
+/** A candidate plan and its name in stats.replan.chosen. */
+export type Mended = [Schedule, ReplanStats['chosen']];
+
+/**
+ * The previous plan mended around what changed, before any search (so a re-plan has a feasible plan at once):
+ * its tasks in its start order, each kept where it was when it still fits, else placed where it ends first; and
+ * the same with the undisturbed tasks first (those whose previous node still has room for them alone at their
+ * previous start, from nowSlot on), so that the tasks a lost node or a killed task displaced fill what is left
+ * instead of pushing every later task along.
+ */
+export function mendPrevious(model: Model, previous: Previous): Mended[] {
+  const inOrder = decodeAround(model, previous.order, null, previous);
+  const displaced = displacedTasks(model, previous);
+  if (!displaced.some((d) => d === 1)) return [[inOrder, 'previous']];
+  const order = Int32Array.from([...previous.order].sort((a, b) => displaced[a] - displaced[b])); // stable: start order within each part
+  return [
+    [inOrder, 'previous'],
+    [decodeAround(model, order, null, previous), 'previous-undisturbed-first'],
+  ];
+}
+
+/** Per task, 1 when the previous plan put it where it cannot run any more by itself (before nowSlot, or no room left there). */
+function displacedTasks(model: Model, previous: Previous): Uint8Array {
+  const out = new Uint8Array(model.nTasks);
+  const now = model.frozen ? model.frozen.now : 0;
+  const { T, M } = model;
+  for (let i = 0; i < model.nTasks; i++) {
+    const k = previous.node[i];
+    if (k < 0 || (model.frozen && model.frozen.node[i] >= 0)) continue;
+    const s = model.stages[model.taskStage[i]];
+    const t0 = previous.start[i];
+    let bad = t0 < now || t0 + s.dur[k] > T;
+    for (let t = t0; !bad && t < t0 + s.dur[k]; t++) {
+      if (model.taskLimit[k][t] < 1) bad = true;
+      for (let m = 0; !bad && m < M; m++) if (s.demand[m] > model.avail[k][m * T + t] + 1e-9) bad = true;
+    }
+    out[i] = bad ? 1 : 0;
+  }
+  return out;
 }
 
 /**
  * The plan of a re-planned instance (model.frozen and/or a previous plan; docs/FORMAT.md, Frozen assignments).
  * The strategy searched the rest of the instance (`residual`, or the whole model when nothing is frozen): its
  * tasks in the order of their starts are decoded on the whole model around the frozen tasks (lists/decoder.ts
- * places those first and starts nothing before nowSlot). With a previous plan, that plan mended is the other
- * candidate: its tasks in its start order, each kept on its node at its start where it still fits, else where
- * it ends first. The better plan wins on the objective (more tasks, then the makespan; or the revenue first),
- * then on disruption: fewer moved tasks. Re-planning when nothing changed gives the previous plan back unless
- * the search found a strictly better one.
+ * places those first and starts nothing before nowSlot). With a previous plan, the candidates are that plan, the
+ * same order kept where the previous plan had each task, and the previous plan mended (`mended`, mendPrevious);
+ * the best wins on the objective (more tasks, then the makespan; or the revenue first), then on disruption:
+ * fewer moved tasks. Re-planning when nothing changed gives the previous plan back unless the search found a
+ * strictly better one. `searched` null: no search ran (its budget went on mending), the mended plans compete.
  */
-export function replanSchedule(model: Model, searched: Schedule, residual: Residual | null, previous: Previous | null, objective: Objective): { schedule: Schedule; stats: ReplanStats } {
+export function replanSchedule(model: Model, searched: Schedule | null, residual: Residual | null, previous: Previous | null, mended: Mended[], objective: Objective): { schedule: Schedule; stats: ReplanStats } {
   const fz = model.frozen;
-  let search = fz ? decodeAround(model, residual ? orderOf(model, searched, residual) : frozenFirst(model), skipOf(model, searched, residual), null) : searched;
-  let chosen: ReplanStats['chosen'] = 'search';
-  let schedule = search;
-  if (previous) {
-    search = keepLabels(model, search, previous);
-    // Three candidates: the search's plan; its order decoded keeping each task where it was when it still fits
-    // there (often as good, with far fewer moves); the previous plan mended.
-    const until = Int32Array.from({ length: model.nTasks }, (_, i) => (search.node[i] >= 0 ? search.end(i) : -1));
-    const sticky = decodeAround(model, startOrder(model, search), skipOfSchedule(search), { ...previous, until });
-    const mended = decodeAround(model, previous.order, null, previous);
-    const candidates: [Schedule, ReplanStats['chosen']][] = [[search, 'search'], [sticky, 'search-kept'], [mended, 'previous']];
-    let best = rank(model, search, objective, previous);
-    for (const [c, name] of candidates.slice(1)) {
-      const r = rank(model, c, objective, previous);
-      if (compareRanks(r, best) < 0) [best, schedule, chosen] = [r, c, name];
-    }
-    if (chosen === 'search') schedule = search;
-  }
-  const stats: ReplanStats = {
-    nowSlot: fz ? fz.now : 0,
-    frozenTasks: fz ? fz.tasks.length : 0,
-    previous: previous !== null,
-    chosen,
-    ...countDisruption(model, schedule, previous),
-  };
-  return { schedule, stats };
+  // No search (the budget went on mending the previous plan): the mended plans compete alone.
+  if (!searched) return pick(model, mended, previous!, objective, fz);
+  const search = fz ? decodeAround(model, residual ? orderOf(model, searched, residual) : frozenFirst(model), skipOf(model, searched, residual), null) : searched;
+  if (!previous) return { schedule: search, stats: { nowSlot: fz ? fz.now : 0, frozenTasks: fz ? fz.tasks.length : 0, previous: false, chosen: 'search', ...countDisruption(model, search, null) } };
+  // The search's plan named as the previous plan named its tasks; its order decoded keeping each task where it was
+  // when it still fits there and ends no later (often as good, with far fewer moves); the previous plan mended.
+  const named = keepLabels(model, search, previous);
+  const until = Int32Array.from({ length: model.nTasks }, (_, i) => (named.node[i] >= 0 ? named.end(i) : -1));
+  const sticky = decodeAround(model, startOrder(model, named), skipOfSchedule(named), { ...previous, until });
+  return pick(model, [[named, 'search'], [sticky, 'search-kept'], ...mended], previous, objective, fz);
 }
 
 /**
@@ -81,6 +106,18 @@ export function decodeAround(model: Model, order: Int32Array, skip: Uint8Array |
   throw new ValidationError('instance', [
     { path: 'frozen', message: `job "${job}" has started (frozen tasks) but its other tasks cannot all finish within the window from nowSlot ${fz.now} on: no plan keeps it (lengthen horizon.slots)` },
   ]);
+}
+
+/** The best of `candidates` (at least one) by the objective, then fewer moved tasks; the first wins ties. */
+function pick(model: Model, candidates: Mended[], previous: Previous, objective: Objective, fz: Model['frozen']): { schedule: Schedule; stats: ReplanStats } {
+  let [schedule, chosen] = candidates[0];
+  let best = rank(model, schedule, objective, previous);
+  for (const [c, name] of candidates.slice(1)) {
+    const r = rank(model, c, objective, previous);
+    if (compareRanks(r, best) < 0) [best, schedule, chosen] = [r, c, name];
+  }
+  const stats: ReplanStats = { nowSlot: fz ? fz.now : 0, frozenTasks: fz ? fz.tasks.length : 0, previous: true, chosen, ...countDisruption(model, schedule, previous) };
+  return { schedule, stats };
 }
 
 /** The residual schedule's tasks as tasks of the whole model, by start (ties: task order); then its rejected jobs' tasks. */
