@@ -74,6 +74,11 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Ser
     lockMs: 2000,
     stalledIntervalMs: 1000,
     workerConcurrency: 1,
+    // Webhooks go to loopback receivers only, and retry soon.
+    webhookAllow: ['127.0.0.1', 'localhost'],
+    webhookBackoffMs: 200,
+    webhookAttempts: 4,
+    webhookTimeoutMs: 5000,
     ...overrides,
   };
   const app = await createApi(config);
@@ -95,6 +100,11 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Ser
     FALLOW_LOCK_MS: String(config.lockMs),
     FALLOW_STALLED_INTERVAL_MS: String(config.stalledIntervalMs),
     FALLOW_WORKER_CONCURRENCY: String(config.workerConcurrency),
+    FALLOW_WEBHOOK_ALLOW: config.webhookAllow.join(','),
+    FALLOW_WEBHOOK_KEY: config.webhookKey ?? '',
+    FALLOW_WEBHOOK_ATTEMPTS: String(config.webhookAttempts),
+    FALLOW_WEBHOOK_BACKOFF_MS: String(config.webhookBackoffMs),
+    FALLOW_WEBHOOK_TIMEOUT_MS: String(config.webhookTimeoutMs),
     FALLOW_LOG_LEVEL: process.env.FALLOW_TEST_LOG_LEVEL || 'warn',
     ...extra,
   });

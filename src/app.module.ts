@@ -19,12 +19,14 @@ import { PlansModule } from './modules/plans/plans.module';
 import { QuotesModule } from './modules/quotes/quotes.module';
 import { QuotasModule } from './modules/quotas/quotas.module';
 import { QueueModule } from './modules/queue/queue.module';
+import { ReplansModule } from './modules/replans/replans.module';
 import { SimulationsModule } from './modules/simulations/simulations.module';
 import { SolvesModule } from './modules/solves/solves.module';
 import { UsageModule } from './modules/usage/usage.module';
 import { ScheduleModule } from './modules/schedule/schedule.module';
 import { ClusterEventsModule } from './modules/cluster-events/cluster-events.module';
 import { ReplanningModule } from './modules/replanning/replanning.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** The API process: HTTP only. It queues long work (solves, builds, simulations) and never runs it. */
 @Module({})
@@ -51,10 +53,12 @@ export class AppModule {
         SimulationsModule,
         SolvesModule,
         PlansModule,
+        ReplansModule,
         ChartsModule,
         ScheduleModule,
         ClusterEventsModule,
         ReplanningModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -65,6 +65,21 @@ export interface Config {
   forecastBuildMaxSeconds: number;
   /** How long a job of a tenant that holds more than its share of a queue's running work waits before it asks again (fair-share.ts). */
   fairShareDelayMs: number;
+  /**
+   * Where webhook deliveries may go (FALLOW_WEBHOOK_ALLOW): host names, addresses and CIDRs. A URL's host must be
+   * listed, and the address it is delivered to as well (a name's resolved address must be in a listed address or
+   * CIDR). Default: loopback (127.0.0.1, ::1, localhost) in development; empty in production, where no subscription
+   * can then be made and nothing is delivered until the operator lists where deliveries may go.
+   */
+  webhookAllow: string[];
+  /** Secret that webhook secrets are encrypted under at rest (FALLOW_WEBHOOK_KEY, at least 32 characters); API and workers need the same. */
+  webhookKey?: string;
+  /** Attempts of one webhook delivery (the first included) before it is given up. */
+  webhookAttempts: number;
+  /** The wait before a delivery's first retry; each later retry waits twice the one before. */
+  webhookBackoffMs: number;
+  /** How long one delivery attempt may take (connect, send, the receiver's answer). */
+  webhookTimeoutMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -74,7 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/fallow',
     redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
     bootstrapKey: env.FALLOW_BOOTSTRAP_KEY || undefined,
-    keySecret: keySecret(env.FALLOW_KEY_SECRET),
+    keySecret: secretOf('FALLOW_KEY_SECRET', env.FALLOW_KEY_SECRET),
     production: env.NODE_ENV === 'production',
     workerConcurrency: int(env, 'FALLOW_WORKER_CONCURRENCY', Math.max(1, cpus().length)),
     logLevel: env.FALLOW_LOG_LEVEL || 'info',
@@ -118,13 +133,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulationMaxSeconds: int(env, 'FALLOW_SIMULATION_MAX_SECONDS', 1800),
     forecastBuildMaxSeconds: int(env, 'FALLOW_FORECAST_BUILD_MAX_SECONDS', 1800),
     fairShareDelayMs: int(env, 'FALLOW_FAIR_SHARE_DELAY_MS', 1000),
+    webhookAllow: webhookAllow(env.FALLOW_WEBHOOK_ALLOW ?? (env.NODE_ENV === 'production' ? '' : DEVELOPMENT_WEBHOOK_ALLOW)),
+    webhookKey: secretOf('FALLOW_WEBHOOK_KEY', env.FALLOW_WEBHOOK_KEY),
+    webhookAttempts: Math.max(1, int(env, 'FALLOW_WEBHOOK_ATTEMPTS', 8)),
+    webhookBackoffMs: int(env, 'FALLOW_WEBHOOK_BACKOFF_MS', 10_000),
+    webhookTimeoutMs: Math.max(1, int(env, 'FALLOW_WEBHOOK_TIMEOUT_MS', 10_000)),
   };
 }
 
-function keySecret(raw: string | undefined): string | undefined {
+function secretOf(name: string, raw: string | undefined): string | undefined {
   if (!raw) return undefined;
-  if (raw.length < 32) throw new Error(`FALLOW_KEY_SECRET: at least 32 characters (e.g. openssl rand -hex 32), got ${raw.length}`);
+  if (raw.length < 32) throw new Error(`${name}: at least 32 characters (e.g. openssl rand -hex 32), got ${raw.length}`);
   return raw;
+}
+
+/** A host name as URLs carry it: letters, digits, dots and dashes (no scheme, port or path). */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
+
+/** Where a development run delivers webhooks without FALLOW_WEBHOOK_ALLOW: this machine only. */
+const DEVELOPMENT_WEBHOOK_ALLOW = '127.0.0.1,::1,localhost';
+
+/** FALLOW_WEBHOOK_ALLOW: host names, addresses and CIDRs (prefix lengths), lower-cased. */
+function webhookAllow(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
+  const bad = entries.filter((e) => !(e.includes('/') ? isCidr(e) : isIP(e) || HOST_NAME.test(e)));
+  if (bad.length)
+    throw new Error(`FALLOW_WEBHOOK_ALLOW: expected a comma-separated list of host names (hooks.example.com), addresses (127.0.0.1, ::1) and CIDRs (10.1.0.0/16); not understood: ${bad.map((b) => `"${b}"`).join(', ')}`);
+  return entries;
+}
+
+function isCidr(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  return !!family && !rest.length && /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
 function publicUrl(raw: string | undefined, port: number): string {

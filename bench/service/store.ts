@@ -14,6 +14,7 @@ import { PlansRepository } from '../../src/modules/plans/plans.repository';
 import { PlanAssignmentEntity, PlanEntity } from '../../src/modules/plans/plan.entity';
 import { SOLVE_WORK } from '../../src/modules/solves/solve.kind';
 import { LongWorkRepository } from '../../src/modules/work/work.repository';
+import { WorkEndings } from '../../src/modules/work/work-endings';
 import { largeInstance } from '../../harness/load-speed';
 import { Service } from '../../harness/service';
 import { summarize } from '../lib/stats';
@@ -44,7 +45,7 @@ export async function benchStore(svc: Service, tenantId: string, reps: number, t
   await ds.initialize();
   try {
     const repo = new PlansRepository(ds.getRepository(PlanEntity), ds.getRepository(PlanAssignmentEntity));
-    const work = new LongWorkRepository(ds);
+    const work = new LongWorkRepository(ds, new WorkEndings());
     const once = async (): Promise<number> => {
       // A fresh solve row as the worker sees it: running, holding the whole instance (1.3 MB of jsonb).
       const [row] = await ds.query(

@@ -1,4 +1,6 @@
+import { getQueueToken } from '@nestjs/bullmq';
 import { NestFactory } from '@nestjs/core';
+import type { Queue } from 'bullmq';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -18,6 +20,7 @@ import { MetricsService } from '../modules/health/metrics.service';
 import type { Redis } from 'ioredis';
 import { REDIS, WorkQueues } from '../modules/queue/queue.module';
 import { USAGE_ROUTE, usageBodyParsers } from '../modules/usage/usage-body';
+import { WEBHOOK_QUEUE } from '../modules/webhooks/webhook-queue';
 import { authenticateBodies } from '../modules/auth/authenticate-bodies';
 import { RateLimiter } from '../modules/auth/rate-limiter';
 import { buildOpenApiDocument } from './openapi';
@@ -64,7 +67,7 @@ export async function createApi(config: Config): Promise<NestExpressApplication>
   http.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
-  const board = queueBoard(app.get(WorkQueues).all(), app.get(AuthService));
+  const board = queueBoard([...app.get(WorkQueues).all(), app.get<Queue>(getQueueToken(WEBHOOK_QUEUE), { strict: false })], app.get(AuthService));
   app.use(QUEUE_BOARD_PATH, board.guard, redisAnswers(app.get<Redis>(REDIS)), board.router);
   metrics.listen();
   return app;

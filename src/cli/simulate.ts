@@ -3,6 +3,7 @@
  * utilisation and prints the realised metrics as one JSON report (src/engine/simulate).
  *   fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos NAME] [--qos-period S] [--seed N] [--reduce-slowstart F]
  *   fallow simulate INSTANCE.json --policy NAME|posum [--provision NAME] [--delta D] [--alpha A --beta B --gamma G] [--actual USAGE.json] [--qos ...] [--seed N] ...
+ *   fallow simulate INSTANCE.json PLAN.json --outages OUTAGES.json --replan-every 30 [--replan-on kill,node] [--replan-budget-ms 1000] ...
  */
 import { MIN_QOS_PERIOD_SECONDS } from '../engine/simulate/simulator';
 import { CommandSpec, parseCommand, UsageError } from './args';
@@ -14,7 +15,9 @@ import { PROVISIONING_NAMES, ProvisioningName } from '../engine/policies/posum/p
 import { PORTFOLIO_DEFAULTS, PortfolioParams, REBUILD_LOOK_AHEAD_SECONDS } from '../engine/policies/posum/params';
 import { portfolioFromRequest, PortfolioRequest } from '../engine/policies/posum/request';
 import { QOS_NAMES } from '../engine/qos';
-import { checkPlanFits, runRequestIssues, validateActualUsage, validateRuntimeTruth } from '../engine/simulation';
+import { checkPlanFits, ReplanOptions, runRequestIssues, validateActualUsage, validateOutages, validateRuntimeTruth } from '../engine/simulation';
+import { Objective, OBJECTIVES } from '../engine/contracts/strategy';
+import { lookupStrategy, strategyNames } from '../engine/strategies';
 import { runCliWork } from './progress';
 
 const POLICIES = policyNames();
@@ -47,8 +50,17 @@ export const SIMULATE = {
     quiet: { type: 'boolean', help: 'no progress on stderr' },
     'echo-arrivals': { type: 'boolean', help: "POSUM: the look-ahead also expects the last look-ahead's arrivals to repeat (default with --look-ahead-mode rebuild; otherwise the queue alone, as the paper)" },
     'look-ahead-mode': { type: 'string', value: 'MODE', help: 'POSUM: replay (default: the workload so far again from time 0, reaching the live state exactly) | rebuild (the present as a new instance; the default with --ls-member)' },
+    outages: { type: 'string', value: 'FILE', help: 'nodes lost for a while: [{"node", "fromSeconds", "toSeconds"?, "returnKnown"?}] (docs/FORMAT.md, Node outages)' },
+    'replan-every': { type: 'string', value: 'MIN', help: 'a plan only: re-plan it as it runs, every MIN minutes (and on --replan-on events)' },
+    'replan-on': { type: 'string', value: 'EVENTS', help: 'a plan only: re-plan on kill, node (lost or back), both (default) or none: kill,node | kill | node | none' },
+    'replan-budget-ms': { type: 'string', value: 'N', help: 'each re-plan\'s solve budget (default 1000)' },
+    'replan-strategy': { type: 'string', value: 'NAME', help: 'each re-plan\'s strategy (default ls)' },
+    'replan-objective': { type: 'string', value: 'O', help: 'each re-plan\'s objective: tasks-then-makespan (default) | revenue' },
   },
-  notes: ['The report: makespan, job execution times, POSUM score, relaunched and remote tasks, bytes moved, deadline misses, revenue, each job (README.md).'],
+  notes: [
+    'The report: makespan, job execution times, POSUM score, relaunched and remote tasks, bytes moved, deadline misses, revenue, each job (README.md).',
+    'Re-planning (any --replan-* flag): the report adds replan.replans, each re-plan with its time, trigger, moved tasks and solve ms.',
+  ],
 } satisfies CommandSpec;
 
 export async function simulateCommand(args: string[]): Promise<number> {
@@ -73,13 +85,42 @@ export async function simulateCommand(args: string[]): Promise<number> {
   else process.stderr.write("fallow simulate: no --actual given: simulating with the instance's own usage as the actual utilisation (a perfect forecast)\n");
   const sigma = values['runtime-sigma'] === undefined ? undefined : Number(values['runtime-sigma']);
   const runtimeTruth = validateRuntimeTruth(model, values['true-seconds'] === undefined ? undefined : readJson(values['true-seconds']), sigma);
-  const options = { actual, qos: values.qos, qosPeriodSeconds, seed, reduceSlowstart, runtimeTruth, provision: values.provision as ProvisioningName | undefined, posum };
+  const outages = values.outages === undefined ? undefined : validateOutages(model, readJson(values.outages));
+  const options = { actual, qos: values.qos, qosPeriodSeconds, seed, reduceSlowstart, runtimeTruth, provision: values.provision as ProvisioningName | undefined, posum, ...(outages ? { outages } : {}) };
+  const replan = replanOptions(values, seed);
+  if (replan && values.policy !== undefined) throw new UsageError('--replan-* re-plans a plan: it does not go with --policy');
   // The plan is checked here (a plan that does not fit its instance is the user's mistake, named by path).
   const plan = values.policy === undefined ? (readJson(positionals[1]) as PlanDoc) : null;
   if (plan) checkPlanFits(model, plan);
-  const report = await runCliWork('simulate', { kind: 'simulate', run: { instance: model.doc, plan, policy: values.policy ?? null, options } }, values.quiet);
+  const report = await runCliWork('simulate', { kind: 'simulate', run: { instance: model.doc, plan, policy: values.policy ?? null, options, ...(replan ? { replan } : {}) } }, values.quiet);
   process.stdout.write(JSON.stringify(report, null, 1) + '\n');
   return 0;
+}
+
+/** The --replan-* flags as a closed loop's settings, null when none is given; a UsageError names a bad one. */
+function replanOptions(v: Record<string, string | boolean | undefined>, seed: number): Omit<ReplanOptions, 'replanner'> | null {
+  const given = ['replan-every', 'replan-on', 'replan-budget-ms', 'replan-strategy', 'replan-objective'].filter((f) => v[f] !== undefined);
+  if (given.length === 0) return null;
+  const every = v['replan-every'] === undefined ? undefined : Number(v['replan-every']);
+  if (every !== undefined && !(every > 0)) throw new UsageError(`--replan-every must be a number of minutes > 0, got "${v['replan-every']}"`);
+  const on = String(v['replan-on'] ?? 'kill,node');
+  const events = on === 'none' ? [] : on.split(',');
+  if (events.some((e) => e !== 'kill' && e !== 'node')) throw new UsageError(`--replan-on must be kill,node, kill, node or none, got "${on}"`);
+  const budget = Number(v['replan-budget-ms'] ?? 1000);
+  if (!(budget > 0)) throw new UsageError(`--replan-budget-ms must be a number > 0, got "${v['replan-budget-ms']}"`);
+  const strategy = String(v['replan-strategy'] ?? 'ls');
+  if (!lookupStrategy(strategy)) throw new UsageError(`--replan-strategy must be one of ${strategyNames().join(', ')}, got "${strategy}"`);
+  const objective = String(v['replan-objective'] ?? 'tasks-then-makespan');
+  if (!(OBJECTIVES as readonly string[]).includes(objective)) throw new UsageError(`--replan-objective must be one of ${OBJECTIVES.join(', ')}, got "${objective}"`);
+  return {
+    ...(every !== undefined ? { everySeconds: every * 60 } : {}),
+    onKill: events.includes('kill'),
+    onNodeLost: events.includes('node'),
+    timeBudgetMs: budget,
+    strategy,
+    objective: objective as Objective,
+    seed,
+  };
 }
 
 /** The flag each field of a POSUM request comes from (engine/policies/posum/request.ts names fields). */

@@ -876,6 +876,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/plans/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed from another plan to this one: moved, added and dropped tasks, job ends, revenue
+         * @description against: a plan of the same cluster you can see (a re-plan's previous version is its supersedes), or a version of the same plan of an inline instance; its slots are read in this plan's (offsetSlots). Tasks are named job/stage/task; a task of both plans is moved when its node or start differs, kept otherwise. Each list holds at most limit entries (default 1000, at most 10000); the counts are whole. A missing or unusable against is a 422 naming query:against.
+         */
+        get: operations["diffPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/plans/{id}/assignments": {
         parameters: {
             query?: never;
@@ -890,6 +910,26 @@ export interface paths {
         get: operations["listPlanAssignments"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/plans/{id}/replan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-plan a running plan from now: what has started stays, the rest is planned again
+         * @description Queues a solve of kind replan (the plan's customer, or an operator). Its instance is the plan's (jobs, window, safety margin) on the cluster as it is now (refresh), around what other committed plans hold now, with `frozen`: the tasks that started by now according to the execution events reported on the plan's solves (started and finished tasks stay where they ran; killed ones, and those on nodes the cluster no longer has, are planned again), those the plan started before now with no event (assumeStartedAsPlanned), and those the request gives. It runs as a solve does (getSolve, followSolve; cancelSolve keeps the best plan), with the plan as a hint (tasks stay where they were unless moving them improves the objective), and ends with a new plan that supersedes this one (both kept; diffPlan compares them). When this plan is committed its commitment moves to the new one in the transaction that stores it, unless the new one no longer fits what others hold: then it stays proposed, this one committed, and the solve's replan.commitment says why. A plan superseded, released or being re-planned is a 409; a now outside its window, a 422.
+         */
+        post: operations["replanPlan"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1056,6 +1096,74 @@ export interface paths {
          * @description Each names the plan, the trigger and what fired (reason, detail), and where it is: requested, queued (its solveId) or failed (error).
          */
         get: operations["listAutoReplans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your tenant's webhook subscriptions, newest first
+         * @description An operator's key lists every tenant's. Never the secrets.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to events; the signing secret is in this response only
+         * @description Each event is POSTed to the URL as JSON `{id, type, createdAt, data}` with `Fallow-Event`, `Fallow-Delivery` and `Fallow-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "<t>.<body>">` under the secret; a non-2xx answer or none within FALLOW_WEBHOOK_TIMEOUT_MS is retried with exponential backoff. The URL's host must be one the operator allows (FALLOW_WEBHOOK_ALLOW), else a 422 naming url. The secret is stored encrypted and never shown again: a retry with the same Idempotency-Key answers 409 naming the subscription made.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook subscription (without its secret)
+         * @description Another tenant's is a 404.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a subscription and its delivery log
+         * @description Deliveries not yet made are dropped.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A subscription's delivery log, newest first: each event, its status, attempts and when the next is due
+         * @description Each delivery with every attempt (time, HTTP status or none, error, duration), the body as sent, and `nextAttemptAt` while a retry is pending.
+         */
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2521,9 +2629,102 @@ export interface components {
             /** @description (makespan - bound) / bound when every task is scheduled, else null */
             gap?: number | null;
         };
+        ReplanFrozenCountsDto: {
+            /** @description given in the request (frozen) */
+            explicit: number;
+            /** @description running by the events: their last event by now is started */
+            running: number;
+            /** @description finished by the events */
+            finished: number;
+            /** @description no event by now, started as planned (assumeStartedAsPlanned) */
+            assumed: number;
+        };
+        RerunTaskDto: {
+            job: string;
+            stage: string;
+            task: number;
+            /** @enum {string} */
+            reason: "killed" | "node-lost" | "after-rerun" | "before-predecessors-end";
+        };
+        ReplanRerunDto: {
+            /** @description killed by now (the QoS controller, a failure): planned again */
+            killed: number;
+            /** @description ran, or were planned, on a node the cluster's current version does not have: planned again */
+            nodeLost: number;
+            /** @description started after a task of an earlier stage that runs again: a stage starts after every task of the stages it comes after */
+            afterRerun: number;
+            /** @description started before the instance's durations let the earlier stages' tasks end, and that end is after nowSlot (Hadoop's reduce slow start): planned again after them */
+            beforePredecessorsEnd: number;
+            /** @description the first 100 of them */
+            tasks: components["schemas"]["RerunTaskDto"][];
+        };
+        AdjustedTaskDto: {
+            job: string;
+            stage: string;
+            task: number;
+            /** @description the start slot the events gave */
+            from: number;
+            /** @description the start slot frozen */
+            to: number;
+            /**
+             * @description ended-sooner: it finished before the instance's duration from its start, so it is frozen early enough to end then; after-predecessors: it started before its earlier stages' tasks end by the instance's durations; within-window: running, it would end past the window
+             * @enum {string}
+             */
+            reason: "ended-sooner" | "after-predecessors" | "within-window";
+        };
+        ReplanAdjustedDto: {
+            count: number;
+            /** @description the first 100 of them */
+            tasks: components["schemas"]["AdjustedTaskDto"][];
+        };
+        CommitmentMoveDto: {
+            /** @description the plan re-planned was committed and its commitment moved to the re-plan's plan: that one is committed, the old one released */
+            moved: boolean;
+            /** @description why it did not move (the new plan does not fit what others hold now, or its customer's quota): the new plan stays proposed and the old one committed */
+            reason: string | null;
+        };
+        SolveReplanDto: {
+            /**
+             * Format: uuid
+             * @description the plan re-planned: this solve's plan supersedes it
+             */
+            planId: string;
+            /** @description the slot re-planned from: frozen tasks keep their place, every other task starts at or after it */
+            nowSlot: number;
+            /**
+             * Format: date-time
+             * @description the instant taken as now (events after it were not counted)
+             */
+            at: string;
+            assumeStartedAsPlanned: boolean;
+            /** @enum {string} */
+            refresh: "current" | "none";
+            /**
+             * @description who asked: the plan's customer, an operator, or the service itself (reason)
+             * @enum {string}
+             */
+            requestedBy: "customer" | "operator" | "system";
+            /** @description the service's reason for a re-plan it started itself */
+            reason: string | null;
+            /** @description the instance's frozen assignments (GET /v1/solves/{id}/instance lists them), by why they are frozen */
+            frozen: components["schemas"]["ReplanFrozenCountsDto"];
+            /** @description tasks that had started and are planned again */
+            rerun: components["schemas"]["ReplanRerunDto"];
+            /** @description frozen starts changed from what the events said, so that some plan can keep them */
+            adjusted: components["schemas"]["ReplanAdjustedDto"];
+            /** @description events not counted: after now, or of tasks the instance does not have */
+            ignoredEvents: number;
+            /** @description once the plan is stored: what became of the re-planned plan's commitment; null before, or when it was not committed */
+            commitment: components["schemas"]["CommitmentMoveDto"] | null;
+        };
         SolveDto: {
             /** Format: uuid */
             id: string;
+            /**
+             * @description solve: a plan of a batch or an instance (createSolve); replan: a running plan re-planned (replanPlan), its plan supersedes that plan
+             * @enum {string}
+             */
+            kind: "solve" | "replan";
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             strategy: string;
@@ -2575,6 +2776,8 @@ export interface components {
              */
             planId?: string | null;
             error?: string | null;
+            /** @description a re-plan: how it was set up (now, frozen tasks, tasks run again) and what became of the plan it re-planned; null for a solve */
+            replan: components["schemas"]["SolveReplanDto"] | null;
             attempts: number;
             createdAt: string;
             startedAt?: string | null;
@@ -2639,8 +2842,20 @@ export interface components {
             completedAt: string | null;
             /** @description committed beyond its customer's quota on capacity others left idle: a customer within its quota may take it back (it is then released with a releaseReason) */
             borrowing: boolean;
-            /** @description why it was released when its customer did not release it */
+            /** @description why it was released when its customer did not release it (its borrowed capacity taken back, or superseded by a re-plan that took over its commitment) */
             releaseReason: string | null;
+            /** @description 1 for a solve's plan; a re-plan's plan is one more than the plan it supersedes */
+            version: number;
+            /**
+             * Format: uuid
+             * @description the plan this one re-planned (replanPlan): its previous version, kept; null for a solve's plan
+             */
+            supersedes: string | null;
+            /**
+             * Format: uuid
+             * @description the re-plan's plan that superseded this one (its next version); null while this is the newest
+             */
+            supersededBy: string | null;
             /** @enum {string} */
             format: "fallow.plan/v1";
             /** @description the instance name */
@@ -2669,6 +2884,96 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        DiffCountsDto: {
+            /** @description tasks of both plans on another node or at another start */
+            moved: number;
+            /** @description tasks this plan runs and the other does not */
+            added: number;
+            /** @description tasks the other plan runs and this one does not (their job rejected, or not in this plan) */
+            dropped: number;
+            /** @description tasks of both plans where they were */
+            kept: number;
+            /** @description jobs whose acceptance, end or revenue differ */
+            jobsChanged: number;
+        };
+        DiffPlaceDto: {
+            node: string;
+            /** @description start slot, in the slots of the plan diffed (the {id} plan's window) */
+            start: number;
+            /** @description end slot: start + its duration on that node (+ fetchSlots in a priced plan) */
+            end: number;
+        };
+        MovedTaskDto: {
+            job: string;
+            stage: string;
+            task: number;
+            /** @description in the plan diffed against */
+            before: components["schemas"]["DiffPlaceDto"];
+            /** @description in this plan */
+            after: components["schemas"]["DiffPlaceDto"];
+        };
+        PlacedTaskDto: {
+            job: string;
+            stage: string;
+            task: number;
+            node: string;
+            start: number;
+            end: number;
+        };
+        JobStateDto: {
+            /** @description run (every task planned) or rejected */
+            accepted: boolean;
+            /** @description the end of its last task; null when rejected */
+            endSlot: number | null;
+            /** @description what it earns (onTime by its deadline, else late; 0 rejected); null without a revenue function */
+            revenue: number | null;
+        };
+        JobChangeDto: {
+            job: string;
+            /** @description in the plan diffed against; null: not its job */
+            before: components["schemas"]["JobStateDto"] | null;
+            /** @description in this plan; null: not its job */
+            after: components["schemas"]["JobStateDto"] | null;
+            /** @description after.endSlot - before.endSlot (positive: later) when it runs in both */
+            endChange: number | null;
+        };
+        DiffTotalsDto: {
+            before: number;
+            after: number;
+        };
+        DiffRevenueDto: {
+            before: number;
+            after: number;
+            /** @description after - before */
+            change: number;
+        };
+        PlanDiffDto: {
+            /**
+             * Format: uuid
+             * @description the plan diffed (after)
+             */
+            planId: string;
+            /**
+             * Format: uuid
+             * @description the plan it is diffed against (before)
+             */
+            against: string;
+            /** @description slots of the plan against are read in this plan's slots: its slot t is this plan's t + offsetSlots (0 for the versions of one plan) */
+            offsetSlots: number;
+            /** @description whole counts, whatever limit lists */
+            counts: components["schemas"]["DiffCountsDto"];
+            moved: components["schemas"]["MovedTaskDto"][];
+            added: components["schemas"]["PlacedTaskDto"][];
+            dropped: components["schemas"]["PlacedTaskDto"][];
+            /** @description the jobs whose acceptance, end or revenue changed */
+            jobs: components["schemas"]["JobChangeDto"][];
+            /** @description makespan in slots */
+            makespan: components["schemas"]["DiffTotalsDto"];
+            /** @description the jobs' total revenue; null when no job of either plan has a revenue function */
+            revenue: components["schemas"]["DiffRevenueDto"] | null;
+            /** @description whether moved, added, dropped or jobs were cut at limit entries each */
+            truncated: boolean;
+        };
         AssignmentRowDto: {
             job: string;
             stage: string;
@@ -2681,6 +2986,20 @@ export interface components {
         AssignmentPageDto: {
             items: components["schemas"]["AssignmentRowDto"][];
             nextCursor?: string | null;
+        };
+        FrozenAssignmentDto: {
+            /** @example j1 */
+            job: string;
+            /** @example map */
+            stage: string;
+            /** @description the task of the stage, 0-based */
+            task: number;
+            /** @example h01 */
+            node: string;
+            /** @description the plan's slot it started in: at most nowSlot */
+            start: number;
+            /** @description slots it fetched its input before computing (docs/FORMAT.md, Transfers priced in plans); kept as given */
+            fetchSlots?: number;
         };
         ScheduleMetricDto: {
             capacity: number;
@@ -2907,6 +3226,127 @@ export interface components {
             items: components["schemas"]["AutoReplanDto"][];
             /** @description pass as ?cursor= for the next page */
             nextCursor?: string | null;
+        };
+        CreateWebhookDto: {
+            /**
+             * @description where events are POSTed: http or https, no user name or password; its host must be one the operator allows (FALLOW_WEBHOOK_ALLOW), else a 422 naming url
+             * @example https://hooks.example.com/fallow
+             */
+            url: string;
+            /**
+             * @description the events to deliver, each once; a customer's key may ask for solve.ended, plan.replanned and commit.refused (its own), a farmer's for node.lost (its clusters'), an operator's for any (every tenant's)
+             * @example [
+             *       "solve.ended",
+             *       "commit.refused"
+             *     ]
+             */
+            events: ("solve.ended" | "plan.replanned" | "commit.refused" | "node.lost")[];
+            /**
+             * Format: uuid
+             * @description only this cluster's events (one the key can see: a farmer's own, a lendable one for a customer); left out: every cluster's, and events about no cluster
+             */
+            clusterId?: string | null;
+            /** @description the signing secret, printable ASCII without spaces; left out: the server generates one (whsec_ and 256 random bits). Either way it is in the creation response only */
+            secret?: string;
+        };
+        CreatedWebhookDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /**
+             * @description the role of the key that made it: it hears that role's events
+             * @enum {string}
+             */
+            role: "operator" | "farmer" | "customer";
+            url: string;
+            events: ("solve.ended" | "plan.replanned" | "commit.refused" | "node.lost")[];
+            /** Format: uuid */
+            clusterId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description the signing secret: shown this once (it is stored encrypted and never shown again); verify each delivery's Fallow-Signature with it (README, Webhooks) */
+            secret: string;
+        };
+        WebhookDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /**
+             * @description the role of the key that made it: it hears that role's events
+             * @enum {string}
+             */
+            role: "operator" | "farmer" | "customer";
+            url: string;
+            events: ("solve.ended" | "plan.replanned" | "commit.refused" | "node.lost")[];
+            /** Format: uuid */
+            clusterId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookPageDto: {
+            items: components["schemas"]["WebhookDto"][];
+            /** @description pass as ?cursor= for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        DeliveryAttemptDto: {
+            attempt: number;
+            /** Format: date-time */
+            at: string;
+            /** @description the receiver's HTTP status; null: no answer (refused, unreachable, timed out) */
+            statusCode: number | null;
+            error: string | null;
+            durationMs: number;
+        };
+        WebhookDeliveryDto: {
+            /**
+             * Format: uuid
+             * @description also the Fallow-Delivery header
+             */
+            id: string;
+            /** Format: uuid */
+            subscriptionId: string;
+            /** @enum {string} */
+            event: "solve.ended" | "plan.replanned" | "commit.refused" | "node.lost";
+            /**
+             * Format: uuid
+             * @description the event's id (the body's id), the same in every subscription's delivery of it
+             */
+            eventId: string;
+            /**
+             * @description pending (not yet delivered; nextAttemptAt says when it is tried), succeeded (a 2xx), failed (every attempt failed, or the address is not allowed)
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description attempts made so far */
+            attempts: number;
+            /** @description the last attempt's HTTP status */
+            statusCode: number | null;
+            /** @description why the last attempt failed */
+            error: string | null;
+            /** @description every attempt, first first */
+            attemptLog: components["schemas"]["DeliveryAttemptDto"][];
+            /** @description the body as sent: {id, type, createdAt, data} */
+            body: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description when the next attempt is due; null when none will be made
+             */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            deliveredAt: string | null;
+        };
+        WebhookDeliveryPageDto: {
+            items: components["schemas"]["WebhookDeliveryDto"][];
+            /** @description pass as ?cursor= for the next page; null on the last page */
+            nextCursor: string | null;
         };
         CommitConflictDto: {
             node: string;
@@ -3396,6 +3836,42 @@ export interface components {
                     beta?: number;
                     /** @description strategy portfolio: weight of C in POSUM's Eq. 5 (default: the tenant's, else 1) */
                     gamma?: number;
+                };
+            };
+        };
+        CreateReplanDto: {
+            content: {
+                "application/json": {
+                    /** @description the slot of the plan's window to re-plan from (every task not frozen starts at or after it); its start is then now for the execution events (those after it are not counted). Not with at. Default: the slot the current time falls in. A slot outside the window is a 422 */
+                    nowSlot?: number;
+                    /**
+                     * Format: date-time
+                     * @description the instant taken as now (default: the current time): nowSlot is the slot of the plan's window it falls in, a 422 outside the window; events after it are not counted. Not with nowSlot
+                     * @example 2030-01-01T01:30:00Z
+                     */
+                    at?: string;
+                    /**
+                     * @description a task the plan started before nowSlot that has no execution event (started, finished or killed) by now is taken to have started as planned (the farmer reports late, or not at all) and is frozen where the plan put it; false: it is planned again
+                     * @default true
+                     */
+                    assumeStartedAsPlanned?: boolean;
+                    /** @description tasks you know have started, frozen as given (node, start, fetchSlots) whatever the events say; the service adds those the events and assumeStartedAsPlanned give. Problems are named frozen[i].field */
+                    frozen?: components["schemas"]["FrozenAssignmentDto"][];
+                    /**
+                     * @description current: plan on the cluster as it is now (its current version's nodes, lost ones gone and new ones added, and the regular load of its newest forecast covering now, from where that forecast starts; the plan's own forecast elsewhere, or everywhere when none covers now, with a warning); none: on the plan's instance as its solve assembled it. Either way what other committed plans hold is read now, and the jobs, window and safety margin are the plan's
+                     * @default current
+                     * @enum {string}
+                     */
+                    refresh?: "current" | "none";
+                    /**
+                     * @description default: the strategy of the plan's solve. rffd: Random First Fit Decreasing (Salamander Alg. 1), restarted while the budget lasts; ls: Tabu Search + Late Acceptance local search (Salamander III-B2), incremental scores; with the revenue objective, late acceptance over job orders seeded by tps/edf/fifo; exact: Time-indexed MILP (aggregated step formulation) solved by HiGHS below a heuristic schedule, after destructive bounds from propagation and, on RCPSP-shaped models, a SAT search (Z3); ga: NSGA-II genetic algorithm (Salamander III-B2): rffd-seeded, OX2 crossover, Alg. 2 and list mutations, forward-backward improvement; tps: Two-phase revenue scheduling (two-stage paper Alg. 1 SMR + Alg. 2 SAS), built on the real capacity; fifo: FIFO baseline (two-stage paper section 5): jobs by release, list-scheduled whole, deadlines ignored; edf: EDF baseline (two-stage paper section 5): jobs by deadline, list-scheduled whole; cuckoo: Cuckoo: forecast host weights (Alg. 1), WRR chunk placement with replicas and admission (Alg. 2), Hadoop locality-first list schedule; aco-bp: ACO-BP: ant-colony 2D bin packing of map and reduce tasks with locality, fairness and preferred racks, decided every 20 s of schedule time; portfolio: POSUM's 16 members simulated against the forecast; the best one's job order, list-scheduled (issue 24); auto: races exact and ls below 1500 tasks, two ls streams (one on a worker thread) above
+                     * @enum {string}
+                     */
+                    strategy?: "rffd" | "ls" | "exact" | "ga" | "tps" | "fifo" | "edf" | "cuckoo" | "aco-bp" | "portfolio" | "auto";
+                    /** @description wall-clock budget of the search; default: the plan's solve's */
+                    timeBudgetMs?: number;
+                    /** @description random seed; default: the plan's solve's */
+                    seed?: number;
                 };
             };
         };
@@ -6944,6 +7420,60 @@ export interface operations {
             };
         };
     };
+    diffPlan: {
+        parameters: {
+            query: {
+                /** @description the plan to compare with (before), e.g. this plan's supersedes */
+                against: string;
+                /** @description most entries in each list */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the plan (after) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanDiffDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
     listPlanAssignments: {
         parameters: {
             query?: {
@@ -6993,6 +7523,104 @@ export interface operations {
             };
             /** @description invalid fields; each problem names its JSON path */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    replanPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a retry with the same key returns the first response */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the plan to re-plan (its newest version) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CreateReplanDto"];
+        responses: {
+            /** @description queued; Location names the solve (kind replan) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolveDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7682,6 +8310,306 @@ export interface operations {
             };
             /** @description the key's role may not do this */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description the previous page's `nextCursor`, for the subscriptions after it; omitted: the first page */
+                cursor?: string;
+                /** @description how many subscriptions a page holds at most */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookPageDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a retry with the same key answers 409 naming the subscription the first request made (its secret is never stored in clear) */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the subscription */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the subscription */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description the previous page's `nextCursor`, for the deliveries after it; omitted: the first page */
+                cursor?: string;
+                /** @description how many deliveries a page holds at most */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the subscription */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPageDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,9 +2,11 @@
  * The online entry point, the twin of solve.ts: replay a plan (with a QoS controller) or run an online policy
  * (policies/index.ts, by name) against the regular customers' *actual* utilisation in the simulator
  * (simulate/), and get the realised metrics (simulate/run-report.ts). `simulate` makes the plan-or-policy choice.
+ * `simulateReplanning` replays a plan closed-loop, re-planned by solve() as the run goes (simulate/closed-loop.ts).
  */
+import type { SolveOptions } from './contracts/strategy';
 import { ValidationError } from './model/errors';
-import { Model } from './model/model';
+import { loadInstance, Model } from './model/model';
 import { Issue, PlanDoc } from './model/types';
 import { evaluatePlan } from './evaluate/evaluate';
 import { fc } from './evaluate/posum-score';
@@ -20,6 +22,10 @@ import { PlanDriver } from './simulate/plan-driver';
 import { RuntimeTruth, Simulator } from './simulate/simulator';
 import { ActualUsage, UsageDoc } from './simulate/usage';
 import { PLAN_REPLAY_QOS, POLICY_RUN_QOS } from './simulate/defaults';
+import type { SimOptions } from './simulate/driver';
+import { nodeOutages, Outage, validateOutages } from './simulate/outages';
+import { ClosedLoopResult, Replanner, ReplanLoopOptions, runClosedLoop } from './simulate/closed-loop';
+import { solve } from './solve';
 
 /**
  * What a run reports: the kernel's (RunReport) and, for a policy, F_c of its score, the provisioning policy and
@@ -53,6 +59,25 @@ export interface SimulateOptions {
   provision?: ProvisioningName;
   /** POSUM's parameters: delta, the periods, the look-ahead, alpha/beta/gamma (policy posum and its members). */
   posum?: Partial<PortfolioParams>;
+  /**
+   * Nodes lost for a while, part of the actual-usage input (simulate/outages.ts, docs/FORMAT.md Node outages):
+   * what runs there is killed and relaunched, nothing starts there meanwhile. Checked (ValidationError naming
+   * `outages[i].field`).
+   */
+  outages?: Outage[];
+}
+
+/** The settings every run shares, from the options (the outages checked against the model). */
+function simOptions(model: Model, options: SimulateOptions, qos: string): SimOptions {
+  return {
+    qos: getQos(options.qos ?? qos),
+    qosPeriodSeconds: options.qosPeriodSeconds,
+    seed: options.seed,
+    maxWindows: options.maxWindows,
+    reduceSlowstart: options.reduceSlowstart,
+    runtimeTruth: options.runtimeTruth,
+    ...(options.outages !== undefined ? { outages: nodeOutages(model, validateOutages(model, options.outages)) } : {}),
+  };
 }
 
 /** POSUM's parameters with the defaults filled in (policies/posum/params.ts: the one place that fills them). */
@@ -72,14 +97,54 @@ export function checkPlanFits(model: Model, plan: PlanDoc): void {
 export function simulatePlan(model: Model, plan: PlanDoc, options: SimulateOptions = {}): SimReport {
   checkPlanFits(model, plan);
   const driver = new PlanDriver(model, plan);
-  return new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), driver, {
-    qos: getQos(options.qos ?? PLAN_REPLAY_QOS),
-    qosPeriodSeconds: options.qosPeriodSeconds,
-    seed: options.seed,
-    maxWindows: options.maxWindows,
-    reduceSlowstart: options.reduceSlowstart,
-    runtimeTruth: options.runtimeTruth,
-  }).run();
+  return new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), driver, simOptions(model, options, PLAN_REPLAY_QOS)).run();
+}
+
+/** How a closed-loop replay re-plans: when (ReplanLoopOptions), and with what (a replanner, or solve() with these settings). */
+export interface ReplanOptions extends ReplanLoopOptions {
+  /** Makes each new plan; default solveReplanner() with the settings below. */
+  replanner?: Replanner;
+  /** The default replanner's solve: strategy (default ls), budget (timeBudgetMs or maxIterations), seed and objective. */
+  strategy?: string;
+  timeBudgetMs?: number;
+  maxIterations?: number;
+  seed?: number;
+  objective?: SolveOptions['objective'];
+}
+
+/** A closed-loop replay's report: the run's metrics and every re-plan (when, why, what moved, how long it took). */
+export type ReplanReport = SimReport & { replan: Omit<ClosedLoopResult, 'report'> };
+
+/**
+ * The default replanner: the engine's solve() on the state's instance (its started tasks frozen), with the plan
+ * the run followed as `previous` (the engine keeps tasks where they were unless moving them pays; the plan's
+ * stats.replan counts the moves).
+ */
+export function solveReplanner(o: Pick<ReplanOptions, 'strategy' | 'timeBudgetMs' | 'maxIterations' | 'seed' | 'objective'> = {}): Replanner {
+  return (state) => {
+    const options: SolveOptions = {
+      strategy: o.strategy ?? 'ls',
+      ...(o.maxIterations !== undefined ? { maxIterations: o.maxIterations } : {}),
+      ...(o.timeBudgetMs !== undefined || o.maxIterations === undefined ? { timeBudgetMs: o.timeBudgetMs ?? 1000 } : {}),
+      seed: o.seed ?? 1,
+      ...(o.objective !== undefined ? { objective: o.objective } : {}),
+      previous: state.previous,
+    };
+    return solve(loadInstance(state.instance), options);
+  };
+}
+
+/**
+ * Replays a plan closed-loop (issue 39): at each kill, node lost or back, and every `replan.everySeconds`, the
+ * run's state goes to the replanner and the replay follows the new plan (simulate/closed-loop.ts). The plan must
+ * pass the evaluator against the instance, as for simulatePlan.
+ */
+export async function simulateReplanning(model: Model, plan: PlanDoc, options: SimulateOptions & { replan: ReplanOptions }): Promise<ReplanReport> {
+  checkPlanFits(model, plan);
+  const { replan } = options;
+  const replanner = replan.replanner ?? solveReplanner(replan);
+  const { report, ...rest } = await runClosedLoop(model, new ActualUsage(model, options.actual ?? model.doc.usage), plan, simOptions(model, options, PLAN_REPLAY_QOS), replan, replanner);
+  return { ...report, replan: rest };
 }
 
 /**
@@ -92,15 +157,7 @@ export function simulatePolicy(model: Model, policy: string, options: SimulateOp
   const params = portfolioParams(options.posum);
   const run = getPolicy(policy).create({ model, posum: params, strategy: lookupStrategy });
   const provisioner = run.provisioner ?? (options.provision ? new ProvisioningPolicy(model, options.provision, params.provisioning) : undefined);
-  const report = new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), run.driver, {
-    qos: getQos(options.qos ?? POLICY_RUN_QOS),
-    qosPeriodSeconds: options.qosPeriodSeconds,
-    seed: options.seed,
-    maxWindows: options.maxWindows,
-    reduceSlowstart: options.reduceSlowstart,
-    runtimeTruth: options.runtimeTruth,
-    provisioner,
-  }).run();
+  const report = new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), run.driver, { ...simOptions(model, options, POLICY_RUN_QOS), provisioner }).run();
   return {
     ...report,
     provisioning: run.provisioner ? run.provisioner.name : (options.provision ?? null),
@@ -138,5 +195,9 @@ export function simulate(model: Model, subject: SimulationSubject, options: Simu
 export type { JobRun, RunReport } from './simulate/run-report';
 export type { RuntimeTruth } from './simulate/simulator';
 export { validateActualUsage } from './simulate/usage';
+export { validateOutages } from './simulate/outages';
+export type { Outage } from './simulate/outages';
+export type { ClosedLoopResult, Replanner, ReplanLoopOptions, ReplanRecord } from './simulate/closed-loop';
+export type { LostNode, ReplanState, ReplanTrigger } from './simulate/replan-state';
 export type { UsageDoc } from './simulate/usage';
 export { validateRuntimeTruth } from './simulate/truth';

@@ -17,29 +17,32 @@ import { ForecastBuildHandler } from './kinds/forecast-build.handler';
 import { SimulationHandler } from './kinds/simulation.handler';
 import { SolveHandler } from './kinds/solve.handler';
 import { MaintenanceLoop } from './maintenance-loop';
+import { WebhookLoop } from './webhook-loop';
+import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { workLoop } from './work-loops';
 
 /** Adding a kind of long work: its handler here, its descriptor in WORK_KINDS (which gives it a queue loop). */
 const HANDLERS = [SolveHandler, ForecastBuildHandler, SimulationHandler];
 
-/** The queue loops of this process (WorkerHost instances: `.worker` is the BullMQ worker). */
+/** The queue loops of this process (WorkerHost instances: `.worker` is the BullMQ worker): long work's and webhook deliveries'. */
 export const WORK_LOOPS = Symbol('WORK_LOOPS');
 
-/** The worker process's context: the kernel's processor, one handler and one queue loop per kind of long work, and the reconciler's loop. No HTTP. */
+/** The worker process's context: the kernel's processor, one handler and one queue loop per kind of long work, the reconciler's loop and webhook deliveries. No HTTP. */
 @Module({})
 export class WorkerModule {
   static forRoot(config: Config): DynamicModule {
     const loops = WORK_KINDS.map((k) => workLoop(k, config));
     return {
       module: WorkerModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, QueueModule, WorkModule, PlansModule, SolvesModule, ClustersModule, ForecastsModule, UsageModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, QueueModule, WorkModule, PlansModule, SolvesModule, ClustersModule, ForecastsModule, UsageModule, WebhooksModule],
       providers: [
         ...HANDLERS,
         { provide: WORK_HANDLERS, inject: HANDLERS, useFactory: (...handlers: unknown[]) => handlers },
         LongWorkProcessor,
         ...loops,
         MaintenanceLoop,
-        { provide: WORK_LOOPS, inject: loops, useFactory: (...hosts: WorkerHost[]) => hosts },
+        WebhookLoop,
+        { provide: WORK_LOOPS, inject: [...loops, WebhookLoop], useFactory: (...hosts: WorkerHost[]) => hosts },
       ],
     };
   }

@@ -87,6 +87,36 @@ describe('fallow simulate', () => {
     });
   });
 
+  test('--outages loses a node (its task relaunched elsewhere); --replan-every re-plans around it; bad values exit 2 naming them', async () => {
+    await withTempDir((_dir, write) => {
+      const inst = write('i.json', INSTANCE);
+      const plan = write('p.json', PLAN);
+      // b is lost at 10 s, for good: j/map/1 is killed there and runs on a.
+      const outages = write('o.json', [{ node: 'b', fromSeconds: 10 }]);
+      const lost = fallow('simulate', inst, plan, '--outages', outages, '--quiet');
+      assert.equal(lost.code, 0, lost.stderr);
+      const report = JSON.parse(lost.stdout);
+      assert.equal(report.relaunches, 1);
+      assert.equal(report.unfinishedJobs, 0);
+      const replanned = fallow('simulate', inst, plan, '--outages', outages, '--replan-every', '1', '--replan-budget-ms', '200', '--quiet');
+      assert.equal(replanned.code, 0, replanned.stderr);
+      const r = JSON.parse(replanned.stdout);
+      assert.equal(r.unfinishedJobs, 0);
+      assert.equal(r.replan.replans[0].trigger, 'node-lost');
+      assert.equal(r.replan.replans[0].outcome, 'adopted');
+      assert.equal(r.replan.replans[0].frozenTasks, 1, 'j/map/0 runs on a since 0');
+      const badOutage = fallow('simulate', inst, plan, '--outages', write('o2.json', [{ node: 'zz', fromSeconds: 10, toSeconds: 5 }]));
+      assert.equal(badOutage.code, 2);
+      assert.match(badOutage.stderr, /outages\[0\]\.node/);
+      assert.match(badOutage.stderr, /outages\[0\]\.toSeconds/);
+      const badOn = fallow('simulate', inst, plan, '--replan-on', 'sometimes');
+      assert.equal(badOn.code, 2);
+      assert.match(badOn.stderr, /--replan-on must be kill,node, kill, node or none, got "sometimes"/);
+      assert.match(fallow('simulate', inst, plan, '--replan-every', '0').stderr, /--replan-every must be a number of minutes > 0/);
+      assert.match(fallow('simulate', inst, '--policy', 'hadoop', '--replan-every', '5').stderr, /does not go with --policy/);
+    });
+  });
+
   test('bad input exits 2 and names the field', async () => {
     await withTempDir((_dir, write) => {
       const inst = write('i.json', INSTANCE);

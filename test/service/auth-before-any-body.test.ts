@@ -38,6 +38,7 @@ describe('authentication before any body is read', () => {
     ['POST', `/v1/plans/${ID}/simulations`],
     ['POST', '/v1/tenants'],
     ['PUT', `/v1/tenants/${ID}/score-weights`],
+    ['POST', '/v1/webhooks'],
     ['POST', '/v1/no-such-route'],
   ];
 

@@ -1,5 +1,5 @@
 /**
- * Every default the OpenAPI document gives a solve, plan simulation, policy simulation or re-planning field is what the
+ * Every default the OpenAPI document gives a solve, re-plan, plan simulation, policy simulation or re-planning setting is what the
  * service applies: the defaults are read from the document the code generates (schema `default`s) and compared
  * with what a request that leaves the fields out gets back (the stored settings the API returns). A default
  * changed on one side only (the decorator or the service) fails here.
@@ -75,6 +75,17 @@ describe('documented defaults are the applied ones', () => {
     assert.equal(r.response.status, 202, JSON.stringify(r.error));
     const { qos, qosPeriodSeconds, seed, reduceSlowstart, runtimeSigma } = r.data!;
     assertApplied('CreateSimulationDto', documentedDefaults(doc, 'CreateSimulationDto'), { qos, qosPeriodSeconds, seed, reduceSlowstart, runtimeSigma }, []);
+  });
+
+  it('re-plans', async () => {
+    const done = await waitFor('the solve to end', async () => {
+      const r = await svc.client(customer).GET('/v1/solves/{id}', { params: { path: { id: solve.id } } });
+      return r.data && ['succeeded', 'failed', 'cancelled'].includes(r.data.status) ? r.data : undefined;
+    }, 60_000);
+    const r = await svc.client(customer).POST('/v1/plans/{id}/replan', { params: { path: { id: done.planId! } }, body: {} });
+    assert.equal(r.response.status, 202, JSON.stringify(r.error));
+    const { assumeStartedAsPlanned, refresh } = r.data!.replan!;
+    assertApplied('CreateReplanDto', documentedDefaults(doc, 'CreateReplanDto'), { assumeStartedAsPlanned, refresh }, []);
   });
 
   it('policy simulations and their POSUM parameters', async () => {

@@ -154,6 +154,8 @@ describe('fuzzing every POST and PUT route', () => {
     { method: 'PUT', template: '/v1/clusters/{id}/replanning', path: () => `/v1/clusters/${ids.cluster}/replanning`, key: fk, body: () => ({ enabled: true, on: ['node-lost', 'forecast-miss'], forecastMissThreshold: 0.3, forecastMissWindowSeconds: 1800, minIntervalSeconds: 60 }) },
     { method: 'PUT', template: '/v1/clusters/{id}/quotas/{customer}', path: () => `/v1/clusters/${ids.cluster}/quotas/${ids.customer}`, key: fk, body: () => ({ shares: { cpu: 0.5 }, borrow: true }) },
     { method: 'POST', template: '/v1/quotes', path: () => '/v1/quotes', key: ck, body: () => ({ clusterId: ids.cluster, batchId: ids.batch, forecastId: ids.forecast, safetyMargin: 0.05 }) },
+    // The first valid body queues a re-plan (no worker runs it): the plan is then being re-planned, a 409 for every later one.
+    { method: 'POST', template: '/v1/plans/{id}/replan', path: () => `/v1/plans/${ids.plan}/replan`, key: ck, body: () => ({ nowSlot: 1, assumeStartedAsPlanned: true, refresh: 'current', strategy: 'rffd', timeBudgetMs: 100, seed: 1, frozen: [{ job: 'j1', stage: 'm', task: 0, node: 'n1', start: 0 }] }) },
     // No body: whatever is sent is ignored. Commit first (a 2xx, then 2xx again: it is idempotent), then release.
     { method: 'POST', template: '/v1/plans/{id}/commit', path: () => `/v1/plans/${ids.inlinePlan}/commit`, key: ck, body: () => ({}) },
     { method: 'POST', template: '/v1/plans/{id}/release', path: () => `/v1/plans/${ids.inlinePlan}/release`, key: ck, body: () => ({}) },
@@ -161,6 +163,8 @@ describe('fuzzing every POST and PUT route', () => {
     { method: 'PUT', template: '/v1/tenants/{id}/revenue-share', path: () => `/v1/tenants/${ids.farmer}/revenue-share`, key: op, body: () => ({ shareBps: 3000 }) },
     { method: 'PUT', template: '/v1/tenants/{id}/score-weights', path: () => `/v1/tenants/${ids.customer}/score-weights`, key: op, body: () => ({ alpha: 1, beta: 1, gamma: 1 }) },
     { method: 'POST', template: '/v1/tenants/{id}/keys', path: () => `/v1/tenants/${ids.customer}/keys`, key: op, body: () => ({ role: 'customer', label: 'k' }) },
+    // Last: the subscriptions it makes hear nothing here (no worker runs while the routes are fuzzed).
+    { method: 'POST', template: '/v1/webhooks', path: () => '/v1/webhooks', key: ck, body: () => ({ url: 'http://127.0.0.1:9/hooks', events: ['solve.ended', 'commit.refused'], clusterId: ids.cluster, secret: 'fuzz-secret-0123456789abcdef' }) },
   ];
 
   before(async () => {

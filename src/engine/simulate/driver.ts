@@ -1,4 +1,5 @@
 import type { SimulatorView } from './host';
+import type { NodeOutage } from './outages';
 import type { SimSettings } from './settings';
 
 /**
@@ -26,6 +27,12 @@ export interface Driver {
   onKilled(sim: SimulatorView, task: number, node: number): void;
   /** A timer the driver set with `sim.timer(time, payload)` went off. */
   onTimer?(sim: SimulatorView, payload: number): void;
+  /**
+   * Node k was lost (an outage, outages.ts: its tasks were killed just before, each through onKilled), or came
+   * back. Must not launch anything itself.
+   */
+  onNodeLost?(sim: SimulatorView, node: number): void;
+  onNodeBack?(sim: SimulatorView, node: number): void;
   /** Launch what can be launched now. Called after every event that may have changed something. */
   dispatch(sim: SimulatorView): void;
 }
@@ -41,6 +48,8 @@ export interface Provisioner {
 export interface SimOptions extends SimSettings {
   /** Leases and releases the instance's `lease` nodes while the workload runs (POSUM's provisioning). */
   provisioner?: Provisioner;
+  /** Nodes lost for a while (outages.ts): what runs there is killed, nothing starts there meanwhile. */
+  outages?: readonly NodeOutage[];
 }
 
 /** Task life cycle in the simulator. */

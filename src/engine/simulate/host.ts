@@ -52,6 +52,8 @@ export interface SimulatorView {
   readonly up: ArrayLike<number>;
   readonly leasedAt: ArrayLike<number>;
   readonly draining: ArrayLike<number>;
+  /** Per node: lost to an outage now (non-zero; outages.ts): it runs nothing and takes no task. */
+  readonly lost: ArrayLike<number>;
 
   // ---- what it sets up in Driver.prepare(), read afterwards ---------------------------------------
   /** Jobs it runs (1) or rejects (0). */
@@ -88,6 +90,11 @@ export interface SimulatorView {
   launch(i: number, k: number): void;
   /** Calls driver.onTimer(sim, payload) at `time`. */
   timer(time: number, payload: number): void;
+  /**
+   * Stops the event loop once the current event is handled: Simulator.advance() returns, and whoever runs the
+   * loop (a closed loop that re-plans, simulate/closed-loop.ts) resumes it.
+   */
+  pause(): void;
   /** Leases node k (up after its start-up delay), releases it, drains it (released once idle), takes a draining node back. */
   leaseNode(k: number): boolean;
   releaseNode(k: number): boolean;

@@ -5,9 +5,9 @@ import { NODE_UP, schedule } from './events';
 import type { NodeState } from './node-state';
 
 /**
- * Leasing, releasing and draining the instance's `lease` nodes (POSUM's provisioning), and what each node
- * has been paid for. A `lease` node is down until leased and up its start-up delay later (online policies;
- * a plan's nodes are all up).
+ * Leasing, releasing and draining the instance's `lease` nodes (POSUM's provisioning), what each node
+ * has been paid for, and the nodes lost to an outage of the actual-usage input (outages.ts). A `lease` node
+ * is down until leased and up its start-up delay later (online policies; a plan's nodes are all up).
  */
 export class Leases {
   /** Per node: whether it can run tasks now. */
@@ -21,6 +21,11 @@ export class Leases {
    * dispatcher kept it busy with the next task, and a policy that wanted it gone paid for it to the end.
    */
   readonly draining: Uint8Array;
+  /**
+   * Per node: outages under way (0: none). A lost node takes no task, whoever leases it: an outage is the
+   * regular customers' (or the hardware's) doing, not the provisioner's, so it is kept apart from `up`.
+   */
+  readonly lost: Uint8Array;
   /** Per node: seconds of lease ended so far (the current lease counts in uptime() too). */
   private readonly leasedSeconds: Float64Array;
   private readonly leaseSeq: Int32Array;
@@ -36,15 +41,27 @@ export class Leases {
     this.up = Uint8Array.from(model.doc.nodes, (n) => (n.lease && mode === 'policy' ? 0 : 1));
     this.leasedAt = new Float64Array(model.K).fill(-1);
     this.draining = new Uint8Array(model.K);
+    this.lost = new Uint8Array(model.K);
     this.leasedSeconds = new Float64Array(model.K);
     this.leaseSeq = new Int32Array(model.K);
   }
 
   /** Node k is up and may take new tasks: not draining past its minimum lease. */
   accepting(k: number): boolean {
-    if (!this.up[k]) return false;
+    if (!this.up[k] || this.lost[k]) return false;
     if (!this.draining[k]) return true;
     return this.clock.now < this.leasedAt[k] + this.model.doc.nodes[k].lease!.minLeaseSeconds - 1e-9;
+  }
+
+  /** An outage of node k begins (the caller kills what runs there). */
+  lose(k: number): void {
+    this.lost[k]++;
+  }
+
+  /** An outage of node k ends: it takes tasks again once no other outage holds it. */
+  restore(k: number): void {
+    if (this.lost[k] > 0) this.lost[k]--;
+    if (this.lost[k] === 0) this.clock.capacityEpoch++;
   }
 
   /** Whether node k is an ephemeral node a provisioner may lease and release. */

@@ -22,16 +22,23 @@ import type { SimulatorView } from './host';
  * A plan with priced transfers is replayed the same way: its start is when the task takes its node and starts
  * fetching (FORMAT.md, Transfers priced in plans), which is a launch here; the simulator then moves its inputs
  * over the links and computes, so its fetchSlots are the plan's estimate that the replay judges, not a wait.
+ *
+ * A closed loop (closed-loop.ts) hands the driver a new plan mid-run (adopt): the tasks that have not started
+ * take their new nodes and starts, relaunches included; the chunks stay where they were staged.
  */
 export class PlanDriver implements Driver {
   readonly name: string;
   readonly mode = 'plan' as const;
+  /** Per task: the node and start of the plan followed now (-1: a job a later plan left out: relaunched where room is). */
   private readonly plannedNode: Int32Array;
   private readonly plannedStart: Int32Array;
   private readonly accepted: Uint8Array;
   private readonly due: Uint8Array;
   private readonly ready: Uint8Array;
-  private readonly waiting: MinHeap[];
+  /** Per task: when its planned-start timer goes off (an earlier plan's timers at other times are stale), and whether it sits in a node's queue. */
+  private readonly timerAt: Float64Array;
+  private readonly queued: Uint8Array;
+  private waiting: MinHeap[];
   private relaunch: number[] = [];
   /** Per task: until when it waits for a node holding its chunk (-1: it has not waited this attempt). */
   private readonly waitUntil: Float64Array;
@@ -49,6 +56,8 @@ export class PlanDriver implements Driver {
     this.accepted = s.accepted;
     this.due = new Uint8Array(model.nTasks);
     this.ready = new Uint8Array(model.nTasks);
+    this.timerAt = new Float64Array(model.nTasks).fill(-1);
+    this.queued = new Uint8Array(model.nTasks);
     this.waiting = model.nodeIds.map(() => new MinHeap(this.plannedStart));
     this.waitUntil = new Float64Array(model.nTasks).fill(-1);
   }
@@ -66,13 +75,51 @@ export class PlanDriver implements Driver {
     for (let i = 0; i < model.nTasks; i++) {
       if (!this.accepted[model.taskJob[i]]) continue;
       if (model.stages[model.taskStage[i]].inputMB > 0) sim.replicas[i] = placed.get(i) ?? [this.plannedNode[i]];
-      sim.timer(this.plannedStart[i] * model.slotSeconds, i);
+      this.setTimer(sim, i, this.plannedStart[i] * model.slotSeconds);
     }
   }
 
-  onTimer(_sim: SimulatorView, i: number): void {
+  onTimer(sim: SimulatorView, i: number): void {
+    if (this.timerAt[i] < 0 || Math.abs(sim.now - this.timerAt[i]) > 1e-9) return; // an earlier plan's start
+    this.timerAt[i] = -1;
     this.due[i] = 1;
     this.arm(i);
+  }
+
+  /**
+   * Follows `plan` from now on (a re-plan, closed-loop.ts): each task of an accepted job that has not started
+   * (never launched, or killed and waiting for its relaunch) takes the plan's node and start, launched when that
+   * start comes (at once when it has passed) and its predecessors are done; a task whose job the plan leaves out
+   * is relaunched where there is room, as a killed task is. Started tasks run on. Chunks stay where they were
+   * staged, so a map moved off its chunk's node reads it remotely.
+   */
+  adopt(sim: SimulatorView, plan: PlanDoc): void {
+    const { model } = this;
+    const s = fromPlanDoc(model, plan);
+    this.relaunch = [];
+    this.waiting = model.nodeIds.map(() => new MinHeap(this.plannedStart));
+    for (let i = 0; i < model.nTasks; i++) {
+      this.queued[i] = 0;
+      if (!this.accepted[model.taskJob[i]] || sim.node[i] >= 0 || (sim.state[i] !== TaskState.Ready && sim.state[i] !== TaskState.Blocked)) continue;
+      this.due[i] = 0;
+      this.waitUntil[i] = -1;
+      this.timerAt[i] = -1;
+      if (s.accepted[model.taskJob[i]] && s.node[i] >= 0) {
+        this.plannedNode[i] = s.node[i];
+        this.plannedStart[i] = s.start[i];
+        this.setTimer(sim, i, Math.max(sim.now, s.start[i] * model.slotSeconds));
+      } else {
+        this.plannedNode[i] = -1;
+        this.due[i] = 1;
+        this.arm(i);
+      }
+    }
+    this.dirty = true;
+  }
+
+  private setTimer(sim: SimulatorView, i: number, time: number): void {
+    this.timerAt[i] = time;
+    sim.timer(time, i);
   }
 
   onReady(_sim: SimulatorView, i: number): void {
@@ -80,12 +127,12 @@ export class PlanDriver implements Driver {
     this.arm(i);
   }
 
-  onKilled(_sim: SimulatorView, i: number): void {
+  onKilled(_sim: SimulatorView, i: number, _node?: number): void {
     this.replace(i);
   }
 
   /** Queues task i for relaunch (relaunch.ts): a fresh decision, it may wait for its chunk's node once. */
-  private replace(i: number): void {
+  protected replace(i: number): void {
     this.waitUntil[i] = -1;
     this.relaunch.push(i);
     this.dirty = true;
@@ -102,6 +149,7 @@ export class PlanDriver implements Driver {
       const starved = sim.starved(k);
       while (q.size > 0 && (starved || sim.freeSlots(k) > 0)) {
         const i = q.pop();
+        this.queued[i] = 0;
         if (sim.state[i] !== TaskState.Ready || sim.node[i] >= 0) continue;
         // The regular customers take the node's whole CPU: the task would never progress there, so it is
         // re-placed now like a killed one instead of stalling on its planned node.
@@ -126,9 +174,11 @@ export class PlanDriver implements Driver {
     this.relaunch = still;
   }
 
-  /** Due and runnable: queue it on its planned node (earliest planned start first). */
+  /** Due and runnable: queue it on its planned node (earliest planned start first); planned nowhere, relaunch it where room is. */
   private arm(i: number): void {
-    if (!this.due[i] || !this.ready[i]) return;
+    if (!this.due[i] || !this.ready[i] || this.queued[i]) return;
+    if (this.plannedNode[i] < 0) return this.replace(i);
+    this.queued[i] = 1;
     this.waiting[this.plannedNode[i]].push(i);
     this.dirty = true;
   }

@@ -45,9 +45,11 @@ export class NodeRoom {
 
   /**
    * The regular customers leave node k no CPU at all in the current period under the actual load: a task
-   * launched there would make no progress (its TaskTracker's container has been throttled to nothing).
+   * launched there would make no progress (its TaskTracker's container has been throttled to nothing). A
+   * lost node (an outage) is starved too: nothing runs there until it is back.
    */
   starved(k: number): boolean {
+    if (this.leases.lost[k]) return true;
     return this.cpu >= 0 && this.model.capacity[k][this.cpu] * (1 - this.usage.at(k, this.cpu, this.clock.slot)) <= 1e-9;
   }
 

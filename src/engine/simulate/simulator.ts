@@ -5,7 +5,7 @@ import { SimClock } from './clock';
 import type { Driver, SimOptions } from './driver';
 import { TaskState } from './driver';
 import { EventQueue, SimEvent } from './event-queue';
-import { CONTROL, FETCHED, FINISH, NODE_UP, PROVISION, RELEASE, SAMPLE, schedule, STALL, TICK, TIMER } from './events';
+import { CONTROL, FETCHED, FINISH, NODE_BACK, NODE_LOST, NODE_UP, PAUSE, PROVISION, RELEASE, SAMPLE, schedule, STALL, TICK, TIMER } from './events';
 import { cloneState } from './fork';
 import type { SimulatorView, StageRuns } from './host';
 import { TaskInputs } from './inputs';
@@ -55,6 +55,8 @@ export class Simulator implements SimulatorView {
   private readonly sampler: BatchSampler;
   private events = 0;
   private startedMs = 0;
+  /** Set by pause() or a PAUSE event: advance() returns after the current event. */
+  private pauseRequested = false;
 
   constructor(
     readonly model: Model,
@@ -86,6 +88,7 @@ export class Simulator implements SimulatorView {
   get up(): Uint8Array { return this.leases.up; }
   get leasedAt(): Float64Array { return this.leases.leasedAt; }
   get draining(): Uint8Array { return this.leases.draining; }
+  get lost(): Uint8Array { return this.leases.lost; }
   get nodes(): readonly NodeState[] { return this.nodeStates; }
   get state(): Uint8Array { return this.tasks.state; }
   get node(): Int32Array { return this.tasks.node; }
@@ -116,13 +119,18 @@ export class Simulator implements SimulatorView {
     schedule(this.queue, 0, TICK, 0);
     if (this.options.provisioner) schedule(this.queue, 0, PROVISION, 0);
     schedule(this.queue, 0, SAMPLE, 0);
+    (this.options.outages ?? []).forEach((o, n) => {
+      schedule(this.queue, o.from, NODE_LOST, o.k, n);
+      if (o.to !== Infinity) schedule(this.queue, o.to, NODE_BACK, o.k, n);
+    });
   }
 
   /**
    * Processes the events that come before time `before` (all of them by default), within the horizon; an event
-   * at `before` stays queued, so that a fork taken then goes on exactly as this run would.
+   * at `before` stays queued, so that a fork taken then goes on exactly as this run would. Returns true when it
+   * stopped for a pause (pause(), pauseAt()) with events left to process, false otherwise.
    */
-  advance(before = Infinity): void {
+  advance(before = Infinity): boolean {
     const horizon = Math.min(this.model.T * this.model.slotSeconds * (this.options.maxWindows ?? 10), this.options.stopAtSeconds ?? Infinity);
     const ev = this.event;
     const tasks = this.tasks;
@@ -163,14 +171,34 @@ export class Simulator implements SimulatorView {
         case CONTROL:
           if (this.qos.due(ev.a, ev.b)) this.control(ev.a);
           break;
+        case NODE_LOST:
+          this.loseNode(ev.a);
+          break;
+        case NODE_BACK:
+          this.leases.restore(ev.a);
+          if (!this.leases.lost[ev.a]) this.driver.onNodeBack?.(this, ev.a);
+          break;
+        case PAUSE:
+          this.pauseRequested = true;
+          break;
       }
       this.driver.dispatch(this);
+      if (this.pauseRequested) {
+        this.pauseRequested = false;
+        if (tasks.remaining > 0) return true;
+      }
     }
+    return false;
   }
 
-  /** Runs to the end (the work done, or the horizon) and returns the metrics. */
+  /** Runs to the end (the work done, or the horizon) and returns the metrics; a pause on the way is ignored. */
   runToEnd(): RunReport {
-    this.advance();
+    while (this.advance());
+    return this.report();
+  }
+
+  /** The metrics of the run as it stands (after runToEnd, or after a paused loop that ended: closed-loop.ts). */
+  report(): RunReport {
     const { tasks, inputs } = this;
     return assembleReport({
       model: this.model,
@@ -220,6 +248,17 @@ export class Simulator implements SimulatorView {
     if (this.tasks.remaining > 0) schedule(this.queue, (t + 1) * this.model.slotSeconds, TICK, t + 1);
   }
 
+  /**
+   * Node k is lost (an outage): nothing starts there until it is back, and what runs there is killed now,
+   * each kill handed to the driver as any other (it relaunches), then the driver hears of the loss.
+   */
+  private loseNode(k: number): void {
+    this.leases.lose(k);
+    for (const i of [...this.nodeStates[k].tasks]) this.tasks.kill(i);
+    this.clock.capacityEpoch++;
+    this.driver.onNodeLost?.(this, k);
+  }
+
   /** The QoS controller checks node k (counting interference) and its victims are killed; within slots, its next check is scheduled. */
   private control(k: number): void {
     const victims = this.qos.check(k);
@@ -233,6 +272,15 @@ export class Simulator implements SimulatorView {
   /** Calls driver.onTimer(sim, payload) at `time`. */
   timer(time: number, payload: number): void {
     schedule(this.queue, time, TIMER, payload);
+  }
+
+  pause(): void {
+    this.pauseRequested = true;
+  }
+
+  /** Stops the event loop at `time` (after that instant's ends, ticks, QoS checks and outages, before its launches). */
+  pauseAt(time: number): void {
+    schedule(this.queue, time, PAUSE, 0);
   }
 
   /**

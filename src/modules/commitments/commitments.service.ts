@@ -26,6 +26,18 @@ export class CommitmentsService {
     return this.queue.run(clusterId, () => this.holds.withClusterLock(clusterId, work));
   }
 
+  /**
+   * The same turn, taken in a transaction the caller already holds (a re-plan's plan stored by the worker moves
+   * its predecessor's commitment in the transaction that stores it): the cluster's lock is then held until that
+   * transaction ends.
+   */
+  withClusterLockIn<T>(tx: EntityManager, clusterId: string, work: () => Promise<T>): Promise<T> {
+    return this.queue.run(clusterId, async () => {
+      await this.holds.lockCluster(tx, clusterId);
+      return work();
+    });
+  }
+
   /** Holds on the cluster overlapping the window (but `exceptPlan`'s), read through `tx` under the lock when given. */
   holdsIn(clusterId: string, window: PlanWindow, exceptPlan: string | null = null, tx?: EntityManager): Promise<TenantHold[]> {
     return this.holds.overlapping(clusterId, new Date(window.startsAtMs), new Date(slotTimeMs(window, window.slots)), exceptPlan, tx);

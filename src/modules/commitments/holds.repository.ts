@@ -17,9 +17,14 @@ export class HoldsRepository {
    */
   withClusterLock<T>(clusterId: string, work: (tx: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`commit:${clusterId}`]);
+      await this.lockCluster(tx, clusterId);
       return work(tx);
     });
+  }
+
+  /** Takes the cluster's commit lock in the caller's transaction (held until it ends). */
+  async lockCluster(tx: EntityManager, clusterId: string): Promise<void> {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`commit:${clusterId}`]);
   }
 
   /** Holds on the cluster overlapping [from, to), but those of `exceptPlan`; through `tx` when given (under the lock). */

@@ -151,7 +151,10 @@ export class PlanDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) completedAt!: string | null;
   @ApiProperty({ description: "committed beyond its customer's quota on capacity others left idle: a customer within its quota may take it back (it is then released with a releaseReason)" })
   borrowing!: boolean;
-  @ApiProperty({ type: String, nullable: true, description: 'why it was released when its customer did not release it' }) releaseReason!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'why it was released when its customer did not release it (its borrowed capacity taken back, or superseded by a re-plan that took over its commitment)' }) releaseReason!: string | null;
+  @ApiProperty({ description: "1 for a solve's plan; a re-plan's plan is one more than the plan it supersedes" }) version!: number;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "the plan this one re-planned (replanPlan): its previous version, kept; null for a solve's plan" }) supersedes!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "the re-plan's plan that superseded this one (its next version); null while this is the newest" }) supersededBy!: string | null;
   @ApiProperty({ enum: ['fallow.plan/v1'] }) format!: 'fallow.plan/v1';
   @ApiProperty({ description: 'the instance name' }) instance!: string;
   @ApiProperty() strategy!: string;

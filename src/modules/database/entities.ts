@@ -15,6 +15,7 @@ import { PlanAssignmentEntity, PlanEntity } from '../plans/plan.entity';
 import { SimulationEntity } from '../simulations/simulation.entity';
 import { SolveEntity } from '../solves/solve.entity';
 import { UsageSampleEntity, UsageSeriesEntity } from '../usage/usage.entity';
+import { WebhookDeliveryEntity, WebhookSubscriptionEntity } from '../webhooks/webhook.entity';
 
 export const ENTITIES = [
   TenantEntity,
@@ -39,4 +40,6 @@ export const ENTITIES = [
   ReplanningSettingsEntity,
   AutoReplanEntity,
   AutoReplanGateEntity,
+  WebhookSubscriptionEntity,
+  WebhookDeliveryEntity,
 ];

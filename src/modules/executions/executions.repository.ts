@@ -22,6 +22,16 @@ export interface SolveJobRow {
   tasks: number;
 }
 
+/** What happened to one task, when (an execution event without the reporter's extras). */
+export interface TaskEventRow {
+  job: string;
+  stage: string;
+  task: number;
+  node: string;
+  type: EventInput['type'];
+  at: Date;
+}
+
 export interface JobTaskCounts {
   job: string;
   started: number;
@@ -209,6 +219,12 @@ export class ExecutionsRepository {
     );
   }
 
+  /** Every task event reported against these solves, by any reporter, in the order they happened. */
+  taskEvents(solveIds: string[]): Promise<TaskEventRow[]> {
+    if (!solveIds.length) return Promise.resolve([]);
+    return this.db.query(`SELECT job, stage, task, node, type, at FROM execution_events WHERE solve_id = ANY($1::uuid[]) ORDER BY at, id`, [solveIds]);
+  }
+
   /** Per job of a solve: tasks started, finished and killed, and the last finish. */
   taskCounts(solveId: string): Promise<JobTaskCounts[]> {
     return this.db.query(
@@ -270,15 +286,9 @@ export interface HistoryRows {
 
 const EVENT_COLUMNS = 'event_id, solve_id, job, stage, task, node, type, at, reason, input_bytes, output_bytes, locality, shuffle_end_at, merge_end_at';
 
-interface EventRow {
+interface EventRow extends TaskEventRow {
   event_id: string;
   solve_id: string;
-  job: string;
-  stage: string;
-  task: number;
-  node: string;
-  type: EventInput['type'];
-  at: Date;
   reason: string | null;
   input_bytes: string | null;
   output_bytes: string | null;

@@ -8,7 +8,9 @@ import { Principal } from '../auth/principal';
 import { invalid, notFound, ProblemException } from '../common/problem';
 import { contentKey, EventInput, eventIssues, eventWindow, orderIssues, phaseIssues, SolveShape, solveIdsOf, TaskSpan, taskKey } from './event-validation';
 import { JobExecutionDto, PostExecutionEventsResultDto, SolveExecutionsDto } from './execution.dto';
-import { ExecutionsRepository } from './executions.repository';
+import { ExecutionsRepository, TaskEventRow } from './executions.repository';
+
+export type { TaskEventRow } from './executions.repository';
 import { ClusterSignals } from '../cluster-signals/cluster-signals';
 
 @Injectable()
@@ -49,6 +51,14 @@ export class ExecutionsService {
     const kills = unique.filter((e) => e.type === 'killed' && fresh.has(e.id)).map((e) => ({ solveId: e.solveId, job: e.job, stage: e.stage, task: e.task, node: e.node, atMs: e.at.getTime() }));
     if (kills.length) await this.signals.emit({ kind: 'tasks-killed', kills });
     return { accepted: fresh.size, duplicates: events.length - fresh.size };
+  }
+
+  /**
+   * What has happened to the tasks of these solves (the versions of one plan: a re-plan reads them to freeze
+   * what has started), every reporter's events in the order they happened.
+   */
+  taskEvents(solveIds: string[]): Promise<TaskEventRow[]> {
+    return this.repo.taskEvents(solveIds);
   }
 
   /** Per job of a solve: how many tasks started, finished and were killed, and its actual SLA status. */

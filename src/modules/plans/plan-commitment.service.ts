@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Hold, holdsOfPlan, PlanWindow, reservedFromHolds, slotTimeMs } from '../../engine/commitments/holds';
 import { borrowedFrom } from '../../engine/commitments/plan-around';
@@ -9,7 +9,8 @@ import { ValidationError } from '../../engine/model/errors';
 import type { InstanceDoc } from '../../engine/model/types';
 import { Principal } from '../auth/principal';
 import { CommitmentsService, TenantHold } from '../commitments/commitments.service';
-import { conflict } from '../common/problem';
+import { conflict, ProblemException } from '../common/problem';
+import { WebhooksService } from '../webhooks/webhooks.service';
 import { SolvesService } from '../solves/solves.service';
 import { PlanEntity } from './plan.entity';
 import { PlansRepository } from './plans.repository';
@@ -43,11 +44,39 @@ export class PlanCommitmentService {
     private readonly solves: SolvesService,
     private readonly commitments: CommitmentsService,
     private readonly quotas: QuotasService,
+    private readonly webhooks: WebhooksService,
   ) {}
 
-  /** Commits the plan: 409 naming the first conflicts (and changing nothing) when it no longer fits. Committing a committed plan changes nothing. */
+  /**
+   * Commits the plan: 409 naming the first conflicts (and changing nothing) when it no longer fits. Committing a
+   * committed plan changes nothing. A refusal (409) of a plan the caller sees is published as `commit.refused`.
+   */
   async commit(p: Principal, id: string): Promise<PlanEntity> {
     const plan = await this.plans.get(p, id);
+    try {
+      return await this.commitSeen(p, plan);
+    } catch (e) {
+      if (e instanceof ProblemException && e.getStatus() === HttpStatus.CONFLICT) await this.announceRefusal(plan, e);
+      throw e;
+    }
+  }
+
+  /** `commit.refused` for the plan's customer (and operators): the plan, and the 409's detail, problems and conflicts or quota excess. */
+  private async announceRefusal(plan: PlanEntity, refusal: ProblemException): Promise<void> {
+    await this.webhooks.publish('commit.refused', {
+      tenantIds: [plan.tenantId],
+      clusterId: plan.clusterId,
+      payload: {
+        plan: { id: plan.id, solveId: plan.solveId, clusterId: plan.clusterId, status: statusNow(plan) },
+        detail: refusal.detail ?? null,
+        problems: refusal.problems,
+        ...refusal.extensions,
+      },
+    });
+  }
+
+  private async commitSeen(p: Principal, plan: PlanEntity): Promise<PlanEntity> {
+    const id = plan.id;
     const status = statusNow(plan);
     if (status === 'committed') return plan;
     if (status !== 'proposed') throw conflict(`plan ${id} is ${status}: only a proposed plan can be committed; solve again for a new one`);
@@ -110,6 +139,53 @@ export class PlanCommitmentService {
       await this.repo.commit(tx, id, now, borrowing);
     });
     return this.plans.get(p, id);
+  }
+
+  /**
+   * Moves the commitment of `oldId` to the re-plan's plan `newId` that supersedes it, in the caller's transaction
+   * (the one storing that plan: the plan, its link and the move are one), under the cluster's lock. The new plan
+   * is checked as a commit is, against its own instance (the cluster and forecast the re-plan read, its frozen
+   * tasks) less what every other plan holds now and within its customer's quota, the old plan's holds left out;
+   * no borrower's capacity is taken back for it. When it fits, the old plan is released ("superseded by ...") and
+   * the new one committed with its holds; when it does not, nothing changes (the new plan stays proposed, the old
+   * one committed) and the reason is returned. Null when the old plan is not committed: nothing to move.
+   */
+  async moveCommitment(tx: EntityManager, oldId: string, newId: string): Promise<{ moved: boolean; reason: string | null } | null> {
+    const before = await this.repo.inTx(tx, oldId);
+    if (before?.status !== 'committed') return null;
+    const move = async (): Promise<{ moved: boolean; reason: string | null } | null> => {
+      const old = await this.repo.lockedInTx(tx, oldId);
+      const plan = await this.repo.inTx(tx, newId);
+      if (old?.status !== 'committed' || !plan) return null;
+      const now = new Date();
+      const reason = `superseded by re-plan ${newId}, which holds its capacity now`;
+      if (!old.clusterId) {
+        await this.repo.release(tx, [oldId], now, reason);
+        await this.repo.commit(tx, newId, now, false);
+        return { moved: true, reason: null };
+      }
+      const window = windowOf(plan);
+      const basis = { ...(await this.solves.withInstance(plan.solveId)).instance };
+      delete basis.reserved;
+      try {
+        const quota = await this.quotas.effective(old.clusterId, plan.tenantId);
+        const others = await this.commitments.holdsIn(old.clusterId, window, oldId, tx);
+        const fit = fitNow(this.around(basis, others, window), plan);
+        if (!fit.fits) throw notFitting(newId, fit, window);
+        const planHolds = holdsOfPlan(fit.model, plan.document, window);
+        const over = quota ? quotaExcess(basis, quota, this.sums(others.filter((h) => h.tenantId === plan.tenantId), window, basis), this.sums(planHolds, window, basis)) : [];
+        if (over.length && !quota!.borrow) throw pastQuota(newId, over, window);
+        await this.commitments.release(tx, oldId);
+        await this.repo.release(tx, [oldId], now, reason);
+        await this.commitments.hold(tx, newId, old.clusterId, plan.tenantId, over.length > 0, planHolds);
+        await this.repo.commit(tx, newId, now, over.length > 0);
+        return { moved: true, reason: null };
+      } catch (e) {
+        if (!(e instanceof ProblemException)) throw e;
+        return { moved: false, reason: `${e.detail}; plan ${oldId} stays committed` };
+      }
+    };
+    return before.clusterId ? this.commitments.withClusterLockIn(tx, before.clusterId, move) : move();
   }
 
   /**

@@ -36,6 +36,12 @@ export class PlanEntity {
   @Column({ type: 'int', name: 'scheduled_tasks' }) scheduledTasks!: number;
   @Column({ type: 'int', name: 'makespan_slots' }) makespanSlots!: number;
   @Column({ type: 'boolean' }) optimal!: boolean;
+  /** A re-plan's plan (POST /v1/plans/{id}/replan) supersedes the plan it re-planned: that plan's id; null for a solve's. */
+  @Index('ix_plans_supersedes') @Column({ type: 'uuid', nullable: true }) supersedes!: string | null;
+  /** The re-plan's plan that superseded this one (both are kept); null while it is the newest version. */
+  @Column({ type: 'uuid', name: 'superseded_by', nullable: true }) supersededBy!: string | null;
+  /** 1 for a solve's plan, one more than the plan it supersedes for a re-plan's. */
+  @Column({ type: 'int', default: 1 }) version!: number;
   /** The fallow.plan/v1 document plus the service's additions (kpis, rejection reasons). */
   @Column({ type: 'jsonb' }) document!: PlanDoc & Record<string, unknown>;
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;

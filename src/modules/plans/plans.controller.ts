@@ -6,9 +6,13 @@ import { pageLimit, PageLimits } from '../common/cursor';
 import { ApiPage } from '../common/api-page';
 import { ApiProblems } from '../common/api-problems';
 import { PlanDto } from '../common/format.dto';
-import { AssignmentPageDto } from './plans.dto';
+import { AssignmentPageDto, PlanDiffDto } from './plans.dto';
 import { PlansService, toPlanDto } from './plans.service';
 import { PlanCommitmentService } from './plan-commitment.service';
+import { PlanDiffService } from './plan-diff.service';
+
+/** A diff's lists (moved, added, dropped, jobs): at most this many entries each. */
+const DIFF_LIST: PageLimits = { fallback: 1000, max: 10000 };
 
 /** A plan's assignments come in larger pages than other listings: they are small rows read in bulk. */
 const ASSIGNMENT_PAGE: PageLimits = { fallback: 100, max: 5000 };
@@ -21,6 +25,7 @@ export class PlansController {
   constructor(
     private readonly plans: PlansService,
     private readonly commitment: PlanCommitmentService,
+    private readonly diffs: PlanDiffService,
   ) {}
 
   @Get(':id')
@@ -67,6 +72,25 @@ export class PlansController {
   @ApiProblems(401, 403, 404, 409)
   async release(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<PlanDto> {
     return toPlanDto(await this.commitment.release(p, id));
+  }
+
+  @Get(':id/diff')
+  @ApiOperation({
+    operationId: 'diffPlan',
+    summary: 'What changed from another plan to this one: moved, added and dropped tasks, job ends, revenue',
+    description:
+      "against: a plan of the same cluster you can see (a re-plan's previous version is its supersedes), or a version of the same plan of an " +
+      "inline instance; its slots are read in this plan's (offsetSlots). Tasks are named job/stage/task; a task of both plans is moved when its " +
+      'node or start differs, kept otherwise. Each list holds at most limit entries (default 1000, at most 10000); the counts are whole. ' +
+      'A missing or unusable against is a 422 naming query:against.',
+  })
+  @ApiUuidPath('id', 'the plan (after)')
+  @ApiQuery({ name: 'against', required: true, description: 'the plan to compare with (before), e.g. this plan\'s supersedes' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: DIFF_LIST.max, default: DIFF_LIST.fallback }, description: 'most entries in each list' })
+  @ApiOkResponse({ type: PlanDiffDto })
+  @ApiProblems(401, 404, 422)
+  async diff(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string, @Query('against') against?: string, @Query('limit') limit?: string): Promise<PlanDiffDto> {
+    return this.diffs.diff(p, id, against, pageLimit(limit, DIFF_LIST));
   }
 
   @Get(':id/assignments')

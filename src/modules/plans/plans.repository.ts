@@ -13,6 +13,8 @@ export interface PlanToStore {
   /** The cluster the plan was made on (null: an inline instance) and the window it was made for. */
   clusterId: string | null;
   window: { startsAt: Date; slotSeconds: number; slots: number };
+  /** A re-plan's plan: the plan it supersedes (its version is one more). */
+  supersedes?: string | null;
 }
 
 /** Plans and their assignment rows. */
@@ -56,6 +58,31 @@ export class PlansRepository {
     return rows.map((r) => r.id);
   }
 
+  /** Marks `oldId` superseded by `newId` through the caller's transaction; false when something already superseded it. */
+  async supersede(tx: EntityManager, oldId: string, newId: string): Promise<boolean> {
+    const rows: unknown[] = await tx.query(`UPDATE plans SET superseded_by = $2 WHERE id = $1 AND superseded_by IS NULL RETURNING id`, [oldId, newId]);
+    return rows.length > 0;
+  }
+
+  /** The plan in the caller's transaction (a plan stored in it is seen), without a lock. */
+  inTx(tx: EntityManager, id: string): Promise<PlanEntity | null> {
+    return tx.getRepository(PlanEntity).findOneBy({ id });
+  }
+
+  /**
+   * The plan and every plan it supersedes, directly or not (its earlier versions), newest first, with their
+   * solves: execution events are reported against any version's solve (a farmer may keep using the first one).
+   */
+  async lineage(id: string): Promise<{ id: string; solveId: string }[]> {
+    return this.plans.query(
+      `WITH RECURSIVE chain(id, solve_id, supersedes, depth) AS (
+         SELECT id, solve_id, supersedes, 0 FROM plans WHERE id = $1
+         UNION ALL SELECT p.id, p.solve_id, p.supersedes, c.depth + 1 FROM plans p JOIN chain c ON p.id = c.supersedes WHERE c.depth < 10000)
+       SELECT id, solve_id AS "solveId" FROM chain ORDER BY depth`,
+      [id],
+    );
+  }
+
   findById(id: string): Promise<PlanEntity | null> {
     return this.plans.findOneBy({ id });
   }
@@ -76,9 +103,11 @@ export class PlansRepository {
   async insert(tx: EntityManager, p: PlanToStore): Promise<string | null> {
     const d = p.document;
     const inserted: { id: string }[] = await tx.query(
-      `INSERT INTO plans (tenant_id, solve_id, strategy, scheduled_tasks, makespan_slots, optimal, document, cluster_id, window_starts_at, slot_seconds, slots, ends_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $9::timestamptz + $12 * interval '1 second') ON CONFLICT (solve_id) DO NOTHING RETURNING id`,
-      [p.tenantId, p.solveId, d.strategy, d.objective.scheduledTasks, d.objective.makespanSlots, d.optimal === true, d, p.clusterId, p.window.startsAt, p.window.slotSeconds, p.window.slots, d.objective.makespanSlots * p.window.slotSeconds],
+      `INSERT INTO plans (tenant_id, solve_id, strategy, scheduled_tasks, makespan_slots, optimal, document, cluster_id, window_starts_at, slot_seconds, slots, ends_at, supersedes, version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $9::timestamptz + $12 * interval '1 second', $13::uuid,
+               COALESCE((SELECT version + 1 FROM plans WHERE id = $13::uuid), 1))
+       ON CONFLICT (solve_id) DO NOTHING RETURNING id`,
+      [p.tenantId, p.solveId, d.strategy, d.objective.scheduledTasks, d.objective.makespanSlots, d.optimal === true, d, p.clusterId, p.window.startsAt, p.window.slotSeconds, p.window.slots, d.objective.makespanSlots * p.window.slotSeconds, p.supersedes ?? null],
     );
     if (inserted.length === 0) return null;
     const planId = inserted[0].id;

@@ -28,6 +28,11 @@ export class PlansService {
     if (!(await this.plans.solveIdOf(id, tenantScope(p)))) throw notFound('plan', id);
   }
 
+  /** A plan by id, whoever owns it, or null (the service's own re-plans). */
+  find(id: string): Promise<PlanEntity | null> {
+    return this.plans.findById(id);
+  }
+
   /** A plan by id, whoever owns it (the worker's simulations). */
   async byId(id: string): Promise<PlanEntity> {
     const plan = await this.plans.findById(id);
@@ -87,5 +92,8 @@ export function toPlanDto(plan: PlanEntity): PlanDto {
     completedAt: iso(plan.completedAt ?? (statusNow(plan) === 'completed' ? plan.endsAt : null)),
     borrowing: plan.borrowing,
     releaseReason: plan.releaseReason,
+    version: plan.version,
+    supersedes: plan.supersedes,
+    supersededBy: plan.supersededBy,
   };
 }

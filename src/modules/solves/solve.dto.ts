@@ -5,7 +5,8 @@ import { Objective, OBJECTIVES, TRANSFERS_OPTIONS, TransfersOption } from '../..
 import { HorizonDto, InstanceDto, StagePredictionDto } from '../common/format.dto';
 import { ScoreWeightsDto } from '../common/score-weights.dto';
 import { PREDICTOR_CHOICES, PredictorChoice } from '../../engine/predict';
-import { SOLVE_STATUSES, SolveStatus } from './solve.entity';
+import { SOLVE_KINDS, SOLVE_STATUSES, SolveKind, SolveStatus } from './solve.entity';
+import { SolveReplanDto } from './solve-replan.dto';
 import { FORECAST_CHOICE_DESCRIPTION, FORECAST_CHOICES, ForecastChoice } from '../forecasts/forecast-choice';
 import { SOLVE_DEFAULTS } from './solve-defaults';
 
@@ -171,6 +172,8 @@ export class SolveProgressDto {
 
 export class SolveDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ enum: SOLVE_KINDS, description: 'solve: a plan of a batch or an instance (createSolve); replan: a running plan re-planned (replanPlan), its plan supersedes that plan' })
+  kind!: SolveKind;
   @ApiProperty({ enum: SOLVE_STATUSES }) status!: SolveStatus;
   @ApiProperty() strategy!: string;
   @ApiProperty({ enum: OBJECTIVES }) objective!: Objective;
@@ -194,6 +197,8 @@ export class SolveDto {
   @ApiPropertyOptional({ type: SolveProgressDto, nullable: true }) progress!: SolveProgressDto | null;
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'set once a plan is stored (succeeded, or cancelled with a plan)' }) planId!: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) error!: string | null;
+  @ApiProperty({ type: SolveReplanDto, nullable: true, description: 'a re-plan: how it was set up (now, frozen tasks, tasks run again) and what became of the plan it re-planned; null for a solve' })
+  replan!: SolveReplanDto | null;
   @ApiProperty() attempts!: number;
   @ApiProperty() createdAt!: string;
   @ApiPropertyOptional({ type: String, nullable: true }) startedAt!: string | null;

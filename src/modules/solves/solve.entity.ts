@@ -24,6 +24,48 @@ export interface SolveProgress {
   gap?: number | null;
 }
 
+/** What a solve is: a plan of a batch (or of an inline instance), or a re-plan of a running plan (POST /v1/plans/{id}/replan). */
+export const SOLVE_KINDS = ['solve', 'replan'] as const;
+export type SolveKind = (typeof SOLVE_KINDS)[number];
+
+/** A task as the re-plan names it. */
+export interface ReplanTask {
+  job: string;
+  stage: string;
+  task: number;
+}
+
+/**
+ * How a re-plan was set up and how it ended for the plan it re-planned (ReplansService): stored with the solve,
+ * shown by GET /v1/solves/{id} as `replan`.
+ */
+export interface SolveReplan {
+  /** The plan re-planned: the re-plan's plan supersedes it. */
+  planId: string;
+  /** The slot of now in the plan's window, and that instant: tasks not frozen start at or after it. */
+  nowSlot: number;
+  at: string;
+  assumeStartedAsPlanned: boolean;
+  /** current: the cluster's current version and its newest forecast covering now; none: the plan's instance as it was solved. */
+  refresh: 'current' | 'none';
+  /** Who asked: the plan's customer, an operator, or the service itself (its reason). */
+  requestedBy: 'customer' | 'operator' | 'system';
+  reason: string | null;
+  /** Frozen assignments by why they are frozen (frozen-from-events.ts). */
+  frozen: { explicit: number; running: number; finished: number; assumed: number };
+  /** Tasks that had started and are planned again, by reason, and the first of them. */
+  rerun: { killed: number; nodeLost: number; afterRerun: number; beforePredecessorsEnd: number; tasks: (ReplanTask & { reason: string })[] };
+  /** Frozen starts changed from what the events said (see frozen-from-events.ts), and the first of them. */
+  adjusted: { count: number; tasks: (ReplanTask & { from: number; to: number; reason: string })[] };
+  /** Events not counted: after now, or of tasks the instance does not have. */
+  ignoredEvents: number;
+  /**
+   * Once the re-plan's plan is stored: whether the commitment of the plan re-planned moved to it (null: that plan
+   * was not committed), and why not when it did not.
+   */
+  commitment: { moved: boolean; reason: string | null } | null;
+}
+
 /** A solve is a resource: it is created queued, a worker runs it, and it ends with at most one plan. */
 @Entity('solves')
 export class SolveEntity {
@@ -74,6 +116,9 @@ export class SolveEntity {
   /** Per stage whose durations were predicted: predictor, seconds, samples; null when none was. Copied into the plan. */
   @Column({ type: 'jsonb', nullable: true }) predictions!: StagePrediction[] | null;
   @Column({ type: 'timestamptz', name: 'cancel_requested_at', nullable: true }) cancelRequestedAt!: Date | null;
+  @Column({ type: 'text', default: 'solve' }) kind!: SolveKind;
+  /** A re-plan's set-up and outcome (kind replan); null for a solve. */
+  @Column({ type: 'jsonb', nullable: true }) replan!: SolveReplan | null;
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
   @Column({ type: 'timestamptz', name: 'started_at', nullable: true }) startedAt!: Date | null;
   @Column({ type: 'timestamptz', name: 'finished_at', nullable: true }) finishedAt!: Date | null;

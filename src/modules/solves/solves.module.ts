@@ -14,11 +14,13 @@ import { SolveEntity } from './solve.entity';
 import { SolvesController } from './solves.controller';
 import { SolvesRepository } from './solves.repository';
 import { SolvesService } from './solves.service';
+import { SolveEnded } from './solve-ended';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SolveEntity]), WorkModule, IdempotencyModule, ClustersModule, ForecastsModule, BatchesModule, ExecutionsModule, AuthModule, CommitmentsModule, QuotasModule, ClusterEventsModule],
+  imports: [TypeOrmModule.forFeature([SolveEntity]), WorkModule, IdempotencyModule, ClustersModule, ForecastsModule, BatchesModule, ExecutionsModule, AuthModule, CommitmentsModule, QuotasModule, WebhooksModule, ClusterEventsModule],
   controllers: [SolvesController],
-  providers: [SolvesRepository, SolvesService],
+  providers: [SolvesRepository, SolvesService, SolveEnded],
   exports: [SolvesService],
 })
 export class SolvesModule {}

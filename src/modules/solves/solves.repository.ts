@@ -36,6 +36,14 @@ export class SolvesRepository {
     return row;
   }
 
+  /** A re-plan of the plan still queued or running (null: none): a plan is re-planned by one re-plan at a time. */
+  unfinishedReplanOf(planId: string): Promise<SolveEntity | null> {
+    return this.solves
+      .createQueryBuilder('s')
+      .where(`s.kind = 'replan' AND s.status IN ('queued', 'running') AND s.replan->>'planId' = :planId`, { planId })
+      .getOne();
+  }
+
   /** The solve with its instance (not loaded by default: it can be megabytes). */
   withInstance(id: string): Promise<SolveEntity> {
     return this.solves.createQueryBuilder('s').addSelect('s.instance').where('s.id = :id', { id }).getOneOrFail();

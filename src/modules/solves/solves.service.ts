@@ -17,7 +17,7 @@ import { ForecastsService } from '../forecasts/forecasts.service';
 import { LongWorkService } from '../work/work.service';
 import { assembleInstance, normaliseSafetyMargin, sourcePath } from './assemble-instance';
 import { CreateSolveDto, SolveDto } from './solve.dto';
-import { SOLVE_STATUSES, SolveEntity, SolveStatus } from './solve.entity';
+import { SOLVE_STATUSES, SolveEntity, SolveReplan, SolveStatus } from './solve.entity';
 import { SOLVE_WORK } from './solve.kind';
 import { SOLVE_DEFAULTS } from './solve-defaults';
 import { SolvesRepository } from './solves.repository';
@@ -61,6 +61,20 @@ export interface RunStart {
   aroundCommitments?: boolean;
 }
 
+/** What a re-plan queues besides its previous solve's settings (SolvesService.enqueueReplan). */
+export interface ReplanToQueue {
+  instance: InstanceDoc;
+  replan: SolveReplan;
+  /** The request's, else the previous solve's. */
+  strategy?: string;
+  timeBudgetMs?: number;
+  seed?: number;
+  /** The cluster version and forecast the instance was refreshed from; undefined: the previous solve's. */
+  clusterVersion?: number;
+  forecastId?: string;
+  warnings: string[];
+}
+
 /** The instance a run by reference runs on, and how it got there (what a policy simulation stores). */
 export interface ReferencedInstance {
   instance: InstanceDoc;
@@ -102,6 +116,8 @@ export class SolvesService {
     return this.work.enqueue(SOLVE_WORK, {
       createdAt: now,
       tenantId: p.tenantId,
+      kind: 'solve',
+      replan: null,
       strategy: dto.strategy ?? d.strategy,
       objective: dto.objective ?? d.objective,
       startsAt,
@@ -120,6 +136,47 @@ export class SolvesService {
       planId: null,
       cancelRequestedAt: null,
     });
+  }
+
+  /**
+   * Queues a re-plan of the plan `previous` solved (ReplansService assembled and checked its instance): a solve
+   * of kind replan with the solve's options but those the re-plan gives, on the same window, run as any solve
+   * (same queue, progress, events, DELETE keeping the best plan). Its plan supersedes the plan re-planned.
+   */
+  enqueueReplan(previous: SolveEntity, r: ReplanToQueue): Promise<SolveEntity> {
+    return this.work.enqueue(SOLVE_WORK, {
+      createdAt: new Date(),
+      tenantId: previous.tenantId,
+      kind: 'replan',
+      replan: r.replan,
+      strategy: r.strategy ?? previous.strategy,
+      objective: previous.objective,
+      startsAt: previous.startsAt,
+      windowStartsAt: previous.windowStartsAt,
+      warnings: r.warnings.length ? r.warnings : null,
+      timeBudgetMs: r.timeBudgetMs ?? previous.timeBudgetMs,
+      scoreWeights: previous.scoreWeights,
+      seed: r.seed ?? previous.seed,
+      shuffleAware: previous.shuffleAware,
+      transfers: previous.transfers,
+      predictor: previous.predictor,
+      predictions: previous.predictions,
+      clusterId: previous.clusterId,
+      clusterVersion: r.clusterVersion ?? previous.clusterVersion,
+      forecastId: r.forecastId ?? previous.forecastId,
+      forecastChoice: r.forecastId ? 'newest-covering-start' : previous.forecastChoice,
+      batchId: previous.batchId,
+      instance: r.instance,
+      instanceName: r.instance.name,
+      progress: null,
+      planId: null,
+      cancelRequestedAt: null,
+    });
+  }
+
+  /** A re-plan of the plan still queued or running, or null. */
+  unfinishedReplanOf(planId: string): Promise<SolveEntity | null> {
+    return this.solves.unfinishedReplanOf(planId);
   }
 
   /**
@@ -433,6 +490,7 @@ function sliceUsage(usage: Record<string, Record<string, number[]>>, offset: num
 export function toSolveDto(s: SolveEntity): SolveDto {
   return {
     id: s.id,
+    kind: s.kind,
     status: s.status,
     strategy: s.strategy,
     objective: s.objective,
@@ -454,6 +512,7 @@ export function toSolveDto(s: SolveEntity): SolveDto {
     progress: s.progress,
     planId: s.planId,
     error: s.error,
+    replan: s.replan,
     attempts: s.attempts,
     createdAt: s.createdAt.toISOString(),
     startedAt: s.startedAt?.toISOString() ?? null,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, LessThan, Not } from 'typeorm';
 import type { TenantLoad } from './fair-share';
+import { WorkEndings } from './work-endings';
 import { TERMINAL_WORK_STATUSES, WorkKind, WorkRow } from './work-kind';
 
 type Fields = Record<string, unknown>;
@@ -13,7 +14,17 @@ type Fields = Record<string, unknown>;
  */
 @Injectable()
 export class LongWorkRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly endings: WorkEndings,
+  ) {}
+
+  /** Announces the end when `affected` says this change made it (WorkEndings). */
+  private async ended(kind: WorkKind<any>, id: string, affected: number | undefined): Promise<boolean> {
+    if (!affected) return false;
+    await this.endings.ended(kind, id);
+    return true;
+  }
 
   private rows<Row extends WorkRow>(kind: WorkKind<Row>) {
     return this.db.getRepository<WorkRow>(kind.entity as WorkKind['entity']);
@@ -26,7 +37,8 @@ export class LongWorkRepository {
 
   /** The queue refused the job: the row must not stay queued (nothing would ever run it). */
   async failUnqueued(kind: WorkKind<any>, id: string): Promise<void> {
-    await this.rows(kind).update({ id, status: 'queued' }, { status: 'failed', error: 'could not be queued', finishedAt: new Date() });
+    const r = await this.rows(kind).update({ id, status: 'queued' }, { status: 'failed', error: 'could not be queued', finishedAt: new Date() });
+    await this.ended(kind, id, r.affected);
   }
 
   /** Takes the work for this worker. `running` is claimable too: that is a retry after the worker that had it died. */
@@ -56,23 +68,25 @@ export class LongWorkRepository {
    * retried attempt whose output was already stored). False when the work was no longer running.
    */
   async finish(kind: WorkKind<any>, id: string, status: 'succeeded' | 'cancelled', store: (tx: EntityManager) => Promise<Fields | null>): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
+    const affected = await this.db.transaction(async (tx) => {
       const fields = await store(tx);
-      if (fields === null) return false;
+      if (fields === null) return 0;
       const r = await tx.update(kind.entity, { id, status: Not(In([...TERMINAL_WORK_STATUSES])) }, { ...fields, status, error: null, finishedAt: new Date() });
-      return (r.affected ?? 0) > 0;
+      return r.affected ?? 0;
     });
+    return this.ended(kind, id, affected); // once committed: a listener reads what was stored
   }
 
   async fail(kind: WorkKind<any>, id: string, error: string): Promise<void> {
-    await this.rows(kind).update({ id, status: 'running' }, { status: 'failed', error, finishedAt: new Date() });
+    const r = await this.rows(kind).update({ id, status: 'running' }, { status: 'failed', error, finishedAt: new Date() });
+    await this.ended(kind, id, r.affected);
   }
 
   /** A queued one is cancelled at once; true when it was. */
   async cancelQueued(kind: WorkKind<any>, id: string): Promise<boolean> {
     const now = new Date();
     const r = await this.rows(kind).update({ id, status: 'queued' }, { status: 'cancelled', cancelRequestedAt: now, finishedAt: now } as Fields);
-    return (r.affected ?? 0) > 0;
+    return this.ended(kind, id, r.affected);
   }
 
   /** A running one is asked to stop: its worker ends it `cancelled` with its best so far. */
@@ -88,7 +102,7 @@ export class LongWorkRepository {
   /** Ends unfinished work `cancelled` with nothing stored (a stopped build or simulation; a cancel whose worker died). */
   async endCancelled(kind: WorkKind<any>, id: string): Promise<boolean> {
     const r = await this.rows(kind).update({ id, status: In(['queued', 'running']) }, { status: 'cancelled', finishedAt: new Date() });
-    return (r.affected ?? 0) > 0;
+    return this.ended(kind, id, r.affected);
   }
 
   /**
@@ -124,6 +138,7 @@ export class LongWorkRepository {
 
   /** Ends unfinished work as failed (the reconciler's last word, or a poison pill at its claim). */
   async failUnfinished(kind: WorkKind<any>, id: string, error: string): Promise<void> {
-    await this.rows(kind).update({ id, status: In(['queued', 'running']) }, { status: 'failed', error, finishedAt: new Date() });
+    const r = await this.rows(kind).update({ id, status: In(['queued', 'running']) }, { status: 'failed', error, finishedAt: new Date() });
+    await this.ended(kind, id, r.affected);
   }
 }

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { join } from 'node:path';
 import type { SolveOutcome } from '../../engine/solve';
+import type { PlanDoc } from '../../engine/model/types';
 import type { Progress } from '../../engine/contracts/strategy';
 import type { ThreadError } from '../../engine/threads/run-in-thread';
 import { PlansService } from '../../modules/plans/plans.service';
+import { PlanVersionsService } from '../../modules/plans/plan-versions.service';
 import type { SolveEntity, SolveProgress } from '../../modules/solves/solve.entity';
 import { SOLVE_WORK } from '../../modules/solves/solve.kind';
 import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
@@ -16,13 +18,18 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveInput, Progre
   readonly kind = SOLVE_WORK;
   readonly threadFile = join(__dirname, 'solve.thread.js');
 
-  constructor(private readonly plans: PlansService) {}
+  constructor(
+    private readonly plans: PlansService,
+    private readonly versions: PlanVersionsService,
+  ) {}
 
   async prepare(s: SolveEntity): Promise<Prepared<SolveInput>> {
+    // A re-plan hands the engine the plan it replaces (SolveOptions.previous): a hint to keep tasks where they were.
+    const previous = s.replan ? previousPlan((await this.plans.byId(s.replan.planId)).document) : undefined;
     // The engine stops itself at its deadline; the stop flag is raised at the budget in case a phase overran
     // it; a search that has still not answered long after is terminated (it would hold its worker forever).
     return {
-      input: { instance: s.instance, strategy: s.strategy, objective: s.objective, timeBudgetMs: s.timeBudgetMs, seed: s.seed, scoreWeights: s.scoreWeights ?? undefined, shuffleAware: s.shuffleAware, transfers: s.transfers },
+      input: { instance: s.instance, strategy: s.strategy, objective: s.objective, timeBudgetMs: s.timeBudgetMs, seed: s.seed, scoreWeights: s.scoreWeights ?? undefined, shuffleAware: s.shuffleAware, transfers: s.transfers, previous },
       softStopAfterMs: s.timeBudgetMs,
       deadline: solveDeadline(s.timeBudgetMs),
     };
@@ -59,8 +66,12 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveInput, Progre
     return {
       store: async (tx) => {
         const window = { startsAt: s.windowStartsAt ?? s.startsAt, slotSeconds: s.instance.horizon.slotSeconds, slots: s.instance.horizon.slots };
-        planId = await this.plans.insert(tx, { tenantId: s.tenantId, solveId: s.id, document, ends: out.ends, clusterId: s.clusterId, window });
-        return planId === null ? null : { planId, progress };
+        const supersedes = s.replan?.planId ?? null;
+        planId = await this.plans.insert(tx, { tenantId: s.tenantId, solveId: s.id, document, ends: out.ends, clusterId: s.clusterId, window, supersedes });
+        if (planId === null) return null;
+        // A re-plan's plan supersedes the plan re-planned and takes over its commitment, in this same transaction.
+        if (!s.replan) return { planId, progress };
+        return { planId, progress, replan: { ...s.replan, commitment: await this.versions.supersede(tx, s.replan.planId, planId) } };
       },
       summary: `${plan.objective.scheduledTasks} tasks, makespan ${plan.objective.makespanSlots}`,
       get result() {
@@ -68,4 +79,9 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveInput, Progre
       },
     };
   }
+}
+
+/** The plan document as the engine reads a previous plan: the fallow.plan/v1 fields, without the service's additions. */
+function previousPlan(d: PlanDoc): PlanDoc {
+  return { format: d.format, instance: d.instance, strategy: d.strategy, ...(d.transfers ? { transfers: d.transfers } : {}), assignments: d.assignments, rejected: d.rejected, objective: d.objective };
 }
