@@ -24,6 +24,8 @@ import { SimulationsModule } from './modules/simulations/simulations.module';
 import { SolvesModule } from './modules/solves/solves.module';
 import { UsageModule } from './modules/usage/usage.module';
 import { ScheduleModule } from './modules/schedule/schedule.module';
+import { ClusterEventsModule } from './modules/cluster-events/cluster-events.module';
+import { ReplanningModule } from './modules/replanning/replanning.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** The API process: HTTP only. It queues long work (solves, builds, simulations) and never runs it. */
@@ -54,6 +56,8 @@ export class AppModule {
         ReplansModule,
         ChartsModule,
         ScheduleModule,
+        ClusterEventsModule,
+        ReplanningModule,
         WebhooksModule,
       ],
       providers: [

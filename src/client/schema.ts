@@ -1036,6 +1036,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cluster's node events, newest posted first
+         * @description Seen by whoever sees the cluster's schedule: its farmer and operators, and customers on a lendable cluster (404 for anyone else).
+         */
+        get: operations["listClusterEvents"];
+        put?: never;
+        /**
+         * Report a node taken back by the regular customers (node-lost) or returned (node-back)
+         * @description The cluster's farmer (or an operator). From at until until, or until a later node-back, every solve, quote and commit on the cluster sees the node as unavailable (its usage 1 on every metric in each slot the loss touches). A node-lost sets off automatic re-planning when the cluster has it on (putClusterReplanning). A 422 names every bad field at once (unknown node, a date that is not one, until not after at, ...) and writes nothing.
+         */
+        post: operations["postClusterEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/replanning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cluster's automatic re-planning settings
+         * @description The defaults (off) with updatedAt null until set.
+         */
+        get: operations["getClusterReplanning"];
+        /**
+         * Turn automatic re-planning of the cluster's running plans on or off, and say on what
+         * @description Replaces the settings whole (fields left out take their defaults). When a trigger of on fires, each running plan it concerns is re-planned (a re-plan request, then a re-plan solve), at most once per minIntervalSeconds per plan: on a node-lost event, the committed plans with a task on the node during the loss; on a killed task, its plan; on usage posted, each plan whose window has started, against the forecast it was made on. A 422 names every bad field at once and writes nothing.
+         */
+        put: operations["putClusterReplanning"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/replanning/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The automatic re-plans requested on the cluster, newest first
+         * @description Each names the plan, the trigger and what fired (reason, detail), and where it is: requested, queued (its solveId) or failed (error).
+         */
+        get: operations["listAutoReplans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -3054,6 +3122,111 @@ export interface components {
             nodes: components["schemas"]["ScheduleNodeDto"][];
             totals: components["schemas"]["ScheduleTotalsDto"];
         };
+        PostClusterEventDto: {
+            /**
+             * @description node-lost: the regular customers took the node back (nothing of it can be lent); node-back: it is lendable again
+             * @enum {string}
+             */
+            type: "node-lost" | "node-back";
+            /**
+             * @description a node of the cluster's current version
+             * @example h01
+             */
+            node: string;
+            /**
+             * Format: date-time
+             * @description when it happened (or will, up to FALLOW_EVENT_MAX_AHEAD_SECONDS ahead); default: now
+             * @example 2030-01-01T10:15:00Z
+             */
+            at?: string;
+            /**
+             * Format: date-time
+             * @description node-lost only: when the node is expected back (after at); without it the node stays lost until a node-back event
+             */
+            until?: string;
+            /** @example the regular customer needs it for its nightly batch */
+            reason?: string;
+        };
+        ClusterEventDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @enum {string} */
+            type: "node-lost" | "node-back";
+            node: string;
+            /** Format: date-time */
+            at: string;
+            /**
+             * Format: date-time
+             * @description node-lost: when the node is expected back; null: until a node-back event
+             */
+            until: string | null;
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description when it was posted
+             */
+            createdAt: string;
+        };
+        ClusterEventPageDto: {
+            items: components["schemas"]["ClusterEventDto"][];
+            /** @description pass as ?cursor= for the next page */
+            nextCursor?: string | null;
+        };
+        ReplanningDto: {
+            /** Format: uuid */
+            clusterId: string;
+            enabled: boolean;
+            on: ("node-lost" | "task-killed" | "forecast-miss")[];
+            forecastMissThreshold: number;
+            forecastMissWindowSeconds: number;
+            minIntervalSeconds: number;
+            /**
+             * Format: date-time
+             * @description null: never set (the defaults, automatic re-planning off)
+             */
+            updatedAt: string | null;
+        };
+        AutoReplanDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /**
+             * Format: uuid
+             * @description the running plan re-planned
+             */
+            planId: string;
+            /** @enum {string} */
+            trigger: "node-lost" | "task-killed" | "forecast-miss";
+            /** @description what fired, in words */
+            reason: string;
+            /** @description what fired: node-lost {eventId, node, from, until}; task-killed {killed: [{solveId, job, stage, task, node, at}]}; forecast-miss {forecastId, miss, slots, from, to, threshold} */
+            detail: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description requested: recorded, not handed on yet; queued: the re-plan (solveId) is queued; failed: the re-planning service refused it (error)
+             * @enum {string}
+             */
+            status: "requested" | "queued" | "failed";
+            /**
+             * Format: uuid
+             * @description the re-plan's solve
+             */
+            solveId: string | null;
+            error: string | null;
+            /** Format: date-time */
+            requestedAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AutoReplanPageDto: {
+            items: components["schemas"]["AutoReplanDto"][];
+            /** @description pass as ?cursor= for the next page */
+            nextCursor?: string | null;
+        };
         CreateWebhookDto: {
             /**
              * @description where events are POSTed: http or https, no user name or password; its host must be one the operator allows (FALLOW_WEBHOOK_ALLOW), else a 422 naming url
@@ -3699,6 +3872,38 @@ export interface components {
                     timeBudgetMs?: number;
                     /** @description random seed; default: the plan's solve's */
                     seed?: number;
+                };
+            };
+        };
+        PutReplanningDto: {
+            content: {
+                "application/json": {
+                    /** @description re-plan the cluster's running plans automatically when a trigger of on fires */
+                    enabled: boolean;
+                    /**
+                     * @description node-lost: a node-lost event posted (the plans with a task on the node during the loss); task-killed: an execution event reports a task of the plan killed; forecast-miss: posted usage shows the forecast the plan was made on missing by more than forecastMissThreshold
+                     * @default [
+                     *       "node-lost",
+                     *       "task-killed",
+                     *       "forecast-miss"
+                     *     ]
+                     */
+                    on?: ("node-lost" | "task-killed" | "forecast-miss")[];
+                    /**
+                     * @description forecast-miss fires when the miss is above it: the mean, over the node-metric-slots of the last forecastMissWindowSeconds before the newest usage sample posted, of |the largest sample posted in the slot - the value the plan's forecast gave that slot| (fractions of capacity; a plan made on idle nodes was forecast 0)
+                     * @default 0.2
+                     */
+                    forecastMissThreshold?: number;
+                    /**
+                     * @description how far back from the newest sample posted the miss is measured (usage posted older than that, a back-fill, sets off nothing)
+                     * @default 3600
+                     */
+                    forecastMissWindowSeconds?: number;
+                    /**
+                     * @description least time between two automatic re-plans of one plan: triggers within it request nothing, whichever API process they reach
+                     * @default 600
+                     */
+                    minIntervalSeconds?: number;
                 };
             };
         };
@@ -7686,6 +7891,403 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    listClusterEvents: {
+        parameters: {
+            query?: {
+                /** @description the previous page's `nextCursor`, for the events after it; omitted: the first page */
+                cursor?: string;
+                /** @description how many events a page holds at most */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterEventPageDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    postClusterEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a retry with the same key returns the first response */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the cluster */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostClusterEventDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterEventDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getClusterReplanning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplanningDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    putClusterReplanning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["PutReplanningDto"];
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplanningDto"];
+                };
+            };
+            /** @description malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description the key's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid fields; each problem names its JSON path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    listAutoReplans: {
+        parameters: {
+            query?: {
+                /** @description the previous page's `nextCursor`, for the requests after it; omitted: the first page */
+                cursor?: string;
+                /** @description how many requests a page holds at most */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the cluster */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoReplanPageDto"];
                 };
             };
             /** @description malformed request */

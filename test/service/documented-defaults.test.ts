@@ -1,5 +1,5 @@
 /**
- * Every default the OpenAPI document gives a solve, re-plan, plan simulation or policy simulation field is what the
+ * Every default the OpenAPI document gives a solve, re-plan, plan simulation, policy simulation or re-planning setting is what the
  * service applies: the defaults are read from the document the code generates (schema `default`s) and compared
  * with what a request that leaves the fields out gets back (the stored settings the API returns). A default
  * changed on one side only (the decorator or the service) fails here.
@@ -34,6 +34,7 @@ describe('documented defaults are the applied ones', () => {
   let svc: Service;
   let doc: Json;
   let customer: string;
+  let farmer: string;
   let refs: { clusterId: string; forecastId: string; batchId: string };
   let solve: Json;
 
@@ -43,6 +44,7 @@ describe('documented defaults are the applied ones', () => {
     svc.startWorker();
     const t = await svc.tenant('defaults', ['farmer', 'customer']);
     customer = t.keys.customer;
+    farmer = t.keys.farmer;
     const f = svc.client(t.keys.farmer);
     const cluster = await f.POST('/v1/clusters', { body: CLUSTER as never });
     assert.equal(cluster.response.status, 201, JSON.stringify(cluster.error));
@@ -111,5 +113,12 @@ describe('documented defaults are the applied ones', () => {
     );
     // A plan replay and a policy run differ in their QoS controller: the document says which is whose.
     assert.notEqual(documentedDefaults(doc, 'CreatePolicySimulationDto').qos, documentedDefaults(doc, 'CreateSimulationDto').qos);
+  });
+
+  it("a cluster's automatic re-planning", async () => {
+    const r = await svc.client(farmer).PUT('/v1/clusters/{id}/replanning', { params: { path: { id: refs.clusterId } }, body: { enabled: true } });
+    assert.equal(r.response.status, 200, JSON.stringify(r.error));
+    const { on, forecastMissThreshold, forecastMissWindowSeconds, minIntervalSeconds } = r.data!;
+    assertApplied('PutReplanningDto', documentedDefaults(doc, 'PutReplanningDto'), { on, forecastMissThreshold, forecastMissWindowSeconds, minIntervalSeconds }, []);
   });
 });

@@ -141,6 +141,20 @@ describe("README.md's curl blocks, as written", { skip: shellToolsMissing() }, (
     ids.plans = end.planId;
   });
 
+  it('Nodes lost and automatic re-planning: the settings, a node lost for two hours and back, the listings', async () => {
+    const [block] = shBlocksUnder(readme(), '## Nodes lost and automatic re-planning');
+    // A cluster of its own, as the walk-through's: h01 lost even for seconds would refuse the Charts block's commit.
+    const cluster = (await svc.client(keys.farmer).POST('/v1/clusters', { body: example('cluster.json') })).data!.id;
+    const { stdout } = await runBlock(fillIds(block, ids), dir, { ...env, CLUSTER: cluster });
+    const settings = leadingJson(stdout);
+    assert.deepEqual({ enabled: settings.enabled, threshold: settings.forecastMissThreshold }, { enabled: true, threshold: 0.25 });
+    const events = await svc.client(keys.farmer).GET('/v1/clusters/{id}/events', { params: { path: { id: cluster } } });
+    const [back, lost] = events.data!.items;
+    assert.deepEqual([back.type, back.node, lost.type, lost.node, lost.reason], ['node-back', 'h01', 'node-lost', 'h01', "the owner's nightly batch"]);
+    const hours = (Date.parse(lost.until!) - Date.parse(lost.at)) / 3_600_000;
+    assert.ok(hours > 1.9 && hours < 2.1, `lost for two hours: ${lost.at} to ${lost.until}`);
+  });
+
   it('Forecasting over HTTP: the history is stored, summarised, and the build it starts succeeds', async () => {
     const [block] = shBlocksUnder(readme(), '## Forecasting over HTTP');
     const cluster = await svc.client(keys.farmer).POST('/v1/clusters', { body: usageCluster(2, ['cpu', 'ram'], 'history') as never });

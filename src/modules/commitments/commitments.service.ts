@@ -3,10 +3,10 @@ import type { EntityManager } from 'typeorm';
 import { Hold, PlanWindow, slotTimeMs } from '../../engine/commitments/holds';
 import { HoldsRepository, TenantHold } from './holds.repository';
 import { KeyedQueue } from './keyed-queue';
-import { CommittedPlan, CommittedPlansRepository } from './committed-plans.repository';
+import { CommittedPlan, CommittedPlansRepository, RunningFilter, RunningPlan } from './committed-plans.repository';
 
 export type { TenantHold } from './holds.repository';
-export type { CommittedPlan } from './committed-plans.repository';
+export type { CommittedPlan, RunningFilter, RunningPlan } from './committed-plans.repository';
 
 /** What committed plans hold on clusters: the reservations solves plan around and commits are checked against. */
 @Injectable()
@@ -62,5 +62,15 @@ export class CommitmentsService {
       holds: await this.holdsIn(clusterId, window, null, tx),
       plans: await this.committed.overlapping(tx, clusterId, new Date(window.startsAtMs), end, tenantId, new Date()),
     }));
+  }
+
+  /** The cluster's committed plans that have not ended by `now` (RunningFilter narrows them): what automatic re-planning re-plans. */
+  running(clusterId: string, now: Date, filter: RunningFilter = {}): Promise<RunningPlan[]> {
+    return this.committed.running(clusterId, now, filter);
+  }
+
+  /** The committed plans of these solves that have not ended by `now`. */
+  runningOfSolves(solveIds: string[], now: Date): Promise<RunningPlan[]> {
+    return solveIds.length ? this.committed.runningOfSolves(solveIds, now) : Promise.resolve([]);
   }
 }

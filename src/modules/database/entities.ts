@@ -4,6 +4,8 @@ import { BatchEntity } from '../batches/batch.entity';
 import { QuotaEntity } from '../quotas/quota.entity';
 import { HoldEntity } from '../commitments/hold.entity';
 import { ClusterEntity, ClusterVersionEntity } from '../clusters/cluster.entity';
+import { ClusterEventEntity } from '../cluster-events/cluster-event.entity';
+import { AutoReplanEntity, AutoReplanGateEntity, ReplanningSettingsEntity } from '../replanning/replanning.entity';
 import { IdempotencyEntity } from '../common/idempotency.entity';
 import { ExecutionEventEntity } from '../executions/execution-event.entity';
 import { StageHistoryEntity } from '../executions/stage-history.entity';
@@ -34,6 +36,10 @@ export const ENTITIES = [
   SimulationEntity,
   HoldEntity,
   QuotaEntity,
+  ClusterEventEntity,
+  ReplanningSettingsEntity,
+  AutoReplanEntity,
+  AutoReplanGateEntity,
   WebhookSubscriptionEntity,
   WebhookDeliveryEntity,
 ];

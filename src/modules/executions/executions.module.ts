@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClusterSignalsModule } from '../cluster-signals/cluster-signals.module';
 import { ExecutionEventEntity } from './execution-event.entity';
 import { ExecutionsController } from './executions.controller';
 import { ExecutionsRepository } from './executions.repository';
@@ -9,7 +10,7 @@ import { StageHistoryEntity } from './stage-history.entity';
 
 /** Execution events reported against solves, each solve's execution report, and the runtime history learned from them. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ExecutionEventEntity, StageHistoryEntity])],
+  imports: [TypeOrmModule.forFeature([ExecutionEventEntity, StageHistoryEntity]), ClusterSignalsModule],
   controllers: [ExecutionsController],
   providers: [ExecutionsRepository, ExecutionsService, RuntimeHistoryService],
   exports: [ExecutionsService, RuntimeHistoryService],

@@ -11,11 +11,13 @@ import { JobExecutionDto, PostExecutionEventsResultDto, SolveExecutionsDto } fro
 import { ExecutionsRepository, TaskEventRow } from './executions.repository';
 
 export type { TaskEventRow } from './executions.repository';
+import { ClusterSignals } from '../cluster-signals/cluster-signals';
 
 @Injectable()
 export class ExecutionsService {
   constructor(
     private readonly repo: ExecutionsRepository,
+    private readonly signals: ClusterSignals,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -45,6 +47,9 @@ export class ExecutionsService {
         .map((e) => ({ path: `events[${firstIndex.get(e.id)}].id`, message: `event "${e.id}" was already recorded with different content` }));
       if (conflicts.length) throw new ProblemException(HttpStatus.CONFLICT, 'Conflict', 'event ids already recorded with different content; nothing was recorded', conflicts);
     });
+    // Tasks killed now (not repeats) may leave a running plan behind (automatic re-planning).
+    const kills = unique.filter((e) => e.type === 'killed' && fresh.has(e.id)).map((e) => ({ solveId: e.solveId, job: e.job, stage: e.stage, task: e.task, node: e.node, atMs: e.at.getTime() }));
+    if (kills.length) await this.signals.emit({ kind: 'tasks-killed', kills });
     return { accepted: fresh.size, duplicates: events.length - fresh.size };
   }
 

@@ -9,6 +9,7 @@ import { ForecastsModule } from '../forecasts/forecasts.module';
 import { WorkModule } from '../work/work.module';
 import { CommitmentsModule } from '../commitments/commitments.module';
 import { QuotasModule } from '../quotas/quotas.module';
+import { ClusterEventsModule } from '../cluster-events/cluster-events.module';
 import { SolveEntity } from './solve.entity';
 import { SolvesController } from './solves.controller';
 import { SolvesRepository } from './solves.repository';
@@ -17,7 +18,7 @@ import { SolveEnded } from './solve-ended';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SolveEntity]), WorkModule, IdempotencyModule, ClustersModule, ForecastsModule, BatchesModule, ExecutionsModule, AuthModule, CommitmentsModule, QuotasModule, WebhooksModule],
+  imports: [TypeOrmModule.forFeature([SolveEntity]), WorkModule, IdempotencyModule, ClustersModule, ForecastsModule, BatchesModule, ExecutionsModule, AuthModule, CommitmentsModule, QuotasModule, WebhooksModule, ClusterEventsModule],
   controllers: [SolvesController],
   providers: [SolvesRepository, SolvesService, SolveEnded],
   exports: [SolvesService],

@@ -48,4 +48,10 @@ export class SolvesRepository {
   withInstance(id: string): Promise<SolveEntity> {
     return this.solves.createQueryBuilder('s').addSelect('s.instance').where('s.id = :id', { id }).getOneOrFail();
   }
+
+  /** The forecast each solve was made on (null: planned on idle nodes, or a whole instance). */
+  async forecastIds(ids: string[]): Promise<Map<string, string | null>> {
+    const rows: { id: string; forecast_id: string | null }[] = await this.solves.query('SELECT id, forecast_id FROM solves WHERE id = ANY($1::uuid[])', [ids]);
+    return new Map(rows.map((r) => [r.id, r.forecast_id]));
+  }
 }

@@ -28,6 +28,9 @@ import { TenantsService } from '../auth/tenants.service';
 import { CommitmentsService } from '../commitments/commitments.service';
 import { QuotasService } from '../quotas/quotas.service';
 import { planAround } from '../../engine/commitments/plan-around';
+import { slotTimeMs } from '../../engine/commitments/holds';
+import { withLostNodes } from '../../engine/commitments/node-loss';
+import { ClusterEventsService } from '../cluster-events/cluster-events.service';
 
 interface References {
   clusterId: string | null;
@@ -94,6 +97,7 @@ export class SolvesService {
     private readonly tenants: TenantsService,
     private readonly commitments: CommitmentsService,
     private readonly quotas: QuotasService,
+    private readonly clusterEvents: ClusterEventsService,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -319,7 +323,8 @@ export class SolvesService {
       throw invalid([{ path: 'horizon', message: 'slots must be an integer >= 1 and slotSeconds a number > 0' }]);
     const tooLarge = admissionIssues(assembled, this.config.admission);
     if (tooLarge.length) throw invalid(tooLarge.map((i) => ({ ...i, path: sourcePath(i.path) })));
-    const instance = run.aroundCommitments ? await this.aroundCommitments(assembled, cluster.id, batch.tenantId, windowStartsAt) : assembled;
+    const available = await this.withoutLostNodes(assembled, cluster.id, windowStartsAt);
+    const instance = run.aroundCommitments ? await this.aroundCommitments(available, cluster.id, batch.tenantId, windowStartsAt) : available;
     return { instance, refs: { clusterId: cluster.id, clusterVersion: version.version, forecastId: forecast?.id ?? null, forecastChoice, batchId: batch.id, windowStartsAt }, historyOf: batch.tenantId, warning: window?.warning ?? null };
   }
 
@@ -331,6 +336,18 @@ export class SolvesService {
     const window = { startsAtMs: startsAt.getTime(), slotSeconds: instance.horizon.slotSeconds, slots: instance.horizon.slots };
     const [holds, quota] = await Promise.all([this.commitments.holdsIn(clusterId, window), this.quotas.effective(clusterId, customer)]);
     return planAround(instance, holds, window, customer, quota);
+  }
+
+  /**
+   * The instance with the cluster's lost nodes unavailable over its window (slot 0 at `startsAt`): usage 1 on
+   * every metric in each slot a loss reported by a cluster event touches (src/engine/commitments/node-loss.ts).
+   * Called once the instance's size has been admitted: it writes a full series for each lost node.
+   */
+  private async withoutLostNodes(instance: InstanceDoc, clusterId: string, startsAt: Date): Promise<InstanceDoc> {
+    const window = { startsAtMs: startsAt.getTime(), slotSeconds: instance.horizon.slotSeconds, slots: instance.horizon.slots };
+    const losses = await this.clusterEvents.losses(clusterId, window.startsAtMs, slotTimeMs(window, window.slots));
+    const usage = withLostNodes(instance.usage, instance.nodes.map((n) => n.id), instance.metrics, window, losses);
+    return usage === instance.usage ? instance : { ...instance, usage };
   }
 
   /**
@@ -419,7 +436,7 @@ export class SolvesService {
     Object.assign(instance, { metrics: version.metrics, nodes: version.nodes });
     if (version.network) instance.network = version.network;
     else delete instance.network;
-    if (!solve.forecastId) return instance; // planned on idle nodes (a horizon, no forecast): so is the check
+    if (!solve.forecastId) return this.withoutLostNodes(instance, cluster.id, window.startsAt); // planned on idle nodes (a horizon, no forecast): so is the check
     // A forecast the solve named is kept while it is of the current version and covers the plan's start (a
     // customer who planned on a cautious quantile is checked on it); a chosen one gives way to the newest.
     const own = await this.forecasts.findOfCluster(solve.forecastId, cluster.id);
@@ -433,7 +450,12 @@ export class SolvesService {
       throw conflict(`forecast ${forecast.id}, now the cluster's, has ${forecast.slotSeconds} s slots and the plan ${window.slotSeconds} s ones: solve again on it`);
     const at = forecastWindow(forecast, window.startsAt, true, 'solve') as ForecastWindow;
     instance.usage = sliceUsage(forecast.usage, at.offset, window.slots);
-    return instance;
+    return this.withoutLostNodes(instance, cluster.id, window.startsAt);
+  }
+
+  /** The forecast each solve was made on (null: planned on idle nodes, or a whole instance): what a forecast miss is measured against. */
+  forecastIds(ids: string[]): Promise<Map<string, string | null>> {
+    return ids.length ? this.solves.forecastIds(ids) : Promise.resolve(new Map());
   }
 
   /** The solve and the instance it solved, whoever owns it (simulations replay its plan on that instance). */

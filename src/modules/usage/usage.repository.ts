@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SlotPeak } from '../../engine/forecast/miss';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
@@ -152,6 +153,21 @@ export class UsageRepository {
       [clusterId, nodes, metrics, days],
     );
     return row.to === null || row.from === null ? null : { from: row.from, to: row.to };
+  }
+
+  /**
+   * Per node, metric and slot of a grid (slot t: [startsAtMs + t x slotSeconds, + slotSeconds)), the largest
+   * sample in (fromMs, toMs]: what those slots really used, against a forecast on that grid.
+   */
+  async slotPeaks(clusterId: string, fromMs: number, toMs: number, grid: { startsAtMs: number; slotSeconds: number }): Promise<SlotPeak[]> {
+    const rows: { node: string; metric: string; slot: number; peak: number }[] = await this.db.query(
+      `SELECT s.node, s.metric, floor((extract(epoch FROM u.ts) * 1000 - $4) / ($5 * 1000))::int AS slot, max(u.value) AS peak
+       FROM usage_series s JOIN usage_samples u ON u.series_id = s.id
+       WHERE s.cluster_id = $1 AND u.ts > to_timestamp($2 / 1000.0) AND u.ts <= to_timestamp($3 / 1000.0)
+       GROUP BY 1, 2, 3`,
+      [clusterId, fromMs, toMs, grid.startsAtMs, grid.slotSeconds],
+    );
+    return rows.map((r) => ({ node: r.node, metric: r.metric, slot: r.slot, peak: Number(r.peak) }));
   }
 
   /** Series ids of (node, metric) pairs of a cluster, created when new; in the order given. */

@@ -7,6 +7,8 @@ import { UsageIngestResultDto, UsageSummaryDto } from './usage.dto';
 import { parseJsonSamples } from './usage-json';
 import { TrainingHistory, UsageRepository } from './usage.repository';
 import { MAX_LISTED_PROBLEMS } from './usage-samples';
+import { ClusterSignals } from '../cluster-signals/cluster-signals';
+import type { SlotPeak } from '../../engine/forecast/miss';
 
 /** What a forecast build trains on; re-exported so other modules need not name the repository's file. */
 export type { TrainingHistory } from './usage.repository';
@@ -19,6 +21,7 @@ export class UsageService {
   constructor(
     private readonly clusters: ClustersService,
     private readonly repo: UsageRepository,
+    private readonly signals: ClusterSignals,
   ) {}
 
   /**
@@ -60,6 +63,8 @@ export class UsageService {
     }
     const rows = columns.ts.length;
     this.log.log(`cluster ${clusterId}: ${rows} samples (${accepted} new) checked in ${validatedMs} ms, stored in ${Date.now() - started - validatedMs} ms`);
+    // New samples may show the forecast running plans were made on missing (automatic re-planning).
+    if (accepted > 0) await this.signals.emit({ kind: 'usage-posted', clusterId, fromMs: from * 1000, toMs: to * 1000 });
     return {
       accepted,
       duplicates: rows - accepted,
@@ -87,6 +92,11 @@ export class UsageService {
   /** First and last sample (Unix seconds) of what `history` would load, without loading it; null when there is none. */
   trainingSpan(clusterId: string, nodes: string[], metrics: string[], days: number): Promise<{ from: number; to: number } | null> {
     return this.repo.trainingSpan(clusterId, nodes, metrics, days);
+  }
+
+  /** Per node, metric and slot of a grid, the largest sample in (fromMs, toMs] (UsageRepository.slotPeaks): what a forecast miss is measured on. */
+  slotPeaks(clusterId: string, fromMs: number, toMs: number, grid: { startsAtMs: number; slotSeconds: number }): Promise<SlotPeak[]> {
+    return this.repo.slotPeaks(clusterId, fromMs, toMs, grid);
   }
 
   /** The usage a forecast build trains on (see UsageRepository.history); null when there is none. */
