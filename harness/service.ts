@@ -83,6 +83,9 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Ser
   };
   const app = await createApi(config);
   await app.get(AuthService).bootstrap();
+  // Idle keep-alive sockets outlive the test client's own (undici closes them after 4 s): with the server's 5 s
+  // default, a slow machine lets the server close one just as the client reuses it ("fetch failed").
+  app.getHttpServer().keepAliveTimeout = 65_000;
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
