@@ -5,8 +5,8 @@
  * policies Hadoop, Cuckoo and POSUM; realised makespan, deadline misses, relaunched tasks, revenue, and the tasks
  * each re-plan moved. Writes bench/results/replan-<date>.json and the generated section of bench/REPLAN.md.
  *
- *   npm run bench:replan -- [--seeds 20] [--first-seed 3901] [--nodes 6] [--jobs 40] [--budget-ms 3000]
- *        [--replan-budget-ms 500] [--every-minutes 30] [--min-gap-seconds 300] [--losses 2]
+ *   npm run bench:replan -- [--seeds 20] [--first-seed 3901] [--nodes 6] [--jobs 40] [--objectives revenue,tasks-then-makespan]
+ *        [--plan-iterations 1000,30000] [--replan-iterations 300,5000] [--every-minutes 30] [--min-gap-seconds 300] [--losses 2]
  *   npm run bench:replan -- --report bench/results/replan-<date>.json     re-render the section only
  *
  * Every load is generated (the instances' forecast by harness/ephemeral-instance.ts, the actual load from it):
@@ -41,10 +41,14 @@ const COMMAND = command({
     'lost-for-good': { kind: 'number', min: 0, default: 0.3, arg: 'P', help: 'share of losses for good (default 0.3)' },
     strategy: { kind: 'string', default: 'ls', arg: 'S', help: 'the plans\' strategy (default ls)' },
     objectives: { kind: 'string', default: 'revenue,tasks-then-makespan', arg: 'O,O', help: "the plans' objectives, each a static and a re-planned run: revenue, tasks-then-makespan (default both)" },
-    'budget-ms': { kind: 'number', above: 0, default: 3000, arg: 'N', help: "the first plan's budget (default 3000)" },
-    'replan-budget-ms': { kind: 'number', above: 0, default: 500, arg: 'N', help: "each re-plan's budget (default 500)" },
+    'plan-iterations': { kind: 'string', default: '1000,30000', arg: 'N,N', help: "the first plan's ls iterations, per objective in --objectives' order (default 1000,30000)" },
+    'replan-iterations': { kind: 'string', default: '300,5000', arg: 'N,N', help: "each re-plan's ls iterations, likewise (default 300,5000)" },
+    'time-cap-ms': { kind: 'number', above: 0, default: 60000, arg: 'N', help: 'no solve runs longer than this (default 60000; the iterations stop them first)' },
     'every-minutes': { kind: 'number', above: 0, default: 30, arg: 'M', help: 'periodic re-plans (default 30)' },
     'min-gap-seconds': { kind: 'number', min: 0, default: 300, arg: 'S', help: 'least time between two re-plans (default 300)' },
+    oracle: { kind: 'flag', help: 'also the plan made knowing the actual load and the losses (oracle:*): what a plan can do at best' },
+    policies: { kind: 'string', default: 'hadoop,cuckoo,posum', arg: 'P,P', help: 'the online policies (default hadoop,cuckoo,posum; none: no policy)' },
+    'no-misses': { kind: 'flag', help: 'the actual load is the forecast: the node losses alone (an ablation)' },
     report: { kind: 'string', arg: 'FILE', help: 'only re-render bench/REPLAN.md from a results file' },
     'no-write': { kind: 'flag', help: 'print the report, write neither the results file nor bench/REPLAN.md (a quick look)' },
   },
@@ -59,11 +63,20 @@ async function main({ values, argv }: EntryArgs<typeof COMMAND.options>): Promis
   const objectives = values.objectives.split(',').map((o) => o.trim());
   const bad = objectives.filter((o) => !(OBJECTIVES as readonly string[]).includes(o));
   if (bad.length > 0 || objectives.length === 0) throw new UsageError(`--objectives must list some of ${OBJECTIVES.join(', ')}, got "${values.objectives}"`);
+  const counts = (flag: 'plan-iterations' | 'replan-iterations') => {
+    const xs = values[flag].split(',').map((x) => Number(x.trim()));
+    if (xs.length !== objectives.length || xs.some((x) => !(Number.isInteger(x) && x > 0))) throw new UsageError(`--${flag} must give a positive integer per objective (${objectives.length}), got "${values[flag]}"`);
+    return xs;
+  };
+  const planIterations = counts('plan-iterations');
+  const replanIterations = counts('replan-iterations');
   const settings: RunSettings = {
     strategy: values.strategy,
     objectives: objectives as Objective[],
-    budgetMs: values['budget-ms'],
-    replanBudgetMs: values['replan-budget-ms'],
+    iterations: Object.fromEntries(objectives.map((o, n) => [o, { plan: planIterations[n], replan: replanIterations[n] }])),
+    timeCapMs: values['time-cap-ms'],
+    oracle: values.oracle,
+    policies: values.policies === 'none' ? [] : values.policies.split(',').map((p) => p.trim()),
     everySeconds: values['every-minutes'] * 60,
     minGapSeconds: values['min-gap-seconds'],
     seed: 1,
@@ -77,6 +90,7 @@ async function main({ values, argv }: EntryArgs<typeof COMMAND.options>): Promis
     losses: values.losses,
     lossWindowSeconds: values['loss-window-hours'] * 3600,
     lostForGood: values['lost-for-good'],
+    ...(values['no-misses'] ? { noMisses: true } : {}),
   };
   const seeds = Array.from({ length: values.seeds }, (_, i) => values['first-seed'] + i);
   const started = Date.now();
@@ -91,7 +105,7 @@ async function main({ values, argv }: EntryArgs<typeof COMMAND.options>): Promis
   const res: ReplanResults = {
     format: 'fallow.bench.replan/v1',
     date,
-    command: `npm run bench:replan -- ${argv.join(' ')}`.trim(),
+    command: argv.length > 0 ? `npm run bench:replan -- ${argv.join(' ')}` : 'npm run bench:replan',
     machine: machineInfo(),
     settings,
     scenario: shape,

@@ -5,7 +5,7 @@
  */
 import type { MachineInfo } from '../lib/machine';
 import { table } from '../lib/markdown';
-import { approaches, Row, RunSettings, ScenarioResult } from './run';
+import { approaches, OBJECTIVE_TAGS, Row, RunSettings, ScenarioResult } from './run';
 import type { ScenarioOptions } from './scenario';
 
 export interface ReplanResults {
@@ -58,18 +58,24 @@ export function renderReport(res: ReplanResults, generated: string): string {
   const n = res.scenarios.length;
   const s = res.settings;
   const sc = res.scenario;
-  const APPROACHES = approaches(s.objectives);
+  const APPROACHES = approaches({ objectives: s.objectives, oracle: s.oracle ?? false, policies: s.policies ?? ['hadoop', 'cuckoo', 'posum'] });
   const REPLANNED = APPROACHES.filter((a) => a.startsWith('replan:'));
+  // Each re-planned run is weighed against its static plan, the other objective's runs and the policies, never an oracle.
+  const rivals = (r: string) => APPROACHES.filter((a) => a !== r && !a.startsWith('oracle:'));
   out.push(generated, '');
   out.push(
     `${n} scenarios (seeds ${res.seeds[0]}-${res.seeds[res.seeds.length - 1]}): harness/ephemeral-instance.ts with ${sc.nodes} nodes, ${sc.jobs} jobs of up to ${sc.maxMaps} maps, ` +
       `300-s slots cut into ${sc.refine} (${300 / sc.refine}-s slots, an 8-hour window), deadlines at release + ${sc.deadlineSlack[0]}-${sc.deadlineSlack[1]} x the job's critical path on the fastest node; ` +
-      `the actual load misses the forecast (bias, noise, bursts) and ${sc.losses} node(s) per scenario are lost in the first ${(sc.lossWindowSeconds / 7200).toFixed(1)} h, ` +
+      `${sc.noMisses ? 'the actual load is the forecast (no miss: an ablation)' : 'the actual load misses the forecast (bias, noise, bursts)'} and ${sc.losses} node(s) per scenario are lost in the first ${(sc.lossWindowSeconds / 7200).toFixed(1)} h, ` +
       `${Math.round(sc.lostForGood * 100)} % of them for good (the others for 30 min to 2 h; no return is announced). ${res.traces}`,
     '',
-    `Plans: \`${s.strategy}\`, ${s.budgetMs} ms for the first plan, ${s.replanBudgetMs} ms per re-plan, seed ${s.seed}, for each objective: ${s.objectives.map((o) => `\`:${o === 'revenue' ? 'rev' : 'mk'}\` ${o}`).join(', ')} (the re-plans solve for the same one); replayed under Salamander's QoS controller. ` +
+    `Plans: \`${s.strategy}\`, seed ${s.seed}, for each objective (the re-plans solve for the same one): ${s.objectives
+      .map((o) => `\`:${OBJECTIVE_TAGS[o]}\` ${o}, ${s.iterations[o]!.plan} iterations for the first plan and ${s.iterations[o]!.replan} per re-plan`)
+      .join('; ')} (iterations, not time, so that a seed gives the same plans on a busy machine; at most ${s.timeCapMs / 1000} s a solve); replayed under Salamander's QoS controller. ` +
       `\`replan:*\` re-plans every ${s.everySeconds / 60} min, on every kill and on every node lost or back, at most once per ${s.minGapSeconds} s (an event sooner is met as the static replay meets it and re-planned at the gap's end); ` +
-      `the simulated clock stands still during a re-plan. Online policies run under Cuckoo's QoS controller (the project's default for policies). Whole run: ${(res.elapsedSeconds / 60).toFixed(1)} min.`,
+      `the simulated clock stands still during a re-plan. Online policies run under Cuckoo's QoS controller (the project's default for policies). ` +
+      (s.oracle ? `\`oracle:*\` is a plan made with the same budget knowing the actual load and every loss from the start, replayed the same way: what a plan can do at best, not a competitor. ` : '') +
+      `Whole run: ${(res.elapsedSeconds / 60).toFixed(1)} min.`,
     '',
   );
 
@@ -87,8 +93,7 @@ export function renderReport(res: ReplanResults, generated: string): string {
   const wins: (string | number)[][] = [];
   const noWorse = (x: ScenarioResult, r: string, a: string) => compareMakespan(rowOf(x, r), rowOf(x, a)) <= 0 && compareMisses(rowOf(x, r), rowOf(x, a)) <= 0;
   for (const r of REPLANNED)
-    for (const a of APPROACHES.filter((x) => !x.startsWith('replan:') || x === r)) {
-      if (a === r) continue;
+    for (const a of rivals(r).filter((x) => !x.startsWith('replan:'))) {
       const mk = tally(res.scenarios, (x) => compareMakespan(rowOf(x, r), rowOf(x, a)));
       const ms = tally(res.scenarios, (x) => compareMisses(rowOf(x, r), rowOf(x, a)));
       const rv = tally(res.scenarios, (x) => Math.sign(rowOf(x, a).revenue - rowOf(x, r).revenue));
@@ -97,7 +102,7 @@ export function renderReport(res: ReplanResults, generated: string): string {
     }
   out.push(...table(['re-planned', 'against', 'makespan', 'deadline misses', 'revenue', 'no worse on makespan and misses'], wins), '');
   for (const r of REPLANNED) {
-    const others = APPROACHES.filter((a) => a !== r && (!a.startsWith('replan:') && (!a.startsWith('static:') || a === r.replace('replan:', 'static:'))));
+    const others = rivals(r).filter((a) => !a.startsWith('replan:') && (!a.startsWith('static:') || a === r.replace('replan:', 'static:')));
     const best = res.scenarios.filter((x) => others.every((a) => noWorse(x, r, a))).length;
     out.push(`\`${r}\` is no worse than ${others.map((a) => `\`${a}\``).join(', ')} all at once, on both makespan and deadline misses, on ${best} of ${n} scenarios.`);
   }

@@ -5,27 +5,40 @@
  */
 import type { Objective } from '../../src/engine/contracts/strategy';
 import { loadInstance } from '../../src/engine/model/model';
-import { SimReport, simulatePlan, simulatePolicy, simulateReplanning } from '../../src/engine/simulation';
+import type { InstanceDoc } from '../../src/engine/model/types';
+import { SimReport, simulatePlan, simulatePolicy, simulateReplanning, UsageDoc } from '../../src/engine/simulation';
 import { solve } from '../../src/engine/solve';
 import type { Scenario } from './scenario';
 
-export const POLICIES = ['hadoop', 'cuckoo', 'posum'] as const;
+export const POLICIES = ['hadoop', 'cuckoo', 'posum'];
 
 /** Short names of the plans' objectives in the approaches' names: `static:rev`, `replan:mk`. */
 export const OBJECTIVE_TAGS: Record<Objective, string> = { revenue: 'rev', 'tasks-then-makespan': 'mk' };
 
-/** The approaches of a run, in the report's order: per objective the static plan and the re-planned one, then the policies. */
-export function approaches(objectives: readonly Objective[]): string[] {
-  return [...objectives.flatMap((o) => [`static:${OBJECTIVE_TAGS[o]}`, `replan:${OBJECTIVE_TAGS[o]}`]), ...POLICIES];
+/**
+ * The approaches of a run, in the report's order: per objective the static plan, the re-planned one and (with
+ * `oracle`) the plan made knowing the actual load and the losses from the start; then the policies.
+ */
+export function approaches(s: Pick<RunSettings, 'objectives' | 'oracle' | 'policies'>): string[] {
+  const tags = s.objectives.map((o) => OBJECTIVE_TAGS[o]);
+  return [...tags.flatMap((t) => [`static:${t}`, `replan:${t}`, ...(s.oracle ? [`oracle:${t}`] : [])]), ...s.policies];
 }
 
 export interface RunSettings {
   strategy: string;
   /** Each gives a static plan and a re-planned run (the re-plans solve for the same objective). */
   objectives: Objective[];
-  /** The first plan's budget, and each re-plan's. */
-  budgetMs: number;
-  replanBudgetMs: number;
+  /**
+   * Per objective, the first plan's and each re-plan's iterations: ls is then the same for a seed whatever else
+   * runs on the machine (a time budget on a shared machine gives another plan each run). `timeCapMs` only keeps a
+   * solve from running away.
+   */
+  iterations: Partial<Record<Objective, { plan: number; replan: number }>>;
+  timeCapMs: number;
+  /** Also the plan made on the actual load with the losses known (what a plan can do at best: a diagnostic, not a competitor). */
+  oracle: boolean;
+  /** The online policies run (default hadoop, cuckoo, posum). */
+  policies: string[];
   everySeconds: number;
   minGapSeconds: number;
   seed: number;
@@ -71,6 +84,21 @@ export interface ScenarioResult {
   rows: Row[];
 }
 
+/** The scenario's instance with the actual load as its forecast and every loss in it (usage 1 while the node is lost). */
+function clairvoyant(sc: Scenario): InstanceDoc {
+  const S = sc.doc.horizon.slotSeconds;
+  const T = sc.doc.horizon.slots;
+  const usage: UsageDoc = JSON.parse(JSON.stringify(sc.actual));
+  for (const o of sc.outages) {
+    const to = o.toSeconds == null ? T : Math.min(T, Math.ceil(o.toSeconds / S));
+    for (const m of sc.doc.metrics) {
+      const series = (usage[o.node] ??= {})[m] ?? (usage[o.node][m] = Array<number>(T).fill(0));
+      for (let t = Math.floor(o.fromSeconds / S); t < to; t++) series[t] = 1;
+    }
+  }
+  return { ...sc.doc, usage };
+}
+
 export async function runScenario(sc: Scenario, seed: number, s: RunSettings, log: (line: string) => void): Promise<ScenarioResult> {
   const model = loadInstance(sc.doc);
   const S = model.slotSeconds;
@@ -96,7 +124,8 @@ export async function runScenario(sc: Scenario, seed: number, s: RunSettings, lo
   for (const objective of s.objectives) {
     const tag = OBJECTIVE_TAGS[objective];
     let t = Date.now();
-    const plan = await solve(model, { strategy: s.strategy, objective, timeBudgetMs: s.budgetMs, seed: s.seed });
+    const budget = s.iterations[objective]!;
+    const plan = await solve(model, { strategy: s.strategy, objective, maxIterations: budget.plan, timeBudgetMs: s.timeCapMs, seed: s.seed });
     plans[tag] = { makespanSeconds: plan.objective.makespanSlots * S, revenue: plan.objective.revenue ?? null, solveMs: Date.now() - t };
     t = Date.now();
     add(`static:${tag}`, simulatePlan(model, plan, { ...common, qos: 'salamander' }), Date.now() - t);
@@ -104,7 +133,7 @@ export async function runScenario(sc: Scenario, seed: number, s: RunSettings, lo
     const closed = await simulateReplanning(model, plan, {
       ...common,
       qos: 'salamander',
-      replan: { everySeconds: s.everySeconds, onKill: true, onNodeLost: true, minGapSeconds: s.minGapSeconds, strategy: s.strategy, objective, timeBudgetMs: s.replanBudgetMs, seed: s.seed },
+      replan: { everySeconds: s.everySeconds, onKill: true, onNodeLost: true, minGapSeconds: s.minGapSeconds, strategy: s.strategy, objective, maxIterations: budget.replan, timeBudgetMs: s.timeCapMs, seed: s.seed },
     });
     const replans = closed.replan.replans;
     const byTrigger: Record<string, number> = {};
@@ -119,8 +148,14 @@ export async function runScenario(sc: Scenario, seed: number, s: RunSettings, lo
       solveMs: replans.map((r) => r.solveMs),
       errors: [...new Set(replans.filter((r) => r.error).map((r) => r.error!))].slice(0, 3),
     });
+    if (s.oracle) {
+      const known = loadInstance(clairvoyant(sc));
+      t = Date.now();
+      const best = await solve(known, { strategy: s.strategy, objective, maxIterations: budget.plan, timeBudgetMs: s.timeCapMs, seed: s.seed });
+      add(`oracle:${tag}`, simulatePlan(known, best, { ...common, qos: 'salamander' }), Date.now() - t);
+    }
   }
-  for (const p of POLICIES) {
+  for (const p of s.policies) {
     const t = Date.now();
     add(p, simulatePolicy(model, p, common), Date.now() - t);
   }

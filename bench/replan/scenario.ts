@@ -24,6 +24,8 @@ export interface ScenarioOptions {
   lossWindowSeconds: number;
   /** Share of losses for good (never back within the run). */
   lostForGood: number;
+  /** The actual load is the forecast (the losses alone): an ablation. */
+  noMisses?: boolean;
 }
 
 export interface Scenario {
@@ -47,7 +49,7 @@ export function scenario(o: ScenarioOptions): Scenario {
   const outages = losses(base, stream(0x1055), o);
   const doc = refine(base, o.refine);
   tightenDeadlines(doc, stream(0xdead1), o.deadlineSlack);
-  const actual = refineUsage(coarse, o.refine);
+  const actual = o.noMisses ? refineUsage(base.usage ?? {}, o.refine) : refineUsage(coarse, o.refine);
   return { doc, actual, outages, injected: { bursts, meanAbsErrorCpu: meanAbsError(doc, actual, 'cpu'), meanAbsErrorRam: meanAbsError(doc, actual, 'ram') } };
 }
 

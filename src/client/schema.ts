@@ -847,7 +847,7 @@ export interface paths {
         put?: never;
         /**
          * Commit a proposed plan: its tasks hold their capacity on the cluster
-         * @description Checks the plan against what is free now (the cluster's current version and forecast, less the safety margin, less every other committed plan) and commits it, one commit at a time per cluster. A plan that no longer fits is a 409 whose conflicts name the node, metric (or tasks), slot and excess, and nothing changes: solve again. Committing a committed plan changes nothing.
+         * @description Checks the plan against what is free now (the cluster's current version and forecast, less the safety margin, less every other committed plan) and commits it, one commit at a time per cluster. A plan that no longer fits is a 409 whose conflicts name the node, metric (or tasks), slot and excess, and nothing changes: solve again. Committing a committed plan changes nothing. A re-plan's plan whose previous version (supersedes) is committed takes that commitment over: the previous version is released in the same transaction, its tasks held once; the tasks the re-plan froze are not refused as late.
          */
         post: operations["commitPlan"];
         delete?: never;

@@ -2,7 +2,8 @@
  * A committed plan's commitment moves to its re-plan (issue 39): when the re-plan's plan is stored, in the same
  * transaction and under the cluster's lock, the new version is committed with its holds and the old one released
  * ("superseded by"); when the new version no longer fits what another customer committed meanwhile, nothing moves
- * (the new version stays proposed, the old one committed) and the re-plan says why. Real Postgres, Redis and a
+ * (the new version stays proposed, the old one committed) and the re-plan says why; committing the new version
+ * later takes the commitment over once it fits. Real Postgres, Redis and a
  * worker process, stopped while the re-plan waits so that the other commit comes first.
  */
 import assert from 'node:assert/strict';
@@ -99,22 +100,42 @@ describe("a committed plan's commitment moves to its re-plan", () => {
     }
   });
 
-  it("does not move when another customer committed what the new version needs meanwhile: it stays proposed and says why", async () => {
-    const clusterId = await cluster('shared');
+  it('a re-plan is cancelled as a solve is: a queued one at once, without a plan, and the plan may be re-planned again', async () => {
+    const worker = svc.startWorker();
+    let first: { solveId: string; plan: Json };
+    try {
+      first = await solved(a, await cluster('cancelled'), TWO);
+    } finally {
+      await stopChild(worker);
+    }
+    const queued = await svc.client(a).POST('/v1/plans/{id}/replan', { params: { path: { id: first.plan.id } }, body: { nowSlot: 1 } });
+    assert.equal(queued.response.status, 202, JSON.stringify(queued.error));
+    const cancelled = await svc.client(a).DELETE('/v1/solves/{id}', { params: { path: { id: queued.data!.id } } });
+    assert.deepEqual([cancelled.data!.status, cancelled.data!.planId], ['cancelled', null]);
+    assert.equal((await plan(a, first.plan.id)).data!.supersededBy, null);
+    const again = await svc.client(a).POST('/v1/plans/{id}/replan', { params: { path: { id: first.plan.id } }, body: { nowSlot: 1 } });
+    assert.equal(again.response.status, 202, JSON.stringify(again.error));
+    await svc.client(a).DELETE('/v1/solves/{id}', { params: { path: { id: again.data!.id } } });
+  });
+
+  /**
+   * A's plan committed, B's planned around it at the third hour; A's re-plan from slot 1 (its first task killed)
+   * queued with no worker while B commits that hour, then run: A's new version needs the hour B now holds.
+   */
+  async function failedMove(name: string): Promise<{ mine: { solveId: string; plan: Json }; theirs: { solveId: string; plan: Json }; done: Json }> {
+    const clusterId = await cluster(name);
     const worker = svc.startWorker();
     let mine: { solveId: string; plan: Json };
     let theirs: { solveId: string; plan: Json };
     try {
       mine = await solved(a, clusterId, TWO);
       assert.equal((await commit(a, mine.plan.id)).data!.status, 'committed');
-      // The other customer plans around the commitment: its task goes after the two held hours.
       theirs = await solved(b, clusterId, ONE);
-      assert.deepEqual((theirs.plan.assignments as AssignmentDoc[]).map((x) => x.start), [2]);
+      assert.deepEqual((theirs.plan.assignments as AssignmentDoc[]).map((x) => x.start), [2], 'B plans around the two held hours');
     } finally {
       await stopChild(worker);
     }
     await killFirst(mine.solveId, mine.plan);
-    // The re-plan waits in the queue (no worker) while the other plan commits the third hour it will need.
     const r = await svc.client(a).POST('/v1/plans/{id}/replan', { params: { path: { id: mine.plan.id } }, body: { nowSlot: 1, strategy: 'rffd', timeBudgetMs: 300 } });
     assert.equal(r.response.status, 202, JSON.stringify(r.error));
     const busy = await svc.client(a).POST('/v1/plans/{id}/replan', { params: { path: { id: mine.plan.id } }, body: { nowSlot: 1 } });
@@ -124,19 +145,61 @@ describe("a committed plan's commitment moves to its re-plan", () => {
     try {
       const done = await ended(a, r.data!.id);
       assert.equal(done.status, 'succeeded', JSON.stringify(done));
-      assert.equal(done.replan.commitment.moved, false);
-      assert.match(done.replan.commitment.reason, new RegExp(`no longer fits .*; plan ${mine.plan.id} stays committed`));
-      const now = (await plan(a, done.planId)).data!;
-      assert.equal(now.status, 'proposed');
-      assert.equal(now.supersedes, mine.plan.id);
-      const old = (await plan(a, mine.plan.id)).data!;
-      assert.equal(old.status, 'committed');
-      assert.equal(old.supersededBy, now.id);
-      assert.equal(await holds(mine.plan.id), 2);
-      assert.equal(await holds(now.id), 0);
-      assert.equal(await holds(theirs.plan.id), 1);
+      return { mine, theirs, done };
     } finally {
       await stopChild(again);
+    }
+  }
+
+  it("does not move when another customer committed what the new version needs meanwhile: it stays proposed and says why; committing it later moves it once it fits", async () => {
+    const { mine, theirs, done } = await failedMove('shared');
+    assert.equal(done.replan.commitment.moved, false);
+    assert.match(done.replan.commitment.reason, new RegExp(`no longer fits .*; plan ${mine.plan.id} stays committed`));
+    const now = (await plan(a, done.planId)).data!;
+    assert.equal(now.status, 'proposed');
+    assert.equal(now.supersedes, mine.plan.id);
+    const old = (await plan(a, mine.plan.id)).data!;
+    assert.equal(old.status, 'committed');
+    assert.equal(old.supersededBy, now.id);
+    assert.equal(await holds(mine.plan.id), 2);
+    assert.equal(await holds(now.id), 0);
+    assert.equal(await holds(theirs.plan.id), 1);
+    // Committing the new version later takes the commitment over as the re-plan would have: refused while it does not fit...
+    const refused = await commit(a, now.id);
+    assert.equal(refused.response.status, 409);
+    assert.match((refused.error as Json).detail, /no longer fits/);
+    assert.equal((await plan(a, mine.plan.id)).data!.status, 'committed');
+    // ... and once the other customer gives its hour back, the new version is committed and the old one released.
+    assert.equal((await svc.client(b).POST('/v1/plans/{id}/release', { params: { path: { id: theirs.plan.id } } })).data!.status, 'released');
+    const moved = await commit(a, now.id);
+    assert.equal(moved.data?.status, 'committed', JSON.stringify(moved.error));
+    assert.equal((await plan(a, mine.plan.id)).data!.status, 'released');
+    assert.equal(await holds(mine.plan.id), 0);
+    assert.equal(await holds(now.id), 2);
+  });
+
+  it('a re-plan of that proposed version plans around the other commitment and takes over the commitment of the version before it', async () => {
+    const { mine, theirs, done } = await failedMove('again');
+    const worker = svc.startWorker();
+    try {
+      const r = await svc.client(a).POST('/v1/plans/{id}/replan', { params: { path: { id: done.planId } }, body: { nowSlot: 1, strategy: 'rffd', timeBudgetMs: 300 } });
+      assert.equal(r.response.status, 202, JSON.stringify(r.error));
+      const third = await ended(a, r.data!.id);
+      assert.equal(third.status, 'succeeded', JSON.stringify(third));
+      assert.deepEqual(third.replan.commitment, { moved: true, reason: null });
+      const v3 = (await plan(a, third.planId)).data!;
+      assert.equal(v3.version, 3);
+      assert.equal(v3.status, 'committed');
+      assert.deepEqual((v3.assignments as AssignmentDoc[]).map((x) => x.start).sort(), [1, 3], 'around the hour B holds');
+      assert.equal((await plan(a, mine.plan.id)).data!.status, 'released');
+      assert.equal((await plan(a, done.planId)).data!.status, 'proposed');
+      assert.deepEqual([await holds(mine.plan.id), await holds(v3.id), await holds(theirs.plan.id)], [0, 2, 1]);
+      // A superseded version is not committed: its newest one holds its tasks.
+      const stale = await commit(a, done.planId);
+      assert.equal(stale.response.status, 409);
+      assert.match((stale.error as Json).detail, new RegExp(`superseded by plan ${v3.id}`));
+    } finally {
+      await stopChild(worker);
     }
   });
 });

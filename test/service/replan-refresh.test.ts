@@ -2,7 +2,7 @@
  * A re-plan plans on the cluster as it is now (refresh current, the default): a node removed from the cluster is
  * lost (its started tasks run again elsewhere), a node added is used, and a newer forecast's regular load replaces
  * the plan's where it covers the window; refresh none plans on the instance as it was solved. The service itself
- * re-plans through ReplansService.replan({ system, reason }, ...), which the re-plan records. Events reported on
+ * re-plans through ReplansService.replan(planId, { system, reason }, body), which the re-plan records. Events reported on
  * an earlier version's solve still count. Real Postgres, Redis and a worker process.
  */
 import assert from 'node:assert/strict';
@@ -89,7 +89,7 @@ describe('a re-plan reads the cluster as it is now', () => {
     const newer = await svc.client(farmer).POST('/v1/clusters/{clusterId}/forecasts', { params: { path: { clusterId } }, body: { slotSeconds: HOUR, slots: 5, startsAt: at(60), usage: { n1: { cpu: Array(5).fill(0.25) } } } });
     assert.ok(newer.data, JSON.stringify(newer.error));
     const replans = svc.app.get(ReplansService, { strict: false });
-    const queued = await replans.replan({ system: true, reason: 'node n2 was taken back' }, second.planId, { nowSlot: 1, strategy: 'rffd', timeBudgetMs: 300 });
+    const queued = await replans.replan(second.planId, { system: true, reason: 'node n2 was taken back' }, { nowSlot: 1, strategy: 'rffd', timeBudgetMs: 300 });
     const done = await ended(queued.id);
     assert.equal(done.kind, 'replan');
     assert.equal(done.replan.requestedBy, 'system');

@@ -178,6 +178,15 @@ describe('re-planning a running plan', () => {
     assert.ok(d.revenue, 'the job has a revenue function');
   });
 
+  it('the re-plan is followed as any solve: its event stream ends with its plan', async () => {
+    const r = await fetch(`${svc.baseUrl}/v1/solves/${replanned.solve.id}/events`, { headers: { Authorization: `Bearer ${customer}` } });
+    assert.equal(r.status, 200);
+    const text = await r.text();
+    const solve = JSON.parse(/event: solve\ndata: (.*)/.exec(text)![1]);
+    assert.deepEqual([solve.kind, solve.replan.planId], ['replan', first.plan.id]);
+    assert.deepEqual(JSON.parse(/event: end\ndata: (.*)/.exec(text)![1]), { id: replanned.solve.id, status: 'succeeded', planId: replanned.plan.id });
+  });
+
   it('a superseded plan is not re-planned again (409), its newest version is', async () => {
     const r = await replan(customer, first.plan.id, { nowSlot: 1 });
     const body = problem(r, 409);

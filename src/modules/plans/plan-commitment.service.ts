@@ -80,6 +80,7 @@ export class PlanCommitmentService {
     const status = statusNow(plan);
     if (status === 'committed') return plan;
     if (status !== 'proposed') throw conflict(`plan ${id} is ${status}: only a proposed plan can be committed; solve again for a new one`);
+    if (plan.supersededBy) throw conflict(`plan ${id} is superseded by plan ${plan.supersededBy}: commit the newest version`);
     const now = new Date();
     if (plan.endsAt.getTime() <= now.getTime() && plan.document.assignments.length > 0)
       throw conflict(`plan ${id} ended at ${plan.endsAt.toISOString()}: its window has passed; solve again`);
@@ -87,6 +88,13 @@ export class PlanCommitmentService {
     const late = startedBefore(plan, window, now);
     if (late !== null)
       throw conflict(`plan ${id} has tasks that were to start at ${new Date(slotTimeMs(window, late)).toISOString()}, before the current slot: committing it would hold (and bill) capacity for tasks that never ran; solve again`);
+    // A re-plan's plan whose earlier version is still committed takes that commitment over (its frozen tasks are
+    // the same tasks, held once): the move its re-plan could not make when it ended, checked again now.
+    const previous = plan.supersedes ? (await this.repo.lineage(plan.supersedes)).find((v) => v.status === 'committed') : undefined;
+    if (previous) {
+      await this.repo.transaction((tx) => this.moveCommitment(tx, previous.id, id, true));
+      return this.plans.get(p, id);
+    }
     const basisWindow = { startsAt: plan.windowStartsAt, slotSeconds: plan.slotSeconds, slots: plan.slots };
     const clusterId = plan.clusterId;
     if (!clusterId) {
@@ -148,9 +156,10 @@ export class PlanCommitmentService {
    * tasks) less what every other plan holds now and within its customer's quota, the old plan's holds left out;
    * no borrower's capacity is taken back for it. When it fits, the old plan is released ("superseded by ...") and
    * the new one committed with its holds; when it does not, nothing changes (the new plan stays proposed, the old
-   * one committed) and the reason is returned. Null when the old plan is not committed: nothing to move.
+   * one committed) and the reason is returned, or with `refuse` thrown (the 409 of a commit). Null when the old
+   * plan is not committed: nothing to move.
    */
-  async moveCommitment(tx: EntityManager, oldId: string, newId: string): Promise<{ moved: boolean; reason: string | null } | null> {
+  async moveCommitment(tx: EntityManager, oldId: string, newId: string, refuse = false): Promise<{ moved: boolean; reason: string | null } | null> {
     const before = await this.repo.inTx(tx, oldId);
     if (before?.status !== 'committed') return null;
     const move = async (): Promise<{ moved: boolean; reason: string | null } | null> => {
@@ -181,7 +190,7 @@ export class PlanCommitmentService {
         await this.repo.commit(tx, newId, now, over.length > 0);
         return { moved: true, reason: null };
       } catch (e) {
-        if (!(e instanceof ProblemException)) throw e;
+        if (!(e instanceof ProblemException) || refuse) throw e;
         return { moved: false, reason: `${e.detail}; plan ${oldId} stays committed` };
       }
     };
@@ -279,8 +288,10 @@ function notFitting(id: string, fit: Fit, window: PlanWindow) {
  */
 function startedBefore(plan: PlanEntity, window: PlanWindow, now: Date): number | null {
   const current = Math.floor((now.getTime() - window.startsAtMs) / (window.slotSeconds * 1000)) - 1;
+  // A re-plan's tasks before its nowSlot are the frozen ones: they did run (stats.replan, the engine's).
+  const replannedFrom = Number((plan.document.stats?.replan as { nowSlot?: number } | undefined)?.nowSlot ?? 0);
   let first: number | null = null;
-  for (const a of plan.document.assignments) if (a.start < current && (first === null || a.start < first)) first = a.start;
+  for (const a of plan.document.assignments) if (a.start >= replannedFrom && a.start < current && (first === null || a.start < first)) first = a.start;
   return first;
 }
 

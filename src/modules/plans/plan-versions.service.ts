@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { PlanCommitmentService } from './plan-commitment.service';
-import { PlansRepository } from './plans.repository';
+import { PlansRepository, PlanVersion } from './plans.repository';
 
 /** What became of a re-planned plan's commitment once its re-plan's plan was stored (null: it had none). */
 export type CommitmentMove = { moved: boolean; reason: string | null } | null;
@@ -27,11 +27,21 @@ export class PlanVersionsService {
       const old = await this.repo.inTx(tx, oldId);
       return old?.status === 'committed' ? { moved: false, reason: `plan ${oldId} was superseded by plan ${old.supersededBy} first, and keeps its commitment` } : null;
     }
-    return this.commitment.moveCommitment(tx, oldId, newId);
+    // The commitment may be an earlier version's, when the re-plan of `oldId` could not take it over.
+    const committed = await this.committedVersion(oldId, tx);
+    return committed ? this.commitment.moveCommitment(tx, committed, newId) : null;
   }
 
-  /** The plan and its earlier versions, newest first, with their solves. */
-  lineage(id: string): Promise<{ id: string; solveId: string }[]> {
+  /** The plan and its earlier versions, newest first, with their solves and statuses. */
+  lineage(id: string): Promise<PlanVersion[]> {
     return this.repo.lineage(id);
+  }
+
+  /**
+   * The version of the plan (itself or an earlier one) that holds the lineage's commitment, or null: at most one
+   * is committed, as a move releases the version it moves from.
+   */
+  async committedVersion(id: string, tx?: EntityManager): Promise<string | null> {
+    return (await this.repo.lineage(id, tx)).find((v) => v.status === 'committed')?.id ?? null;
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { PlanDoc } from '../../engine/model/types';
-import { PlanAssignmentEntity, PlanEntity } from './plan.entity';
+import { PlanAssignmentEntity, PlanEntity, PlanStatus } from './plan.entity';
 
 export interface PlanToStore {
   tenantId: string;
@@ -15,6 +15,13 @@ export interface PlanToStore {
   window: { startsAt: Date; slotSeconds: number; slots: number };
   /** A re-plan's plan: the plan it supersedes (its version is one more). */
   supersedes?: string | null;
+}
+
+/** One version of a plan: a solve's plan, or a re-plan's that supersedes the one before. */
+export interface PlanVersion {
+  id: string;
+  solveId: string;
+  status: PlanStatus;
 }
 
 /** Plans and their assignment rows. */
@@ -73,12 +80,12 @@ export class PlansRepository {
    * The plan and every plan it supersedes, directly or not (its earlier versions), newest first, with their
    * solves: execution events are reported against any version's solve (a farmer may keep using the first one).
    */
-  async lineage(id: string): Promise<{ id: string; solveId: string }[]> {
-    return this.plans.query(
-      `WITH RECURSIVE chain(id, solve_id, supersedes, depth) AS (
-         SELECT id, solve_id, supersedes, 0 FROM plans WHERE id = $1
-         UNION ALL SELECT p.id, p.solve_id, p.supersedes, c.depth + 1 FROM plans p JOIN chain c ON p.id = c.supersedes WHERE c.depth < 10000)
-       SELECT id, solve_id AS "solveId" FROM chain ORDER BY depth`,
+  async lineage(id: string, tx?: EntityManager): Promise<PlanVersion[]> {
+    return (tx ?? this.plans.manager).query(
+      `WITH RECURSIVE chain(id, solve_id, status, supersedes, depth) AS (
+         SELECT id, solve_id, status, supersedes, 0 FROM plans WHERE id = $1
+         UNION ALL SELECT p.id, p.solve_id, p.status, p.supersedes, c.depth + 1 FROM plans p JOIN chain c ON p.id = c.supersedes WHERE c.depth < 10000)
+       SELECT id, solve_id AS "solveId", status FROM chain ORDER BY depth`,
       [id],
     );
   }

@@ -40,7 +40,7 @@ export class ReplansController {
   @ApiAcceptedResponse({ type: SolveDto, description: 'queued; Location names the solve (kind replan)' })
   @ApiProblems(400, 401, 403, 404, 409, 413, 422, 429)
   async replan(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string, @Body() dto: CreateReplanDto, @Res({ passthrough: true }) res: Response): Promise<SolveDto> {
-    const solve = await this.replans.replan(p, id, dto);
+    const solve = await this.replans.replan(id, p, dto);
     res.location(`/v1/solves/${solve.id}`);
     return toSolveDto(solve);
   }

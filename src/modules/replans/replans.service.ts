@@ -72,8 +72,10 @@ export class ReplansService {
    * A key sees only its own plans (404 otherwise); the service (`{ system: true, reason }`) any. Everything is
    * checked first and nothing is stored when something is wrong: a 422 naming every problem, a 409 when the plan
    * cannot be re-planned (superseded, released, being re-planned, or its jobs no longer fit the cluster).
+   * The HTTP route's validation pipe checks the body's fields; a caller inside the service gives them as
+   * CreateReplanDto's decorators require (the engine still checks the frozen assignments).
    */
-  async replan(caller: ReplanCaller, planId: string, body: CreateReplanDto = {}): Promise<SolveEntity> {
+  async replan(planId: string, caller: ReplanCaller, body: CreateReplanDto = {}): Promise<SolveEntity> {
     const plan = isSystem(caller) ? await this.plans.find(planId) : await this.plans.get(caller, planId);
     if (!plan) throw notFound('plan', planId);
     await this.assertReplannable(plan);
@@ -167,9 +169,14 @@ export class ReplansService {
     return { instance, clusterVersion: version.version, forecastId: forecast?.id, warnings };
   }
 
-  /** The instance with what other committed plans hold now as `reserved`, capped to the customer's quota (as a solve's). */
+  /**
+   * The instance with what other committed plans hold now as `reserved`, capped to the customer's quota (as a
+   * solve's); what the plan's own lineage holds (the plan, or an earlier version whose re-plan could not take its
+   * commitment over) is left out: those are the tasks being re-planned.
+   */
   private async aroundOthers(instance: InstanceDoc, plan: PlanEntity, window: PlanWindow): Promise<InstanceDoc> {
-    const [holds, quota] = await Promise.all([this.commitments.holdsIn(plan.clusterId!, window, plan.id), this.quotas.effective(plan.clusterId!, plan.tenantId)]);
+    const own = (await this.versions.committedVersion(plan.id)) ?? plan.id;
+    const [holds, quota] = await Promise.all([this.commitments.holdsIn(plan.clusterId!, window, own), this.quotas.effective(plan.clusterId!, plan.tenantId)]);
     return planAround(instance, holds, window, plan.tenantId, quota);
   }
 
