@@ -29,7 +29,7 @@ import { ReplanningService } from './replanning.service';
     ReplanningService,
     AutoReplanner,
     // A re-plan the service asks for itself: any plan, with the trigger's reason, the re-plan's defaults otherwise.
-    { provide: REPLAN_TRIGGER, inject: [ReplansService], useFactory: (replans: ReplansService): ReplanTrigger => ({ replan: async (planId, reason) => (await replans.replan({ system: true, reason }, planId)).id }) },
+    { provide: REPLAN_TRIGGER, inject: [ReplansService], useFactory: (replans: ReplansService): ReplanTrigger => ({ replan: async (planId, reason) => (await replans.replan(planId, { system: true, reason })).id }) },
   ],
 })
 export class ReplanningModule {}
