@@ -66,6 +66,21 @@ function run(over: Partial<FrozenFromEventsInput> & { nowSlot: number }) {
 const shown = (a: AssignmentDoc[]) => a.map((x) => `${x.job}/${x.stage}/${x.task}@${x.node}:${x.start}${x.fetchSlots !== undefined ? `+${x.fetchSlots}` : ''}`);
 
 describe('frozen from execution events', () => {
+  test('a task running, or taken to run as planned, on a node lost while it runs runs again; a finished one and those on other nodes stay', () => {
+    // n1 lost from minute 15 until minute 40: the maps on n1 (slots 0-1) and the reduce on n1 (slot 2) run into it.
+    const r = run({
+      nowSlot: 3,
+      assumeStartedAsPlanned: true,
+      events: [ev('j1/map/0@n1', 'started', 1), ev('j1/map/2@n2', 'started', 1), ev('j1/map/2@n2', 'finished', 19)],
+      lost: [{ node: 'n1', fromMs: min(15), toMs: min(40) }, { node: 'gone', fromMs: min(0), toMs: null }],
+    });
+    assert.deepEqual(shown(r.frozen.assignments), ['j1/map/2@n2:0', 'j2/run/0@n2:2']);
+    assert.deepEqual(r.rerun.map((x) => `${x.job}/${x.stage}/${x.task}:${x.reason}`).sort(), ['j1/map/0:node-lost', 'j1/map/1:node-lost', 'j1/reduce/0:node-lost']);
+    // A loss before the task ran, or after it ended, changes nothing.
+    const untouched = run({ nowSlot: 3, assumeStartedAsPlanned: true, lost: [{ node: 'n1', fromMs: min(30), toMs: null }, { node: 'n2', fromMs: min(0), toMs: min(0) }] });
+    assert.deepEqual(shown(untouched.frozen.assignments), ['j1/map/0@n1:0', 'j1/map/1@n1:0', 'j1/map/2@n2:0', 'j1/reduce/0@n1:2', 'j2/run/0@n2:2']);
+  });
+
   test('started tasks are frozen where they started, finished ones too, killed ones run again', () => {
     const r = run({
       nowSlot: 2,

@@ -2,14 +2,15 @@
  * Nodes lost and back (issue 39 part 2): POST /v1/clusters/{id}/events, validated naming every bad field and
  * writing nothing then, idempotent by key, listed newest first for whoever sees the cluster's schedule; a solve
  * on the cluster places nothing on a lost node while it is lost, and a plan made before the loss that runs there
- * no longer commits (until the node is back). Real Postgres, Redis and a worker process.
+ * no longer commits (until the node is back); a node-lost is delivered to the farmer's webhooks (node.lost). Real Postgres, Redis and a worker process.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { InstanceDoc } from '../../src/engine/model/types';
-import { Service, startService } from '../../harness/service';
+import { Service, startService, waitFor } from '../../harness/service';
 import { problem } from '../support/problem';
 import { solveToEnd } from '../support/solve-to-end';
+import { assertSigned, startReceiver } from '../support/webhook-receiver';
 
 const HOUR_MS = 3_600_000;
 /** Two 4-core nodes. */
@@ -105,6 +106,33 @@ describe('cluster events: nodes lost and back', () => {
     const { id: closed } = await cluster(false);
     assert.equal((await list(customer, closed)).response.status, 404);
     assert.deepEqual(problem(await list(farmer, id, { limit: 0 }), 422).problems.map((p) => p.path), ['query:limit']);
+  });
+
+  it("tells the cluster's farmer's webhooks of a node lost (node.lost), signed, and not of a node back", async () => {
+    const { id, t0 } = await cluster();
+    const receiver = await startReceiver();
+    try {
+      const r = await fetch(`${svc.baseUrl}/v1/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${farmer}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiver.url, events: ['node.lost'], clusterId: id }),
+      });
+      const hook = (await r.json()) as { id: string; secret: string };
+      assert.equal(r.status, 201, JSON.stringify(hook));
+      assert.equal((await post(farmer, id, { type: 'node-back', node: 'n2' })).response.status, 201);
+      const lost = await post(farmer, id, { type: 'node-lost', node: 'n2', at: iso(t0 + HOUR_MS), reason: 'maintenance' });
+      assert.equal(lost.response.status, 201);
+      await waitFor('the node.lost delivery', async () => (receiver.received.length ? true : undefined), 60_000);
+      const [got] = receiver.received;
+      assertSigned(got, hook.secret);
+      const body = JSON.parse(got.body);
+      assert.equal(body.type, 'node.lost');
+      assert.deepEqual(body.data.event, lost.data);
+      await new Promise((done) => setTimeout(done, 500));
+      assert.equal(receiver.received.length, 1, 'the node-back is not a node.lost');
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('a solve places nothing on a node while it is lost, and uses it before and after', async () => {

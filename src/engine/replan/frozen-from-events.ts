@@ -15,7 +15,8 @@
  * - An explicit assignment of the caller wins over all of that, as given (the engine checks it).
  *
  * The model (the instance of the re-plan) says how long a task runs, so two corrections keep what is frozen a
- * set some plan can keep: a task's events may name a node the instance no longer has (a lost node: run again),
+ * set some plan can keep: a task's events may name a node the instance no longer has, or a node the cluster's
+ * events say is lost while the task runs (`lost`): both run again,
  * and a stage started after a task of an earlier stage that runs again (killed, lost) runs again too (a stage
  * starts after every task of the stages it comes after, and needs their output). A frozen task whose earlier
  * stages' frozen tasks end later by the instance's durations than it started starts at their end when that is
@@ -61,6 +62,12 @@ export interface FrozenFromEventsInput {
   assumeStartedAsPlanned: boolean;
   /** The caller's own frozen assignments: they come first, as given, and no event changes them. */
   explicit?: readonly AssignmentDoc[];
+  /**
+   * Nodes the cluster's events say are lost over [fromMs, toMs) (toMs null: not back), wall clock: a task that
+   * runs, or is taken to run as planned, on such a node at some time of a loss is planned again ('node-lost'). Its
+   * node stays in the instance, unavailable over the loss (commitments/node-loss.ts), so no plan could keep it there.
+   */
+  lost?: readonly { node: string; fromMs: number; toMs: number | null }[];
 }
 
 /** Why an assignment is frozen. */
@@ -180,6 +187,21 @@ export function frozenFromEvents(input: FrozenFromEventsInput): FrozenFromEvents
     const endedBy = Math.max(0, Math.ceil((last.atMs - window.startsAtMs) / slotMs - 1e-9));
     const reported = startedAt ? slotOf(startedAt.atMs) : planned[i] === k ? plannedStart[i] : Infinity;
     derived.set(i, { node: k, start: reported, source: 'finished', endedBy });
+  }
+
+  // A task on a node lost while it runs (or would run) is killed by the loss: it runs again elsewhere.
+  for (const loss of input.lost ?? []) {
+    const k = model.nodeIndex.get(loss.node);
+    if (k === undefined) continue;
+    for (const [i, d] of derived) {
+      if (d.node !== k || d.source === 'finished') continue;
+      const fromMs = window.startsAtMs + d.start * slotMs;
+      const toMs = fromMs + lengthOn(i, k, plannedFetch[i] >= 0 ? plannedFetch[i] : undefined) * slotMs;
+      if (loss.fromMs < toMs && (loss.toMs === null || loss.toMs > fromMs)) {
+        derived.delete(i);
+        rerun.push({ ...ref(i), reason: 'node-lost' });
+      }
+    }
   }
 
   // The plan's fetch time is kept where it still holds: the task and every task of the stages before it where the plan put them.

@@ -11,6 +11,7 @@ import { eventWindow } from '../executions/event-validation';
 import { ClusterEventEntity } from './cluster-event.entity';
 import { ClusterEventDto } from './cluster-event.dto';
 import { ClusterEventsRepository } from './cluster-events.repository';
+import { WebhooksService } from '../webhooks/webhooks.service';
 import { clusterEventIssues } from './event-issues';
 
 /**
@@ -23,18 +24,24 @@ export class ClusterEventsService {
     private readonly events: ClusterEventsRepository,
     private readonly clusters: ClustersService,
     private readonly signals: ClusterSignals,
+    private readonly webhooks: WebhooksService,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
-  /** Checks the event against the cluster's current version (every problem at once, nothing written then), stores it, then signals a node-lost. */
+  /**
+   * Checks the event against the cluster's current version (every problem at once, nothing written then), stores
+   * it, then, for a node-lost, tells the cluster's farmer's webhooks (node.lost) and signals it (automatic re-planning).
+   */
   async post(p: Principal, clusterId: string, body: unknown): Promise<ClusterEventEntity> {
-    const { version } = await this.clusters.get(p, clusterId); // the farmer's own, or an operator: 404 otherwise
+    const { cluster, version } = await this.clusters.get(p, clusterId); // the farmer's own, or an operator: 404 otherwise
     const now = new Date();
     const { issues, event } = clusterEventIssues(body, version.nodes.map((n) => n.id), eventWindow(now.getTime(), this.config.input), now);
     if (!event) throw invalid(issues);
     const stored = await this.events.insert({ clusterId, tenantId: p.tenantId, ...event });
-    if (stored.type === 'node-lost')
+    if (stored.type === 'node-lost') {
+      await this.webhooks.publish('node.lost', { tenantIds: [cluster.tenantId], clusterId, payload: { event: toClusterEventDto(stored) } });
       await this.signals.emit({ kind: 'node-lost', clusterId, eventId: stored.id, node: stored.node, fromMs: stored.at.getTime(), untilMs: stored.until?.getTime() ?? null });
+    }
     return stored;
   }
 

@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { forecastMiss } from '../../engine/forecast/miss';
 import { ClusterSignal, ClusterSignals, KilledTask } from '../cluster-signals/cluster-signals';
 import { CommitmentsService } from '../commitments/commitments.service';
 import type { ForecastEntity } from '../forecasts/forecast.entity';
 import { ForecastsService } from '../forecasts/forecasts.service';
+import { PlanVersionsService } from '../plans/plan-versions.service';
 import { SolvesService } from '../solves/solves.service';
 import { UsageService } from '../usage/usage.service';
 import { REPLAN_TRIGGER, ReplanTrigger } from './replan-trigger';
@@ -36,7 +37,8 @@ export class AutoReplanner implements OnModuleInit {
     private readonly solves: SolvesService,
     private readonly forecasts: ForecastsService,
     private readonly usage: UsageService,
-    @Optional() @Inject(REPLAN_TRIGGER) private readonly trigger?: ReplanTrigger,
+    private readonly versions: PlanVersionsService,
+    @Inject(REPLAN_TRIGGER) private readonly trigger: ReplanTrigger,
   ) {}
 
   onModuleInit(): void {
@@ -116,11 +118,16 @@ export class AutoReplanner implements OnModuleInit {
     return s?.enabled && s.triggers.includes(trigger) ? s : null;
   }
 
-  /** Records the request (unless the plan was re-planned less than minIntervalSeconds ago) and hands it to the ReplanTrigger. */
+  /**
+   * Records the request, unless the plan was re-planned automatically less than minIntervalSeconds ago (the
+   * plan and its versions are one: a re-plan's plan supersedes the plan, and is gated with it), and hands it to
+   * the ReplanTrigger.
+   */
   private async request(settings: ReplanningSettingsEntity, r: ReplanRequest): Promise<void> {
-    const row = await this.repo.request(r, settings.minIntervalSeconds);
+    const lineage = await this.versions.lineage(r.planId);
+    const first = lineage.length ? lineage[lineage.length - 1].id : r.planId;
+    const row = await this.repo.request(r, first, settings.minIntervalSeconds);
     if (!row) return void this.log.log(`plan ${r.planId}: ${r.trigger} within ${settings.minIntervalSeconds} s of its last automatic re-plan; nothing requested`);
-    if (!this.trigger) return; // no re-planning service in this process: the request stays requested
     try {
       await this.repo.queued(row.id, await this.trigger.replan(r.planId, `${r.trigger}: ${r.reason}`));
     } catch (e) {

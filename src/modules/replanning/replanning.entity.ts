@@ -50,11 +50,13 @@ export class AutoReplanEntity {
 }
 
 /**
- * When a plan was last re-planned automatically: the debounce. One row per plan, moved forward by one
+ * When a plan was last re-planned automatically: the debounce. One row per plan (its first version: a re-plan's
+ * plan is the same plan to its customer), moved forward by one
  * conditional upsert, so two API processes firing at once cannot both pass (ReplanningRepository.request).
  */
 @Entity('auto_replan_gates')
 export class AutoReplanGateEntity {
+  /** The plan's first version. */
   @PrimaryColumn({ type: 'uuid', name: 'plan_id' }) planId!: string;
   @Column({ type: 'timestamptz', name: 'last_requested_at' }) lastRequestedAt!: Date;
 }

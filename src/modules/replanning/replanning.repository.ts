@@ -32,12 +32,12 @@ export class ReplanningRepository {
   }
 
   /**
-   * Records the request unless the plan was last requested less than `minIntervalSeconds` ago; null then.
-   * One statement: the plan's gate row moves forward only when the interval has passed (an upsert whose
-   * update is conditional), and the request is written only when it moved. A concurrent twin waits for the
-   * gate's row lock and then sees it moved, so of two API processes firing at once exactly one requests.
+   * Records the request unless the gate `gateId` (the plan's first version) was last passed less than
+   * `minIntervalSeconds` ago; null then. One statement: the gate row moves forward only when the interval has
+   * passed (an upsert whose update is conditional), and the request is written only when it moved. A concurrent
+   * twin waits for the gate's row lock and then sees it moved, so of two API processes firing at once exactly one requests.
    */
-  async request(r: ReplanRequest, minIntervalSeconds: number): Promise<AutoReplanEntity | null> {
+  async request(r: ReplanRequest, gateId: string, minIntervalSeconds: number): Promise<AutoReplanEntity | null> {
     const rows: { id: string }[] = await this.db.query(
       `WITH gate AS (
          INSERT INTO auto_replan_gates AS g (plan_id, last_requested_at) VALUES ($1, clock_timestamp())
@@ -45,9 +45,9 @@ export class ReplanningRepository {
            WHERE g.last_requested_at <= EXCLUDED.last_requested_at - make_interval(secs => $2)
          RETURNING plan_id)
        INSERT INTO auto_replans (cluster_id, plan_id, trigger, reason, detail, status)
-       SELECT $3, plan_id, $4, $5, $6::jsonb, 'requested' FROM gate
+       SELECT $3, $7, $4, $5, $6::jsonb, 'requested' FROM gate
        RETURNING id`,
-      [r.planId, minIntervalSeconds, r.clusterId, r.trigger, r.reason, JSON.stringify(r.detail)],
+      [gateId, minIntervalSeconds, r.clusterId, r.trigger, r.reason, JSON.stringify(r.detail), r.planId],
     );
     return rows.length ? this.requests.findOneByOrFail({ id: rows[0].id }) : null;
   }

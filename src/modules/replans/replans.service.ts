@@ -18,7 +18,7 @@ import type { PlanEntity } from '../plans/plan.entity';
 import { PlanVersionsService } from '../plans/plan-versions.service';
 import { PlansService, statusNow } from '../plans/plans.service';
 import { QuotasService } from '../quotas/quotas.service';
-import { sourcePath } from '../solves/assemble-instance';
+import { lostNodesUnavailable, sourcePath } from '../solves/assemble-instance';
 import type { SolveEntity, SolveReplan } from '../solves/solve.entity';
 import type { ReplanRefresh } from '../solves/solve-replan.dto';
 import { SolvesService } from '../solves/solves.service';
@@ -85,7 +85,10 @@ export class ReplansService {
     const previous = await this.solves.withInstance(plan.solveId);
     const refresh = body.refresh ?? REPLAN_DEFAULTS.refresh;
     const base = await this.baseInstance(previous, plan, now.nowMs, refresh);
-    const instance = plan.clusterId ? await this.aroundOthers(base.instance, plan, window) : base.instance;
+    // The cluster as it is now has its lost nodes unavailable over their losses (cluster events); as it was solved, it had them.
+    const lost = plan.clusterId && refresh !== 'none' ? await this.solves.nodeLosses(plan.clusterId, window) : [];
+    const available = lostNodesUnavailable(base.instance, window, lost);
+    const instance = plan.clusterId ? await this.aroundOthers(available, plan, window) : available;
     const lineage = await this.versions.lineage(plan.id);
     const events = await this.executions.taskEvents(lineage.map((v) => v.solveId));
     const assumeStartedAsPlanned = body.assumeStartedAsPlanned ?? REPLAN_DEFAULTS.assumeStartedAsPlanned;
@@ -98,6 +101,7 @@ export class ReplansService {
       nowMs: now.nowMs,
       assumeStartedAsPlanned,
       explicit: body.frozen,
+      lost,
     });
     const replanned: InstanceDoc = { ...instance, frozen: frozen.frozen };
     this.check(replanned, body.frozen?.length ?? 0);

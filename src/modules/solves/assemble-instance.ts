@@ -1,3 +1,5 @@
+import type { PlanWindow } from '../../engine/commitments/holds';
+import { NodeLoss, withLostNodes } from '../../engine/commitments/node-loss';
 import { InstanceDoc, Issue, JobSpec, NetworkSpec, NodeSpec } from '../../engine/model/types';
 
 export interface InstanceParts {
@@ -29,6 +31,16 @@ export function assembleInstance(parts: InstanceParts): InstanceDoc {
     ...(parts.reserved ? { reserved: parts.reserved } : {}),
     jobs: parts.jobs.map((j) => ({ ...j, customer: j.customer ?? parts.customer })),
   };
+}
+
+/**
+ * The instance with the lost nodes unavailable over its window (slot 0 at window.startsAtMs): usage 1 on every
+ * metric in each slot a loss touches (withLostNodes). The same instance when no loss falls in it. Call it once the
+ * instance's size has been admitted: it writes a full series for each lost node.
+ */
+export function lostNodesUnavailable(instance: InstanceDoc, window: PlanWindow, losses: readonly NodeLoss[]): InstanceDoc {
+  const usage = withLostNodes(instance.usage, instance.nodes.map((n) => n.id), instance.metrics, window, losses);
+  return usage === instance.usage ? instance : { ...instance, usage };
 }
 
 /** `safetyMargin` of a solve request: one fraction for every metric, or one per metric. */

@@ -28,8 +28,9 @@ import { TenantsService } from '../auth/tenants.service';
 import { CommitmentsService } from '../commitments/commitments.service';
 import { QuotasService } from '../quotas/quotas.service';
 import { planAround } from '../../engine/commitments/plan-around';
-import { slotTimeMs } from '../../engine/commitments/holds';
-import { withLostNodes } from '../../engine/commitments/node-loss';
+import { PlanWindow, slotTimeMs } from '../../engine/commitments/holds';
+import type { NodeLoss } from '../../engine/commitments/node-loss';
+import { lostNodesUnavailable } from './assemble-instance';
 import { ClusterEventsService } from '../cluster-events/cluster-events.service';
 
 interface References {
@@ -345,9 +346,12 @@ export class SolvesService {
    */
   private async withoutLostNodes(instance: InstanceDoc, clusterId: string, startsAt: Date): Promise<InstanceDoc> {
     const window = { startsAtMs: startsAt.getTime(), slotSeconds: instance.horizon.slotSeconds, slots: instance.horizon.slots };
-    const losses = await this.clusterEvents.losses(clusterId, window.startsAtMs, slotTimeMs(window, window.slots));
-    const usage = withLostNodes(instance.usage, instance.nodes.map((n) => n.id), instance.metrics, window, losses);
-    return usage === instance.usage ? instance : { ...instance, usage };
+    return lostNodesUnavailable(instance, window, await this.nodeLosses(clusterId, window));
+  }
+
+  /** The nodes of the cluster lost at some time of the window, from its events (ClusterEventsService.losses). */
+  nodeLosses(clusterId: string, window: PlanWindow): Promise<NodeLoss[]> {
+    return this.clusterEvents.losses(clusterId, window.startsAtMs, slotTimeMs(window, window.slots));
   }
 
   /**
