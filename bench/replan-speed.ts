@@ -18,11 +18,12 @@ import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { acoBpInstance } from '../harness/acobp-instance';
+import { freezeAt, nodeLost } from '../harness/freeze';
 import { loadInstance, Model } from '../src/engine/model/model';
-import type { AssignmentDoc, InstanceDoc, PlanDoc } from '../src/engine/model/types';
+import type { PlanDoc } from '../src/engine/model/types';
 import { countDisruption, previousOf } from '../src/engine/replan/previous';
 import { decodeAround } from '../src/engine/replan/replan';
-import { assignmentEnds, fromPlanDoc } from '../src/engine/schedule/plan-doc';
+import { fromPlanDoc } from '../src/engine/schedule/plan-doc';
 import { solve } from '../src/engine/solve';
 import { command, runEntry } from './lib/cli';
 import { machineInfo, timestamp } from './lib/machine';
@@ -58,25 +59,13 @@ interface Run {
   chosen: string;
 }
 
-function freeze(instance: InstanceDoc, plan: PlanDoc, now: number, killed: (a: AssignmentDoc, end: number) => boolean): InstanceDoc {
-  const ends = assignmentEnds(loadInstance(instance), plan);
-  const assignments = plan.assignments
-    .filter((a, n) => a.start < now && !killed(a, ends[n]))
-    .map((a) => ({ job: a.job, stage: a.stage, task: a.task, node: a.node, start: a.start, ...(a.fetchSlots !== undefined ? { fetchSlots: a.fetchSlots } : {}) }));
-  return { ...instance, frozen: { nowSlot: now, assignments } };
-}
-
-function lose(instance: InstanceDoc, node: string, from: number): InstanceDoc {
-  const T = instance.horizon.slots;
-  const usage = { ...(instance.usage ?? {}) };
-  usage[node] = Object.fromEntries(instance.metrics.map((m) => [m, Array.from({ length: T }, (_, t) => (t >= from ? 1 : usage[node]?.[m]?.[t] ?? 0))]));
-  return { ...instance, usage };
-}
-
 async function replan(model: Model, against: PlanDoc, previous: PlanDoc | undefined, budgetMs: number, seed: number): Promise<Run> {
   // The first feasible plan a re-plan has: the previous plan mended around the frozen tasks (one decode).
   const f0 = performance.now();
-  if (previous) decodeAround(model, previousOf(model, previous).order, null, previousOf(model, previous));
+  if (previous) {
+    const hint = previousOf(model, previous);
+    decodeAround(model, hint.order, null, hint);
+  }
   const firstFeasibleMs = previous ? performance.now() - f0 : NaN;
   const t0 = performance.now();
   const plan = await solve(model, { strategy: 'ls', timeBudgetMs: budgetMs, seed, previous });
@@ -96,11 +85,11 @@ runEntry(COMMAND, async ({ values: v, argv }) => {
     // Re-planned once a third of the tasks have started (a third of the makespan can be after every start).
     const starts = first.assignments.map((a) => a.start).sort((a, b) => a - b);
     const now = starts[Math.floor(starts.length / 3)] + 1;
-    const unchanged = await replan(loadInstance(freeze(base, first, now, () => false)), first, first, v['budget-ms'], seed + 1);
+    const unchanged = await replan(loadInstance(freezeAt(base, first, now)), first, first, v['budget-ms'], seed + 1);
     const waiting = new Map<string, number>();
     first.assignments.forEach((a) => a.start >= now && waiting.set(a.node, (waiting.get(a.node) ?? 0) + 1));
     const lostNode = [...waiting.entries()].sort((a, b) => b[1] - a[1])[0][0];
-    const lostInstance = loadInstance(freeze(lose(base, lostNode, now), first, now, (a, end) => a.node === lostNode && end > now));
+    const lostInstance = loadInstance(freezeAt(nodeLost(base, lostNode, now), first, now, (a, end) => a.node === lostNode && end > now));
     const lost = await replan(lostInstance, first, first, v['budget-ms'], seed + 2);
     const lostNoPrevious = await replan(lostInstance, first, undefined, v['budget-ms'], seed + 3);
     rows.push({ seed, tasks: model0.nTasks, firstMakespan: first.objective.makespanSlots, nowSlot: now, lostNode, unchanged, lost, lostNoPrevious });

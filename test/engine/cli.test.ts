@@ -15,7 +15,7 @@ import { clone, withTempDir } from '../support/fixtures';
 import { ephemeralInstance } from '../../harness/ephemeral-instance';
 import { randomInstance } from '../support/random-instance';
 import { NETWORK_INSTANCE } from '../support/network-instance';
-import { freezeAt } from '../support/freeze';
+import { freezeAt } from '../../harness/freeze';
 
 /** This file compiles to dist/test/engine/cli.test.js; the CLI to dist/src/cli/main.js. */
 const CLI = path.resolve(__dirname, '../../src/cli/main.js');

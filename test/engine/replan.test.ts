@@ -15,7 +15,7 @@ import { assignmentEnds } from '../../src/engine/schedule/plan-doc';
 import { solve } from '../../src/engine/solve';
 import { strategyNames } from '../../src/engine/strategies';
 import { checkerAvailable, checkPlans, SKIP_MESSAGE } from '../support/check-plan';
-import { freezeAt, nodeLost } from '../support/freeze';
+import { freezeAt, nodeLost } from '../../harness/freeze';
 import { randomInstance } from '../support/random-instance';
 import { BACKSTOP_MS } from '../support/work-limit';
 

@@ -1,6 +1,6 @@
-import { loadInstance } from '../../src/engine/model/model';
-import type { AssignmentDoc, InstanceDoc, PlanDoc } from '../../src/engine/model/types';
-import { assignmentEnds } from '../../src/engine/schedule/plan-doc';
+import { loadInstance } from '../src/engine/model/model';
+import type { AssignmentDoc, InstanceDoc, PlanDoc } from '../src/engine/model/types';
+import { assignmentEnds } from '../src/engine/schedule/plan-doc';
 
 /**
  * The instance a running plan is re-planned on at `now`: its tasks that started before now are frozen where
