@@ -1,0 +1,212 @@
+/**
+ * A data centre of operator size (issue 40): one of the Salamander / Cuckoo data centres (Table II: PC-1, PC-2,
+ * University) replicated until it has about `nodes` hosts, every host under its own regular customer's load, and
+ * `tasks` MapReduce tasks with SWIM Facebook job sizes. It follows ../shared/tools/gen-instance.py `ephemeral`
+ * (the host configurations, FLOP per byte, RAM per task, 20 task slots a node, 24 h of 180-s slots, the load scaled
+ * so that the job set needs `load` times the average free task capacity, 30 % deadline jobs), and adds the size:
+ * - Hosts: the data centre's configurations drawn once per seed, then replicated; replica r's hosts sit in their
+ *   own racks (`r<r>-<1..3>`), as a data centre grows by rows.
+ * - Load: each host replays a Bitbrains VM trace (`<data>/bitbrains-rnd/2013-7/*.csv`) from its own seed-drawn
+ *   offset, so two hosts on the same VM file are shifted in time ("shifted real load"). Without the data, a
+ *   diurnal sine with noise and spikes per host (provenance says which).
+ * - Jobs: (map input, shuffle) bytes drawn from `<data>/swim-facebook/FB-2009_samples_24_times_1hr_0.tsv`
+ *   (inputs of at least one chunk); without the data, lognormal sizes of the same order.
+ * Deterministic for a seed and the same data. Never writes anything; bench/ and test/ decide where `data` is.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseBitbrainsVm } from '../src/engine/forecast/bitbrains';
+import { InstanceDoc, JobSpec, NodeSpec } from '../src/engine/model/types';
+import { Random } from '../src/engine/random';
+import { parseSwim } from '../src/predict-eval/swim';
+
+export type DataCentre = 'pc1' | 'pc2' | 'univ';
+
+/** Hosts, distinct configurations, total GFLOP/s and total RAM (GB) of one copy (gen-instance.py's DC table). */
+const DATA_CENTRES: Record<DataCentre, { hosts: number; configs: number; gflops: number; ramGB: number }> = {
+  pc1: { hosts: 9, configs: 6, gflops: 2208, ramGB: 1200 },
+  pc2: { hosts: 27, configs: 13, gflops: 3552, ramGB: 3800 },
+  univ: { hosts: 6, configs: 6, gflops: 1363, ramGB: 1500 },
+};
+
+export interface ScaleOptions {
+  dc?: DataCentre;
+  /** Hosts wanted: the data centre is replicated ceil(nodes / hosts) times and cut to this many (default 999). */
+  nodes?: number;
+  /** Tasks in all (default 100,000). */
+  tasks?: number;
+  /** Work per task scaled so that the jobs need this multiple of the average free task capacity (default 0.25). */
+  load?: number;
+  /** Largest map stage (default 640, as gen-instance.py). */
+  maxMaps?: number;
+  slots?: number;
+  slotSeconds?: number;
+  /** Share of deadline jobs (default 0.3). */
+  deadlines?: number;
+  seed?: number;
+  /** ../shared/data (Bitbrains and SWIM); absent or missing files: synthetic load and sizes. */
+  dataDir?: string;
+}
+
+const CHUNK_MB = 128;
+const CHUNK_BYTES = CHUNK_MB * 2 ** 20;
+const MAP_GFLOP = (CHUNK_BYTES * 3100) / 1e9;
+const REDUCE_GFLOP = (CHUNK_BYTES * 6300) / 1e9;
+const TASK_SLOTS = 20;
+const SAFETY = 0.05;
+const SAMPLE_SECONDS = 300;
+
+interface UtilTrace {
+  name: string;
+  cpu: ArrayLike<number>;
+  ram: ArrayLike<number>;
+}
+
+export function scaleInstance(o: ScaleOptions = {}): InstanceDoc {
+  const { dc = 'pc2', nodes: wanted = 999, tasks = 100_000, load = 0.25, maxMaps = 640, slots: T = 480, slotSeconds = 180, deadlines = 0.3, seed = 1 } = o;
+  const rng = new Random(seed);
+  const spec = DATA_CENTRES[dc];
+  const configs = Array.from({ length: spec.configs }, () => ({ cores: rng.pick([8, 12, 16, 24, 32]), gflopsPerCore: 4 + 8 * rng.next(), ramGB: rng.pick([64, 96, 128, 192, 256]) }));
+  const copy = [...configs, ...Array.from({ length: spec.hosts - spec.configs }, () => rng.pick(configs))];
+  const gsum = copy.reduce((s, c) => s + c.cores * c.gflopsPerCore, 0);
+  const rsum = copy.reduce((s, c) => s + c.ramGB, 0);
+  const samplesNeeded = Math.ceil((T * slotSeconds) / SAMPLE_SECONDS) + 1;
+  const traces = bitbrainsTraces(o.dataDir, samplesNeeded);
+
+  const nodeList: NodeSpec[] = [];
+  const usage: Record<string, Record<string, number[]>> = {};
+  const utilisation: { cpu: number; ram: number }[] = [];
+  for (let k = 0; k < wanted; k++) {
+    const replica = Math.floor(k / spec.hosts);
+    const c = copy[k % spec.hosts];
+    const id = `${dc}-r${replica + 1}-h${String((k % spec.hosts) + 1).padStart(2, '0')}`;
+    nodeList.push({
+      id,
+      rack: `r${replica + 1}-${(k % 3) + 1}`,
+      flavor: `cfg${configs.indexOf(c) + 1}`,
+      capacity: { cpu: c.cores, ram: round((c.ramGB * spec.ramGB) / rsum, 1) },
+      speed: round((c.gflopsPerCore * spec.gflops) / gsum, 3), // GFLOP/s of a core, the data centre's total kept
+      maxTasks: TASK_SLOTS,
+      bandwidthMbps: 50,
+    });
+    const series = traces ? shiftedTrace(traces, rng, T, slotSeconds, samplesNeeded) : syntheticLoad(rng, T, slotSeconds);
+    usage[id] = series;
+    utilisation.push({ cpu: mean(series.cpu), ram: mean(series.ram) });
+  }
+
+  const sizes = swimSizes(o.dataDir);
+  const jobs: { maps: number; reduces: number }[] = [];
+  for (let total = 0; total < tasks; ) {
+    const [input, shuffle] = sizes ? rng.pick(sizes) : syntheticSize(rng);
+    let maps = Math.min(maxMaps, Math.max(1, Math.ceil(input / CHUNK_BYTES)));
+    let reduces = Math.min(40, Math.max(1, Math.ceil(shuffle / 2 ** 30)));
+    if (total + maps + reduces > tasks) {
+      maps = Math.max(1, tasks - total - reduces);
+      reduces = Math.max(1, Math.min(reduces, tasks - total - maps));
+    }
+    jobs.push({ maps, reduces });
+    total += maps + reduces;
+  }
+
+  // Work per task: the job set needs `load` times the average free task capacity of the window.
+  const avgSpeed = nodeList.reduce((s, n) => s + (n.speed ?? 1), 0) / nodeList.length;
+  const taskSeconds = jobs.reduce((s, j) => s + (j.maps * MAP_GFLOP + j.reduces * REDUCE_GFLOP) / avgSpeed, 0);
+  const freeTasks = nodeList.reduce((s, n, k) => {
+    const u = utilisation[k];
+    return s + Math.min(TASK_SLOTS, n.capacity.cpu * Math.max(0, 1 - u.cpu - SAFETY), (n.capacity.ram * Math.max(0, 1 - u.ram - SAFETY)) / 3);
+  }, 0);
+  const scale = (load * Math.max(freeTasks, 1e-9) * T * slotSeconds) / taskSeconds;
+  const mapWork = round(MAP_GFLOP * scale, 3);
+  const reduceWork = round(REDUCE_GFLOP * scale, 3);
+
+  const jobList: JobSpec[] = jobs.map(({ maps, reduces }, q) => {
+    const value = round(0.01 * (maps + reduces) * (0.5 + 1.5 * rng.next()), 2);
+    const job: JobSpec = {
+      id: `job${String(q + 1).padStart(4, '0')}`,
+      customer: `c${1 + rng.int(5)}`,
+      class: 'batch',
+      releaseSlot: 0,
+      replication: 3,
+      revenue: { onTime: value, late: value },
+      stages: [
+        { id: 'map', tasks: maps, demand: { cpu: 1, ram: 3 }, work: mapWork, inputMB: CHUNK_MB },
+        { id: 'reduce', tasks: reduces, after: ['map'], demand: { cpu: 1, ram: 4 }, work: reduceWork, inputMB: CHUNK_MB },
+      ],
+    };
+    if (rng.next() < deadlines) {
+      const alone = ((Math.ceil(maps / TASK_SLOTS) * mapWork + Math.ceil(reduces / TASK_SLOTS) * reduceWork) / avgSpeed) / slotSeconds;
+      job.class = 'deadline';
+      job.deadlineSlot = Math.min(T, Math.floor(alone * (2 + 6 * rng.next())) + 1);
+      job.revenue = { onTime: value * 2, late: round(-value * rng.next(), 2) };
+    }
+    return job;
+  });
+
+  return {
+    format: 'fallow.instance/v1',
+    name: `scale-${dc}-${wanted}n-${tasks}t-load${load}-s${seed}`,
+    horizon: { slots: T, slotSeconds },
+    metrics: ['cpu', 'ram'],
+    safetyMargin: { cpu: SAFETY, ram: SAFETY },
+    nodes: nodeList,
+    usage,
+    jobs: jobList,
+    provenance: {
+      generator: 'harness/scale-instance.ts',
+      usage: traces ? `Bitbrains GWA-T-12 Rnd 2013-7, ${traces.length} VMs, each host from its own offset` : 'synthetic diurnal load (no Bitbrains data given)',
+      jobs: sizes ? 'SWIM FB-2009 sample 0 sizes' : 'synthetic lognormal sizes (no SWIM data given)',
+    },
+  };
+}
+
+/** The VM traces long enough to cover the window (most hold a month of 5-minute samples). */
+function bitbrainsTraces(dataDir: string | undefined, samples: number): UtilTrace[] | null {
+  const dir = dataDir && path.join(dataDir, 'bitbrains-rnd', '2013-7');
+  if (!dir || !existsSync(dir)) return null;
+  const files = readdirSync(dir).filter((f) => f.endsWith('.csv')).sort((a, b) => parseInt(a) - parseInt(b));
+  const out: UtilTrace[] = [];
+  for (const f of files) {
+    const { cpu, ram } = parseBitbrainsVm(readFileSync(path.join(dir, f), 'utf8'), f);
+    if (cpu.v.length >= samples) out.push({ name: f, cpu: cpu.v, ram: ram.v });
+  }
+  return out.length ? out : null;
+}
+
+/** One host's load: a VM trace chosen by the seed, read from a seed-drawn offset, one value per slot. */
+function shiftedTrace(traces: UtilTrace[], rng: Random, T: number, slotSeconds: number, samples: number): { cpu: number[]; ram: number[] } {
+  const tr = traces[rng.int(traces.length)];
+  const offset = rng.int(Math.max(1, tr.cpu.length - samples));
+  const at = (s: ArrayLike<number>, t: number) => round(s[(offset + Math.floor((t * slotSeconds) / SAMPLE_SECONDS)) % s.length], 4);
+  return { cpu: Array.from({ length: T }, (_, t) => at(tr.cpu, t)), ram: Array.from({ length: T }, (_, t) => at(tr.ram, t)) };
+}
+
+function syntheticLoad(rng: Random, T: number, slotSeconds: number): { cpu: number[]; ram: number[] } {
+  const series = (level: number) => {
+    const amp = 0.05 + 0.2 * rng.next();
+    const phase = 2 * Math.PI * rng.next();
+    return Array.from({ length: T }, (_, t) => {
+      const spike = rng.next() < 0.003 ? 0.3 : 0;
+      return round(clamp(level + amp * Math.sin(phase + (2 * Math.PI * t * slotSeconds) / 86_400) + 0.06 * (rng.next() - 0.5) + spike, 0, 1), 4);
+    });
+  };
+  return { cpu: series(0.05 + 0.4 * rng.next()), ram: series(0.1 + 0.4 * rng.next()) };
+}
+
+function swimSizes(dataDir: string | undefined): [number, number][] | null {
+  const file = dataDir && path.join(dataDir, 'swim-facebook', 'FB-2009_samples_24_times_1hr_0.tsv');
+  if (!file || !existsSync(file)) return null;
+  const sizes = parseSwim(readFileSync(file, 'utf8'))
+    .filter((j) => j.inputBytes >= CHUNK_BYTES)
+    .map((j): [number, number] => [j.inputBytes, j.shuffleBytes]);
+  return sizes.length ? sizes : null;
+}
+
+/** Map input of e^N(24, 2) bytes (a median of ~26 GB: ~200 chunks), shuffle a tenth of it give or take. */
+function syntheticSize(rng: Random): [number, number] {
+  const input = Math.max(CHUNK_BYTES, Math.exp(24 + 2 * rng.gaussian()));
+  return [input, input * Math.exp(-2.3 + rng.gaussian())];
+}
+
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
+const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;

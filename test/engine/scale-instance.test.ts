@@ -1,0 +1,50 @@
+/**
+ * The operator-size generator (harness/scale-instance.ts) that bench:scale measures on: the size asked for,
+ * valid instances, the same instance for the same seed, hosts under their own (shifted) load, and the synthetic
+ * fallback when the traces are absent (a user's clone has no ../shared).
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { loadInstance } from '../../src/engine/model/model';
+import { scaleInstance } from '../../harness/scale-instance';
+
+const SHARED_DATA = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'data');
+const taskCount = (doc: ReturnType<typeof scaleInstance>) => doc.jobs.reduce((n, j) => n + j.stages.reduce((m, s) => m + s.tasks, 0), 0);
+
+describe('the operator-size generator', () => {
+  it('makes exactly the nodes and tasks asked for, a valid instance, the same for the same seed', () => {
+    const doc = scaleInstance({ nodes: 60, tasks: 3000, seed: 7 });
+    assert.equal(doc.nodes.length, 60);
+    assert.equal(taskCount(doc), 3000);
+    const model = loadInstance(doc);
+    assert.equal(model.K, 60);
+    assert.equal(model.nTasks, 3000);
+    assert.deepEqual(scaleInstance({ nodes: 60, tasks: 3000, seed: 7 }), doc);
+    assert.notDeepEqual(scaleInstance({ nodes: 60, tasks: 3000, seed: 8 }).usage, doc.usage);
+  });
+
+  it('replicates the data centre: 27 PC-2 hosts a copy, each copy in its own racks, configurations repeated', () => {
+    const doc = scaleInstance({ dc: 'pc2', nodes: 60, tasks: 500, seed: 3 });
+    assert.equal(doc.nodes[0].id, 'pc2-r1-h01');
+    assert.equal(doc.nodes[27].id, 'pc2-r2-h01');
+    assert.equal(doc.nodes[59].id, 'pc2-r3-h06');
+    assert.deepEqual({ ...doc.nodes[27], id: '', rack: '' }, { ...doc.nodes[0], id: '', rack: '' });
+    assert.ok(doc.nodes.slice(0, 27).every((n) => n.rack!.startsWith('r1-')) && doc.nodes.slice(27, 54).every((n) => n.rack!.startsWith('r2-')));
+    // Replicas of one host have their own load.
+    assert.notDeepEqual(doc.usage![doc.nodes[27].id], doc.usage![doc.nodes[0].id]);
+  });
+
+  it('says when its load and sizes are synthetic, and reads the traces when given them', (t) => {
+    const synthetic = scaleInstance({ nodes: 10, tasks: 400, seed: 1, dataDir: '/nonexistent' });
+    assert.match(String((synthetic.provenance as Record<string, string>).usage), /synthetic/);
+    assert.match(String((synthetic.provenance as Record<string, string>).jobs), /synthetic/);
+    if (!existsSync(SHARED_DATA)) return t.skip(`${SHARED_DATA} is absent: the real-trace path is not checked here`);
+    const real = scaleInstance({ nodes: 30, tasks: 2000, seed: 1, dataDir: SHARED_DATA });
+    assert.match(String((real.provenance as Record<string, string>).usage), /Bitbrains/);
+    assert.match(String((real.provenance as Record<string, string>).jobs), /SWIM/);
+    assert.equal(taskCount(real), 2000);
+    loadInstance(real);
+  });
+});
