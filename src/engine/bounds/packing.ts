@@ -14,15 +14,22 @@ export interface PackingBound {
 
 /**
  * Node-slot cells (K x T per task shape) spent on packing profiles: each is built in O(M) and held as
- * three Int32 arrays, so this caps the work near ~10 ms and the memory near 12 MB. Shapes are taken by
- * task count, largest first; the rest fall back to the critical path, which keeps the bound valid.
+ * three Int32 arrays, so this caps the work near ~10 ms and the memory near 12 MB on the papers' clusters.
+ * At a data centre's size (1,000+ nodes, issue 40) one profile alone is over that, so the budget grows to
+ * the two largest shapes whatever the size (~12 bytes a cell: 58 MB at 5,000 nodes x 480 slots). Shapes are
+ * taken by task count, largest first; the rest fall back to the critical path, which keeps the bound valid.
  */
 const PROFILE_CELL_BUDGET = 1_000_000;
+const PROFILE_SHAPES_AT_SCALE = 2;
 /** Distinct heads and tails tried per shape in the pooled argument (any subset is valid, fewer is weaker). */
 const MAX_HEADS = 24;
 const MAX_TAILS = 12;
-/** Slot-steps (per node, slots x duration) the exact packing curves may spend before falling back. */
+/**
+ * Slot-steps (per node, slots x duration) the exact packing curves may spend before falling back: 4M, or
+ * 40 per node-slot cell on a large cluster (~20M at 1,000 nodes x 480 slots, some 100 ms).
+ */
 const EXACT_WORK_BUDGET = 4_000_000;
+const EXACT_WORK_PER_CELL = 40;
 
 /**
  * Packing bounds with heads and tails. A stage's head is the earliest slot any of its tasks can start
@@ -114,8 +121,8 @@ function groupByShape(model: Model, isIn: (j: number) => boolean): Shapes {
   // arguments give 0, the others still hold).
   if (acceptedTasks > Math.floor(0x3fffffff / (model.T + 1))) return { packingOf, members };
   const cells = model.K * model.T;
-  let budget = PROFILE_CELL_BUDGET;
-  const work = { left: EXACT_WORK_BUDGET };
+  let budget = Math.max(PROFILE_CELL_BUDGET, PROFILE_SHAPES_AT_SCALE * cells);
+  const work = { left: Math.max(EXACT_WORK_BUDGET, EXACT_WORK_PER_CELL * cells) };
   // One task alone is the critical path's business; ties broken by first stage for determinism.
   const worth = [...byKey.values()].filter((e) => e.tasks >= 2).sort((x, y) => y.tasks - x.tasks || x.stages[0] - y.stages[0]);
   for (const e of worth) {
