@@ -29,6 +29,11 @@ export interface ListPhaseLimits {
   bestMakespan: number;
   /** True when nothing can beat the schedule (every task at the lower bound): the phase ends. */
   optimal: (tasks: number, makespan: number) => boolean;
+  /**
+   * Told of each new best of the caller's as the phase finds it (decodes of this phase so far): at a data
+   * centre's size one phase can last the whole budget, and the solve's progress should not stand still.
+   */
+  onBest?: (decodes: number, tasks: number, makespan: number) => void;
 }
 
 /**
@@ -129,6 +134,7 @@ export class ListSearch {
         bestTasks = cand.tasks;
         bestMakespan = cand.makespan;
         sinceBest = 0;
+        limits.onBest?.(decodes, bestTasks, bestMakespan);
       }
       const slot = this.steps++ % LIST_LATE_ACCEPTANCE_SIZE;
       if (notWorse(cand, cur) || this.history.notWorseThan(slot, 0, cand.tasks, cand.makespan, cand.taskEnds)) {
