@@ -9,6 +9,8 @@
  * - Load: each host replays a Bitbrains VM trace (`<data>/bitbrains-rnd/2013-7/*.csv`) from its own seed-drawn
  *   offset, so two hosts on the same VM file are shifted in time ("shifted real load"). Without the data, a
  *   diurnal sine with noise and spikes per host (provenance says which).
+ * - Load: below `load` when reaching it would make a map longer than a twelfth of the window (few tasks on
+ *   many nodes); `provenance.load` is the load reached.
  * - Jobs: (map input, shuffle) bytes drawn from `<data>/swim-facebook/FB-2009_samples_24_times_1hr_0.tsv`
  *   (inputs of at least one chunk); without the data, lognormal sizes of the same order.
  * Deterministic for a seed and the same data. Never writes anything; bench/ and test/ decide where `data` is.
@@ -55,6 +57,8 @@ const REDUCE_GFLOP = (CHUNK_BYTES * 6300) / 1e9;
 const TASK_SLOTS = 20;
 const SAFETY = 0.05;
 const SAMPLE_SECONDS = 300;
+/** A map on the average node takes at most 1/MAX_MAP_SHARE_INV of the window. */
+const MAX_MAP_SHARE_INV = 12;
 
 interface UtilTrace {
   name: string;
@@ -115,7 +119,10 @@ export function scaleInstance(o: ScaleOptions = {}): InstanceDoc {
     const u = utilisation[k];
     return s + Math.min(TASK_SLOTS, n.capacity.cpu * Math.max(0, 1 - u.cpu - SAFETY), (n.capacity.ram * Math.max(0, 1 - u.ram - SAFETY)) / 3);
   }, 0);
-  const scale = (load * Math.max(freeTasks, 1e-9) * T * slotSeconds) / taskSeconds;
+  // A few tasks on a large cluster would need tasks longer than the window to reach `load`: a map on the
+  // average node is capped at a twelfth of the window (a reduce, twice a map, then leaves room for both).
+  const scale = Math.min((load * Math.max(freeTasks, 1e-9) * T * slotSeconds) / taskSeconds, (T * slotSeconds * avgSpeed) / (MAX_MAP_SHARE_INV * MAP_GFLOP));
+  const loadReached = round((scale * taskSeconds) / (Math.max(freeTasks, 1e-9) * T * slotSeconds), 3);
   const mapWork = round(MAP_GFLOP * scale, 3);
   const reduceWork = round(REDUCE_GFLOP * scale, 3);
 
@@ -155,6 +162,7 @@ export function scaleInstance(o: ScaleOptions = {}): InstanceDoc {
       generator: 'harness/scale-instance.ts',
       usage: traces ? `Bitbrains GWA-T-12 Rnd 2013-7, ${traces.length} VMs, each host from its own offset` : 'synthetic diurnal load (no Bitbrains data given)',
       jobs: sizes ? 'SWIM FB-2009 sample 0 sizes' : 'synthetic lognormal sizes (no SWIM data given)',
+      load: loadReached,
     },
   };
 }
