@@ -33,6 +33,7 @@ const COMMAND = command({
     tasks: { kind: 'string', default: '1000,10000,100000', arg: 'LIST', help: 'task counts of the growth grid (default 1000,10000,100000)' },
     nodes: { kind: 'string', default: '100,1000,5000', arg: 'LIST', help: 'node counts of the growth grid (default 100,1000,5000)' },
     'no-grid': { kind: 'flag', help: 'the target run only' },
+    'no-replay': { kind: 'flag', help: "do not replay the target's plans against the next day's load" },
     'no-write': { kind: 'flag', help: 'print, write no file' },
   },
 });
@@ -68,7 +69,7 @@ runEntry(COMMAND, ({ values: v, argv }) => {
   const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
   const target: ScaleRun[] = [];
   for (let i = 0; i < v.seeds; i++) {
-    const r = runOne({ ...base, seed: v['first-seed'] + i, ...TARGET });
+    const r = runOne({ ...base, seed: v['first-seed'] + i, ...TARGET, withReplay: !v['no-replay'] });
     console.error(`target seed ${r.seed}: makespan ${r.makespan} bound ${r.boundSlots} gap ${pctOf(r.finalGap)}, ${v.gap * 100} % at ${s(r.gapReachedMs)} s, ${r.peakRssMB} MB`);
     target.push(r);
   }
@@ -120,6 +121,17 @@ function report(target: ScaleRun[], grid: ScaleRun[], gap: number, budgetMs: num
       ),
       '',
     );
+    const replays = target.filter((r) => r.replay);
+    if (replays.length) {
+      out.push(`Each target plan replayed (src/engine/simulation.ts simulatePlan) against the next day's load of the same hosts (the instance was its forecast), Salamander's QoS controller checking every node every ${replays[0].replay!.qosPeriodSeconds} s:`, '');
+      out.push(
+        ...table(
+          ['seed', 'replay wall (s)', 'events', 'planned makespan (h)', 'realised (h)', 'relaunched tasks', 'unfinished jobs'],
+          replays.map((r) => [r.seed, s(r.replay!.wallMs), r.replay!.events, (r.replay!.plannedSeconds / 3600).toFixed(2), (r.replay!.realisedSeconds / 3600).toFixed(2), r.replay!.relaunches, r.replay!.unfinishedJobs]),
+        ),
+        '',
+      );
+    }
     const gaps = target.map((r) => r.finalGap).filter((g): g is number => g !== null);
     out.push(`Gap at the end: median ${pctOf(median(gaps))}, min ${pctOf(Math.min(...gaps))}, max ${pctOf(Math.max(...gaps))}; peak memory median ${median(target.map((r) => r.peakRssMB))} MB, max ${Math.max(...target.map((r) => r.peakRssMB))} MB.`, '');
   }
@@ -127,8 +139,8 @@ function report(target: ScaleRun[], grid: ScaleRun[], gap: number, budgetMs: num
     out.push(`### Growth (seed ${grid[0].seed}, one solve per point, \`${strategy}\`, ${budgetMs / 1000} s)`, '');
     out.push(
       ...table(
-        ['tasks', 'nodes', 'jobs', 'instance MB', 'load (s)', 'bound (s)', 'first plan (s)', `${gap * 100} % reached (s)`, 'makespan / bound', 'gap', 'list decodes', 'peak MB', 'plan MB'],
-        grid.map((r) => [fmtTasks(r.tasks), r.nodes, r.jobs, mb(r.instanceBytes), s(r.loadMs), s(r.boundMs), s(r.firstPlanMs), s(r.gapReachedMs), `${r.makespan} / ${r.boundSlots}`, pctOf(r.finalGap), r.listDecodes ?? '—', r.peakRssMB, mb(r.planBytes)]),
+        ['tasks', 'nodes', 'jobs', 'instance MB', 'load (s)', 'bound (s)', 'first plan (s)', `${gap * 100} % reached (s)`, 'makespan / bound', 'gap', 'moves/s', 'list decodes', 'peak MB', 'plan MB'],
+        grid.map((r) => [fmtTasks(r.tasks), r.nodes, r.jobs, mb(r.instanceBytes), s(r.loadMs), s(r.boundMs), s(r.firstPlanMs), s(r.gapReachedMs), `${r.makespan} / ${r.boundSlots}`, pctOf(r.finalGap), r.movesPerSecond ?? '—', r.listDecodes ?? '—', r.peakRssMB, mb(r.planBytes)]),
       ),
       '',
     );

@@ -48,6 +48,12 @@ export interface ScaleOptions {
   seed?: number;
   /** ../shared/data (Bitbrains and SWIM); absent or missing files: synthetic load and sizes. */
   dataDir?: string;
+  /**
+   * Read every host's trace this many 5-minute samples later (288: the next day), all else the same: the actual
+   * load of a run planned on the instance made without it (its forecast). With synthetic load: the next day of
+   * the same sine, with its own noise and spikes.
+   */
+  usageShiftSamples?: number;
 }
 
 const CHUNK_MB = 128;
@@ -93,9 +99,11 @@ export function scaleInstance(o: ScaleOptions = {}): InstanceDoc {
       maxTasks: TASK_SLOTS,
       bandwidthMbps: 50,
     });
-    const series = traces ? shiftedTrace(traces, rng, T, slotSeconds, samplesNeeded) : syntheticLoad(rng, T, slotSeconds);
-    usage[id] = series;
-    utilisation.push({ cpu: mean(series.cpu), ram: mean(series.ram) });
+    const loadOn = traces ? traceLoad(traces, rng, T, slotSeconds, samplesNeeded) : syntheticLoad(rng, T, slotSeconds);
+    // The work per task is set from the unshifted day's load, so that the next day differs in load alone.
+    const planned = loadOn(0);
+    usage[id] = o.usageShiftSamples ? loadOn(o.usageShiftSamples) : planned;
+    utilisation.push({ cpu: mean(planned.cpu), ram: mean(planned.ram) });
   }
 
   const sizes = swimSizes(o.dataDir);
@@ -180,24 +188,34 @@ function bitbrainsTraces(dataDir: string | undefined, samples: number): UtilTrac
   return out.length ? out : null;
 }
 
-/** One host's load: a VM trace chosen by the seed, read from a seed-drawn offset, one value per slot. */
-function shiftedTrace(traces: UtilTrace[], rng: Random, T: number, slotSeconds: number, samples: number): { cpu: number[]; ram: number[] } {
+type HostLoad = (shiftSamples: number) => { cpu: number[]; ram: number[] };
+
+/** One host's load: a VM trace chosen by the seed, read from a seed-drawn offset (plus a shift), one value per slot. */
+function traceLoad(traces: UtilTrace[], rng: Random, T: number, slotSeconds: number, samples: number): HostLoad {
   const tr = traces[rng.int(traces.length)];
   const offset = rng.int(Math.max(1, tr.cpu.length - samples));
-  const at = (s: ArrayLike<number>, t: number) => round(s[(offset + Math.floor((t * slotSeconds) / SAMPLE_SECONDS)) % s.length], 4);
-  return { cpu: Array.from({ length: T }, (_, t) => at(tr.cpu, t)), ram: Array.from({ length: T }, (_, t) => at(tr.ram, t)) };
+  const at = (s: ArrayLike<number>, t: number, shift: number) => round(s[(offset + shift + Math.floor((t * slotSeconds) / SAMPLE_SECONDS)) % s.length], 4);
+  return (shift) => ({ cpu: Array.from({ length: T }, (_, t) => at(tr.cpu, t, shift)), ram: Array.from({ length: T }, (_, t) => at(tr.ram, t, shift)) });
 }
 
-function syntheticLoad(rng: Random, T: number, slotSeconds: number): { cpu: number[]; ram: number[] } {
-  const series = (level: number) => {
+/** A diurnal sine per metric with noise and rare spikes; a shifted day has the same sine and its own noise. */
+function syntheticLoad(rng: Random, T: number, slotSeconds: number): HostLoad {
+  const metric = (level: number) => {
     const amp = 0.05 + 0.2 * rng.next();
     const phase = 2 * Math.PI * rng.next();
-    return Array.from({ length: T }, (_, t) => {
-      const spike = rng.next() < 0.003 ? 0.3 : 0;
-      return round(clamp(level + amp * Math.sin(phase + (2 * Math.PI * t * slotSeconds) / 86_400) + 0.06 * (rng.next() - 0.5) + spike, 0, 1), 4);
-    });
+    const noise = Array.from({ length: T }, () => [rng.next(), rng.next()]);
+    return (shift: number) => {
+      const other = shift ? new Random(Math.floor(noise[0][0] * 2 ** 31) ^ shift) : null;
+      return Array.from({ length: T }, (_, t) => {
+        const [u, v] = other ? [other.next(), other.next()] : noise[t];
+        const at = t * slotSeconds + shift * SAMPLE_SECONDS;
+        return round(clamp(level + amp * Math.sin(phase + (2 * Math.PI * at) / 86_400) + 0.06 * (v - 0.5) + (u < 0.003 ? 0.3 : 0), 0, 1), 4);
+      });
+    };
   };
-  return { cpu: series(0.05 + 0.4 * rng.next()), ram: series(0.1 + 0.4 * rng.next()) };
+  const cpu = metric(0.05 + 0.4 * rng.next());
+  const ram = metric(0.1 + 0.4 * rng.next());
+  return (shift) => ({ cpu: cpu(shift), ram: ram(shift) });
 }
 
 function swimSizes(dataDir: string | undefined): [number, number][] | null {

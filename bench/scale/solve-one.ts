@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { scaleInstance } from '../../harness/scale-instance';
 import { makespanBound } from '../../src/engine/bounds/makespan';
 import { loadInstance } from '../../src/engine/model/model';
+import { simulatePlan } from '../../src/engine/simulation';
 import { solve } from '../../src/engine/solve';
 
 export interface ScaleCase {
@@ -20,6 +21,19 @@ export interface ScaleCase {
   gap: number;
   /** ../shared/data when present (else the generator's synthetic load and sizes). */
   dataDir?: string;
+  /** Then replay the plan against the next day's load (the instance is its forecast) under the QoS controller. */
+  withReplay?: boolean;
+}
+
+/** The plan replayed (simulatePlan, Salamander's QoS controller every 0.1 s) against the next day's load. */
+export interface ScaleReplay {
+  wallMs: number;
+  events: number;
+  plannedSeconds: number;
+  realisedSeconds: number;
+  relaunches: number;
+  unfinishedJobs: number;
+  qosPeriodSeconds: number;
 }
 
 export interface ScaleRun extends ScaleCase {
@@ -47,6 +61,7 @@ export interface ScaleRun extends ScaleCase {
   /** Peak resident memory of this process (MB). */
   peakRssMB: number;
   provenance: unknown;
+  replay: ScaleReplay | null;
 }
 
 async function main(c: ScaleCase): Promise<ScaleRun> {
@@ -84,6 +99,21 @@ async function main(c: ScaleCase): Promise<ScaleRun> {
   const makespan = plan.objective.makespanSlots;
   const complete = plan.objective.scheduledTasks === model.nTasks;
   if (complete && gapReachedMs === null && makespan <= boundSlots * (1 + c.gap) + 1e-9) gapReachedMs = Math.round(solveMs);
+  let replay: ScaleReplay | null = null;
+  if (c.withReplay) {
+    const actual = scaleInstance({ seed: c.seed, tasks: c.tasks, nodes: c.nodes, dataDir: c.dataDir, usageShiftSamples: 288 }).usage!;
+    t = performance.now();
+    const r = simulatePlan(model, plan, { actual });
+    replay = {
+      wallMs: Math.round(performance.now() - t),
+      events: r.events,
+      plannedSeconds: makespan * model.slotSeconds,
+      realisedSeconds: Math.round(r.makespanSeconds),
+      relaunches: r.relaunches,
+      unfinishedJobs: r.unfinishedJobs,
+      qosPeriodSeconds: r.qosPeriodSeconds,
+    };
+  }
   const strategyStats = (stats.strategy ?? stats) as Record<string, unknown>;
   return {
     ...c,
@@ -107,6 +137,7 @@ async function main(c: ScaleCase): Promise<ScaleRun> {
     planBytes: Buffer.byteLength(JSON.stringify(plan)),
     peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
     provenance: doc.provenance,
+    replay,
   };
 }
 

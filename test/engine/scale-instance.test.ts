@@ -48,3 +48,14 @@ describe('the operator-size generator', () => {
     loadInstance(real);
   });
 });
+
+describe('the next day of an operator-size instance', () => {
+  it('changes the load alone, and nothing else, for the same seed', () => {
+    const day1 = scaleInstance({ nodes: 30, tasks: 1500, seed: 5 });
+    const day2 = scaleInstance({ nodes: 30, tasks: 1500, seed: 5, usageShiftSamples: 288 });
+    assert.deepEqual(day2.jobs, day1.jobs);
+    assert.deepEqual(day2.nodes, day1.nodes);
+    assert.notDeepEqual(day2.usage, day1.usage);
+    assert.deepEqual(Object.keys(day2.usage!), Object.keys(day1.usage!));
+  });
+});
