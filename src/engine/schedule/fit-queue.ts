@@ -1,0 +1,332 @@
+import { CAPACITY_EPS, Model } from '../model/model';
+import { Profile } from './profile';
+
+/**
+ * The node choice of the serial schedule generation (Builder.placeTask, Decoder.place, without priced
+ * transfers) without looking at every node for every task: per stage, a min-heap of the nodes keyed by
+ * the task's end on them ('earliestFinish') or by (start, length) ('earliestStart'), ties by node index.
+ *
+ * A key is exact when the node's usage has not changed since its earliest fit was found (fitVersion equals
+ * nodeVersion), else a lower bound: usage only grows while a schedule is built, so a node's earliest fit
+ * for a stage can only move later (the memory `from[]` the SGS already kept). choose() refreshes the top
+ * until it is exact; then no other node can end (start) earlier, since every key is at most its true value.
+ * Only the node just committed to changes, so that is usually one short scan and one sift per task instead
+ * of a loop over all K nodes. A refresh scans only as far as the next key: beyond it the node cannot win
+ * yet and keeps a lower bound.
+ *
+ * Ties keep the callers' rules exactly: the smallest node index (no generator), the first in a rotation
+ * (Decoder's random node), or the first in a shuffled node order (Builder's): every node whose exact key
+ * equals the least one is collected, and the rule picks among them.
+ *
+ * The caller reports every change of a node's usage: changed(k) when load was added, freed(k) when some was
+ * taken back (an undone job: the lower bounds of that node no longer hold, for any stage), forgetStage(g)
+ * when a stage's earliest start may have moved earlier, reset() for a new schedule.
+ */
+export class FitQueue {
+  /** Start of the node the last choose() returned. */
+  start = -1;
+  /** After a scan that found no fit: the slot after the last one that did not fit. */
+  after = 0;
+  private readonly K: number;
+  private readonly T: number;
+  private readonly nodeVersion: Int32Array;
+  /** from[g*K+k]: no task of stage g fits on node k before this slot (and it fits there when fitVersion is current). */
+  private readonly from: Int32Array;
+  private readonly fitVersion: Int32Array;
+  /** Heap of stage g: nodes hNode[g*K .. g*K+hSize[g]-1] with keys hKey[...]. */
+  private readonly hNode: Int32Array;
+  private readonly hKey: Float64Array;
+  private readonly hSize: Int32Array;
+  /** The earliest start the stage's heap was built for; -1: to be (re)built. */
+  private readonly estOf: Int32Array;
+  private readonly tied: Int32Array;
+  private readonly mark: Uint8Array;
+  /**
+   * Stages of one shape (equal demand and durations: a scan cannot tell them apart) share what is known:
+   * shapeFrom[h*K+k], no task of shape h fits on node k in [shapeEst[h], shapeFrom) (exactly there when
+   * shapeVersion is current). A stage whose earliest start is at least shapeEst[h] starts from it instead of
+   * scanning every node afresh (all the maps of a data centre's jobs are one shape), and adds what it finds
+   * when its scan began within what is known.
+   */
+  private readonly shapeOf: Int32Array;
+  private readonly shapeEst: Int32Array;
+  private readonly shapeFrom: Int32Array;
+  private readonly shapeVersion: Int32Array;
+
+  constructor(
+    readonly model: Model,
+    readonly profile: Profile,
+    /** Key (start, length) instead of end: Builder's 'earliestStart' rule. */
+    private readonly byStart: boolean,
+  ) {
+    const S = model.stages.length;
+    const K = (this.K = model.K);
+    this.T = model.T;
+    this.nodeVersion = new Int32Array(K);
+    this.from = new Int32Array(S * K);
+    this.fitVersion = new Int32Array(S * K).fill(-1);
+    this.hNode = new Int32Array(S * K);
+    this.hKey = new Float64Array(S * K);
+    this.hSize = new Int32Array(S);
+    this.estOf = new Int32Array(S).fill(-1);
+    this.tied = new Int32Array(K);
+    this.mark = new Uint8Array(K);
+    this.shapeOf = new Int32Array(S);
+    const shapes = new Map<string, number>();
+    model.stages.forEach((st, g) => {
+      const id = `${st.demand.join(',')}|${st.dur.join(',')}`;
+      let h = shapes.get(id);
+      if (h === undefined) shapes.set(id, (h = shapes.size));
+      this.shapeOf[g] = h;
+    });
+    this.shapeEst = new Int32Array(shapes.size).fill(-1);
+    this.shapeFrom = new Int32Array(shapes.size * K);
+    this.shapeVersion = new Int32Array(shapes.size * K).fill(-1);
+  }
+
+  /** A new schedule (empty profile): nothing remembered. */
+  reset(): void {
+    this.from.fill(0);
+    this.fitVersion.fill(-1);
+    this.estOf.fill(-1);
+    this.shapeEst.fill(-1);
+  }
+
+  /** Load was added on node k. */
+  changed(k: number): void {
+    this.nodeVersion[k]++;
+  }
+
+  /** Load was taken back on node k: its lower bounds no longer hold, and every heap may hold a key too high. */
+  freed(k: number): void {
+    this.nodeVersion[k]++;
+    const K = this.K;
+    for (let x = k; x < this.from.length; x += K) this.from[x] = 0;
+    for (let h = 0; h < this.shapeEst.length; h++) this.shapeFrom[h * K + k] = this.shapeEst[h];
+    this.estOf.fill(-1);
+  }
+
+  /** Stage g's earliest start may change (its job undone): nothing about it holds. */
+  forgetStage(g: number): void {
+    const K = this.K;
+    this.from.fill(0, g * K, g * K + K);
+    this.fitVersion.fill(-1, g * K, g * K + K);
+    this.estOf[g] = -1;
+  }
+
+  /**
+   * The node a task of stage g (earliest start est) goes to, its start in `start`; -1 when it fits nowhere
+   * within the horizon. Ties: rot >= 0, the first node from rot on (k = rot, rot+1, ..., K-1, 0, ...); else
+   * `order` given, the first in it; else the smallest index.
+   */
+  choose(g: number, est: number, rot: number, order: ArrayLike<number> | null): number {
+    const K = this.K;
+    const base = g * K;
+    if (this.estOf[g] !== est) this.build(g, est);
+    const { hNode, hKey, hSize, from } = this;
+    // Refresh until the top is exact; `ub`, the least exact key seen, bounds how far a refresh need look.
+    let ub = Infinity;
+    while (hSize[g] > 0 && !this.exactTop(base)) ub = this.refreshTop(g, base, est, ub);
+    if (hSize[g] === 0) return -1;
+    if ((rot <= 0 && !order) || K === 1) {
+      this.start = from[base + hNode[base]];
+      return hNode[base];
+    }
+    // Every node whose exact key equals the least one, then the tie rule among them.
+    const best = hKey[base];
+    const tied = this.tied;
+    let n = 0;
+    while (hSize[g] > 0 && hKey[base] === best) {
+      if (this.exactTop(base)) tied[n++] = this.pop(g, base);
+      else this.refreshTop(g, base, est, best);
+    }
+    let win = tied[0];
+    if (order) {
+      const mark = this.mark;
+      for (let x = 0; x < n; x++) mark[tied[x]] = 1;
+      for (let p = 0; p < order.length; p++)
+        if (mark[order[p]]) {
+          win = order[p];
+          break;
+        }
+      for (let x = 0; x < n; x++) mark[tied[x]] = 0;
+    } else {
+      let bestRank = K;
+      for (let x = 0; x < n; x++) {
+        const k = tied[x];
+        const r = k >= rot ? k - rot : k - rot + K;
+        if (r < bestRank) (bestRank = r), (win = k);
+      }
+    }
+    for (let x = 0; x < n; x++) this.push(g, base, tied[x], best);
+    this.start = from[base + win];
+    return win;
+  }
+
+  /**
+   * First t in [f, last] such that slots t .. t+d-1 of node k all fit a task of stage g, or -1; then `after`
+   * is the slot after the last one that did not fit (> last): no start before it can fit.
+   */
+  scan(k: number, g: number, f: number, last: number, d: number): number {
+    const model = this.model;
+    const M = model.M;
+    const T = model.T;
+    const dem = model.stages[g].demand;
+    const used = this.profile.used[k];
+    const count = this.profile.count[k];
+    const av = model.avail[k];
+    const taskLimit = model.taskLimit[k];
+    const eps = CAPACITY_EPS; // a local: the imported binding is a property load on every use
+    let runStart = f;
+    for (let t = f; runStart <= last; t++) {
+      let ok = count[t] < taskLimit[t];
+      for (let m = 0; ok && m < M; m++) {
+        const dm = dem[m];
+        if (dm > 0 && used[m * T + t] + dm > av[m * T + t] + eps) ok = false;
+      }
+      if (!ok) runStart = t + 1;
+      else if (t - runStart + 1 >= d) return runStart;
+    }
+    this.after = runStart;
+    return -1;
+  }
+
+  private key(t: number, d: number): number {
+    return this.byStart ? t * (this.T + 1) + d : t + d;
+  }
+
+  private exactTop(base: number): boolean {
+    const k = this.hNode[base];
+    return this.fitVersion[base + k] === this.nodeVersion[k];
+  }
+
+  /** Builds stage g's heap from what is remembered, every key at least est. */
+  private build(g: number, est: number): void {
+    const K = this.K;
+    const T = this.T;
+    const base = g * K;
+    const dur = this.model.stages[g].dur;
+    const { from, fitVersion, hNode, hKey } = this;
+    // A bound found for a later earliest start says nothing about the slots before it.
+    if (this.estOf[g] >= 0 && est < this.estOf[g]) {
+      from.fill(0, base, base + K);
+      fitVersion.fill(-1, base, base + K);
+    }
+    // The shape's memory holds for this stage when it was found from no later than est; else it starts over here.
+    const h = this.shapeOf[g];
+    const hb = h * K;
+    const { shapeFrom, shapeVersion } = this;
+    if (this.shapeEst[h] < 0 || est < this.shapeEst[h]) {
+      this.shapeEst[h] = est;
+      shapeFrom.fill(est, hb, hb + K);
+      shapeVersion.fill(-1, hb, hb + K);
+    }
+    let n = 0;
+    for (let k = 0; k < K; k++) {
+      const d = dur[k];
+      if (from[base + k] < est) (from[base + k] = est), (fitVersion[base + k] = -1);
+      const sf = shapeFrom[hb + k];
+      if (sf > from[base + k] || (sf === from[base + k] && shapeVersion[hb + k] === this.nodeVersion[k]))
+        (from[base + k] = sf), (fitVersion[base + k] = shapeVersion[hb + k]);
+      const f = from[base + k];
+      if (f > T - d) continue;
+      hNode[base + n] = k;
+      hKey[base + n] = this.key(f, d);
+      n++;
+    }
+    this.hSize[g] = n;
+    for (let x = (n >> 1) - 1; x >= 0; x--) this.siftDown(base, n, x);
+    this.estOf[g] = est;
+  }
+
+  /**
+   * The top is a lower bound: scans its node from there, as far as `ub` (a key some node already reaches
+   * exactly: beyond it this node cannot win; Infinity: to the horizon), and puts it back with its exact key,
+   * a higher bound, or drops it when it fits nowhere any more. Returns ub lowered to the exact key found.
+   */
+  private refreshTop(g: number, base: number, est: number, ub: number): number {
+    const { hNode, hKey, from, fitVersion } = this;
+    const T = this.T;
+    const k = hNode[base];
+    const d = this.model.stages[g].dur[k];
+    let last = T - d;
+    if (ub !== Infinity) {
+      const bound = this.byStart ? Math.floor(ub / (T + 1)) : ub - d;
+      if (bound < last) last = bound;
+    }
+    const idx = base + k;
+    const f = from[idx] > est ? from[idx] : est;
+    const t = f <= last ? this.scan(k, g, f, last, d) : -1;
+    // The scan began within what the shape knows (est is at least the shape's: build()): it extends it.
+    const sx = this.shapeOf[g] * this.K + k;
+    const shared = f <= this.shapeFrom[sx] && f <= last;
+    if (t >= 0) {
+      from[idx] = t;
+      fitVersion[idx] = this.nodeVersion[k];
+      if (shared) (this.shapeFrom[sx] = t), (this.shapeVersion[sx] = this.nodeVersion[k]);
+      const key = this.key(t, d);
+      hKey[base] = key;
+      this.siftDown(base, this.hSize[g], 0);
+      return key < ub ? key : ub;
+    }
+    // Every slot the scan looked at up to the last one that did not fit is passed: none is looked at twice.
+    from[idx] = f <= last ? this.after : last + 1;
+    if (shared && this.after > this.shapeFrom[sx]) this.shapeFrom[sx] = this.after;
+    if (from[idx] > T - d) this.pop(g, base);
+    else {
+      hKey[base] = this.key(from[idx], d);
+      this.siftDown(base, this.hSize[g], 0);
+    }
+    return ub;
+  }
+
+  private pop(g: number, base: number): number {
+    const { hNode, hKey } = this;
+    const top = hNode[base];
+    const n = --this.hSize[g];
+    if (n > 0) {
+      hNode[base] = hNode[base + n];
+      hKey[base] = hKey[base + n];
+      this.siftDown(base, n, 0);
+    }
+    return top;
+  }
+
+  private push(g: number, base: number, k: number, key: number): void {
+    const { hNode, hKey } = this;
+    let x = this.hSize[g]++;
+    while (x > 0) {
+      const p = (x - 1) >> 1;
+      const pk = hKey[base + p];
+      if (pk < key || (pk === key && hNode[base + p] < k)) break;
+      hNode[base + x] = hNode[base + p];
+      hKey[base + x] = pk;
+      x = p;
+    }
+    hNode[base + x] = k;
+    hKey[base + x] = key;
+  }
+
+  private siftDown(base: number, n: number, x: number): void {
+    const { hNode, hKey } = this;
+    const k = hNode[base + x];
+    const key = hKey[base + x];
+    for (;;) {
+      let c = 2 * x + 1;
+      if (c >= n) break;
+      let ck = hKey[base + c];
+      let cn = hNode[base + c];
+      if (c + 1 < n) {
+        const rk = hKey[base + c + 1];
+        const rn = hNode[base + c + 1];
+        if (rk < ck || (rk === ck && rn < cn)) (c = c + 1), (ck = rk), (cn = rn);
+      }
+      if (key < ck || (key === ck && k < cn)) break;
+      hNode[base + x] = cn;
+      hKey[base + x] = ck;
+      x = c;
+    }
+    hNode[base + x] = k;
+    hKey[base + x] = key;
+  }
+}
