@@ -40,6 +40,7 @@ export class FitQueue {
   /** The earliest start the stage's heap was built for; -1: to be (re)built. */
   private readonly estOf: Int32Array;
   private readonly tied: Int32Array;
+  private readonly stack: Int32Array;
   private readonly mark: Uint8Array;
   /**
    * Stages of one shape (equal demand and durations: a scan cannot tell them apart) share what is known:
@@ -70,6 +71,7 @@ export class FitQueue {
     this.hSize = new Int32Array(S);
     this.estOf = new Int32Array(S).fill(-1);
     this.tied = new Int32Array(K);
+    this.stack = new Int32Array(2 * K + 2);
     this.mark = new Uint8Array(K);
     this.shapeOf = new Int32Array(S);
     const shapes = new Map<string, number>();
@@ -126,39 +128,52 @@ export class FitQueue {
     const { hNode, hKey, hSize, from } = this;
     // Refresh until the top is exact; `ub`, the least exact key seen, bounds how far a refresh need look.
     let ub = Infinity;
-    while (hSize[g] > 0 && !this.exactTop(base)) ub = this.refreshTop(g, base, est, ub);
-    if (hSize[g] === 0) return -1;
+    while (hSize[g] > 0 && hKey[base] !== Infinity && !this.exactAt(base, 0)) ub = this.refreshAt(g, base, 0, est, ub);
+    if (hSize[g] === 0 || hKey[base] === Infinity) {
+      hSize[g] = 0; // only nodes that fit nowhere are left
+      return -1;
+    }
     if ((rot <= 0 && !order) || K === 1) {
       this.start = from[base + hNode[base]];
       return hNode[base];
     }
-    // Every node whose exact key equals the least one, then the tie rule among them.
+    // Every node whose exact key equals the least one: the entries with that key form a subtree at the top
+    // (a refresh only raises a key and sifts it down within its own subtree). Then the tie rule among them.
     const best = hKey[base];
-    const tied = this.tied;
+    const { tied, stack } = this;
     let n = 0;
-    while (hSize[g] > 0 && hKey[base] === best) {
-      if (this.exactTop(base)) tied[n++] = this.pop(g, base);
-      else this.refreshTop(g, base, est, best);
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const x = stack[--sp];
+      if (x >= hSize[g] || hKey[base + x] !== best) continue;
+      if (!this.exactAt(base, x)) {
+        this.refreshAt(g, base, x, est, best);
+        stack[sp++] = x;
+        continue;
+      }
+      tied[n++] = hNode[base + x];
+      stack[sp++] = 2 * x + 1;
+      stack[sp++] = 2 * x + 2;
     }
     let win = tied[0];
     if (order) {
       const mark = this.mark;
-      for (let x = 0; x < n; x++) mark[tied[x]] = 1;
+      for (let y = 0; y < n; y++) mark[tied[y]] = 1;
       for (let p = 0; p < order.length; p++)
         if (mark[order[p]]) {
           win = order[p];
           break;
         }
-      for (let x = 0; x < n; x++) mark[tied[x]] = 0;
+      for (let y = 0; y < n; y++) mark[tied[y]] = 0;
     } else {
       let bestRank = K;
-      for (let x = 0; x < n; x++) {
-        const k = tied[x];
+      for (let y = 0; y < n; y++) {
+        const k = tied[y];
         const r = k >= rot ? k - rot : k - rot + K;
         if (r < bestRank) (bestRank = r), (win = k);
       }
     }
-    for (let x = 0; x < n; x++) this.push(g, base, tied[x], best);
     this.start = from[base + win];
     return win;
   }
@@ -195,8 +210,8 @@ export class FitQueue {
     return this.byStart ? t * (this.T + 1) + d : t + d;
   }
 
-  private exactTop(base: number): boolean {
-    const k = this.hNode[base];
+  private exactAt(base: number, x: number): boolean {
+    const k = this.hNode[base + x];
     return this.fitVersion[base + k] === this.nodeVersion[k];
   }
 
@@ -240,14 +255,15 @@ export class FitQueue {
   }
 
   /**
-   * The top is a lower bound: scans its node from there, as far as `ub` (a key some node already reaches
-   * exactly: beyond it this node cannot win; Infinity: to the horizon), and puts it back with its exact key,
-   * a higher bound, or drops it when it fits nowhere any more. Returns ub lowered to the exact key found.
+   * Entry x of stage g's heap is a lower bound: scans its node from there, as far as `ub` (a key some node
+   * already reaches exactly: beyond it this node cannot win; Infinity: to the horizon), and sifts it down with
+   * its exact key, a higher bound, or Infinity when it fits nowhere any more. Returns ub lowered to the exact
+   * key found.
    */
-  private refreshTop(g: number, base: number, est: number, ub: number): number {
+  private refreshAt(g: number, base: number, x: number, est: number, ub: number): number {
     const { hNode, hKey, from, fitVersion } = this;
     const T = this.T;
-    const k = hNode[base];
+    const k = hNode[base + x];
     const d = this.model.stages[g].dur[k];
     let last = T - d;
     if (ub !== Infinity) {
@@ -260,51 +276,22 @@ export class FitQueue {
     // The scan began within what the shape knows (est is at least the shape's: build()): it extends it.
     const sx = this.shapeOf[g] * this.K + k;
     const shared = f <= this.shapeFrom[sx] && f <= last;
+    let key: number;
     if (t >= 0) {
       from[idx] = t;
       fitVersion[idx] = this.nodeVersion[k];
       if (shared) (this.shapeFrom[sx] = t), (this.shapeVersion[sx] = this.nodeVersion[k]);
-      const key = this.key(t, d);
-      hKey[base] = key;
-      this.siftDown(base, this.hSize[g], 0);
-      return key < ub ? key : ub;
+      key = this.key(t, d);
+      if (key < ub) ub = key;
+    } else {
+      // Every slot the scan looked at up to the last one that did not fit is passed: none is looked at twice.
+      from[idx] = f <= last ? this.after : last + 1;
+      if (shared && this.after > this.shapeFrom[sx]) this.shapeFrom[sx] = this.after;
+      key = from[idx] > T - d ? Infinity : this.key(from[idx], d);
     }
-    // Every slot the scan looked at up to the last one that did not fit is passed: none is looked at twice.
-    from[idx] = f <= last ? this.after : last + 1;
-    if (shared && this.after > this.shapeFrom[sx]) this.shapeFrom[sx] = this.after;
-    if (from[idx] > T - d) this.pop(g, base);
-    else {
-      hKey[base] = this.key(from[idx], d);
-      this.siftDown(base, this.hSize[g], 0);
-    }
-    return ub;
-  }
-
-  private pop(g: number, base: number): number {
-    const { hNode, hKey } = this;
-    const top = hNode[base];
-    const n = --this.hSize[g];
-    if (n > 0) {
-      hNode[base] = hNode[base + n];
-      hKey[base] = hKey[base + n];
-      this.siftDown(base, n, 0);
-    }
-    return top;
-  }
-
-  private push(g: number, base: number, k: number, key: number): void {
-    const { hNode, hKey } = this;
-    let x = this.hSize[g]++;
-    while (x > 0) {
-      const p = (x - 1) >> 1;
-      const pk = hKey[base + p];
-      if (pk < key || (pk === key && hNode[base + p] < k)) break;
-      hNode[base + x] = hNode[base + p];
-      hKey[base + x] = pk;
-      x = p;
-    }
-    hNode[base + x] = k;
     hKey[base + x] = key;
+    this.siftDown(base, this.hSize[g], x);
+    return ub;
   }
 
   private siftDown(base: number, n: number, x: number): void {

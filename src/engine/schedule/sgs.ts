@@ -17,7 +17,7 @@ export class Builder {
   readonly schedule: Schedule;
   /** Latest end of the placed tasks of each stage. */
   readonly stageEnd: Int32Array;
-  private nodeOrder: number[];
+  private readonly nodeOrder: Int32Array;
   /**
    * hint[g * K + k]: no task of stage g fits on node k before this slot. Valid because the builder only
    * adds load (until a job is undone, which clears it), so identical tasks of a big stage do not rescan
@@ -53,7 +53,7 @@ export class Builder {
     this.hints = priced ? new FitHints(model.stages.length, model.K, model.T) : null;
     if (priced) this.schedule.fetch = new Int32Array(model.nTasks);
     this.stageEnd = new Int32Array(model.stages.length);
-    this.nodeOrder = Array.from({ length: model.K }, (_, k) => k);
+    this.nodeOrder = Int32Array.from({ length: model.K }, (_, k) => k);
     this.hint = new Int32Array(model.stages.length * model.K);
   }
 
@@ -83,7 +83,7 @@ export class Builder {
     const g = this.model.taskStage[i];
     const s = this.model.stages[g];
     const order = this.nodeOrder;
-    if (this.rng) this.rng.shuffle(order);
+    if (this.rng) this.rng.shuffleInts(order);
     const fits = this.fits;
     if (fits && latest >= this.model.T) {
       // Ties between nodes go to the first in the shuffled order, as in the loop below.
@@ -143,7 +143,7 @@ export class Builder {
     const g = model.taskStage[i];
     const s = model.stages[g];
     const order = this.nodeOrder;
-    if (this.rng) this.rng.shuffle(order);
+    if (this.rng) this.rng.shuffleInts(order);
     const byFinish = this.rule === 'earliestFinish';
     const nodeOf = this.schedule.node;
     const hints = this.hints!;
