@@ -400,10 +400,7 @@ export class Decoder {
       touched[k] = 0;
       this.fits.freed(k);
     }
-    for (const g of job.stages) {
-      this.stageEnd[g] = 0;
-      this.fits.forgetStage(g);
-    }
+    for (const g of job.stages) this.stageEnd[g] = 0;
     out.reject(j);
   }
 

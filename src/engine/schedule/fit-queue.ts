@@ -3,24 +3,27 @@ import { Profile } from './profile';
 
 /**
  * The node choice of the serial schedule generation (Builder.placeTask, Decoder.place, without priced
- * transfers) without looking at every node for every task: per stage, a min-heap of the nodes keyed by
- * the task's end on them ('earliestFinish') or by (start, length) ('earliestStart'), ties by node index.
+ * transfers) without looking at every node for every task: per class of stages, a min-heap of the nodes keyed
+ * by the task's end on them ('earliestFinish') or by (start, length) ('earliestStart'), ties by node index.
+ * A class is a shape (equal demand and durations: a scan cannot tell such stages apart) and an earliest
+ * start: its stages choose alike at any moment, so they share one heap and one memory (all the maps of a data
+ * centre's jobs released together are one class, however their tasks interleave in a list).
  *
  * A key is exact when the node's usage has not changed since its earliest fit was found (fitVersion equals
  * nodeVersion), else a lower bound: usage only grows while a schedule is built, so a node's earliest fit
  * for a stage can only move later (the memory `from[]` the SGS already kept). choose() refreshes the top
  * until it is exact; then no other node can end (start) earlier, since every key is at most its true value.
  * Only the node just committed to changes, so that is usually one short scan and one sift per task instead
- * of a loop over all K nodes. A refresh scans only as far as the next key: beyond it the node cannot win
- * yet and keeps a lower bound.
+ * of a loop over all K nodes. A refresh scans only as far as the least exact key seen: beyond it the node
+ * cannot win and keeps a lower bound.
  *
  * Ties keep the callers' rules exactly: the smallest node index (no generator), the first in a rotation
  * (Decoder's random node), or the first in a shuffled node order (Builder's): every node whose exact key
  * equals the least one is collected, and the rule picks among them.
  *
  * The caller reports every change of a node's usage: changed(k) when load was added, freed(k) when some was
- * taken back (an undone job: the lower bounds of that node no longer hold, for any stage), forgetStage(g)
- * when a stage's earliest start may have moved earlier, reset() for a new schedule.
+ * taken back (an undone job: the lower bounds of that node no longer hold, for any class), reset() for a new
+ * schedule.
  */
 export class FitQueue {
   /** Start of the node the last choose() returned. */
@@ -30,24 +33,33 @@ export class FitQueue {
   private readonly K: number;
   private readonly T: number;
   private readonly nodeVersion: Int32Array;
-  /** from[g*K+k]: no task of stage g fits on node k before this slot (and it fits there when fitVersion is current). */
+  /**
+   * from[c*K+k]: no task of class c fits on node k in [its earliest start, from) (and it fits there when
+   * fitVersion is current).
+   */
   private readonly from: Int32Array;
   private readonly fitVersion: Int32Array;
-  /** Heap of stage g: nodes hNode[g*K .. g*K+hSize[g]-1] with keys hKey[...]. */
+  /** Heap of class c: nodes hNode[c*K .. c*K+hSize[c]-1] with keys hKey[...]. */
   private readonly hNode: Int32Array;
   private readonly hKey: Float64Array;
   private readonly hSize: Int32Array;
-  /** The earliest start the stage's heap was built for; -1: to be (re)built. */
-  private readonly estOf: Int32Array;
+  /** The heap of class c is to be (re)built from from[] (0), or is current (1). */
+  private readonly built: Uint8Array;
+  /** Classes by shape * (T + 2) + earliest start; at most one per stage at a time, so S of them (then all are dropped). */
+  private readonly classes = new Map<number, number>();
+  /** Per stage, the class it had for the earliest start stageEst[g] while epoch was stageEpoch[g]. */
+  private readonly stageClass: Int32Array;
+  private readonly stageEst: Int32Array;
+  private readonly stageEpoch: Int32Array;
+  private epoch = 0;
   private readonly tied: Int32Array;
   private readonly stack: Int32Array;
   private readonly mark: Uint8Array;
   /**
-   * Stages of one shape (equal demand and durations: a scan cannot tell them apart) share what is known:
-   * shapeFrom[h*K+k], no task of shape h fits on node k in [shapeEst[h], shapeFrom) (exactly there when
-   * shapeVersion is current). A stage whose earliest start is at least shapeEst[h] starts from it instead of
-   * scanning every node afresh (all the maps of a data centre's jobs are one shape), and adds what it finds
-   * when its scan began within what is known.
+   * Classes of one shape share what is known across earliest starts: shapeFrom[h*K+k], no task of shape h
+   * fits on node k in [shapeEst[h], shapeFrom) (exactly there when shapeVersion is current). A class whose
+   * earliest start is at least shapeEst[h] starts from it instead of scanning every node afresh (the reduces
+   * of a data centre's jobs), and adds what it finds when its scan began within what is known.
    */
   private readonly shapeOf: Int32Array;
   private readonly shapeEst: Int32Array;
@@ -69,7 +81,10 @@ export class FitQueue {
     this.hNode = new Int32Array(S * K);
     this.hKey = new Float64Array(S * K);
     this.hSize = new Int32Array(S);
-    this.estOf = new Int32Array(S).fill(-1);
+    this.built = new Uint8Array(S);
+    this.stageClass = new Int32Array(S);
+    this.stageEst = new Int32Array(S).fill(-1);
+    this.stageEpoch = new Int32Array(S).fill(-1);
     this.tied = new Int32Array(K);
     this.stack = new Int32Array(2 * K + 2);
     this.mark = new Uint8Array(K);
@@ -88,9 +103,8 @@ export class FitQueue {
 
   /** A new schedule (empty profile): nothing remembered. */
   reset(): void {
-    this.from.fill(0);
-    this.fitVersion.fill(-1);
-    this.estOf.fill(-1);
+    this.classes.clear();
+    this.epoch++;
     this.shapeEst.fill(-1);
   }
 
@@ -105,15 +119,7 @@ export class FitQueue {
     const K = this.K;
     for (let x = k; x < this.from.length; x += K) this.from[x] = 0;
     for (let h = 0; h < this.shapeEst.length; h++) this.shapeFrom[h * K + k] = this.shapeEst[h];
-    this.estOf.fill(-1);
-  }
-
-  /** Stage g's earliest start may change (its job undone): nothing about it holds. */
-  forgetStage(g: number): void {
-    const K = this.K;
-    this.from.fill(0, g * K, g * K + K);
-    this.fitVersion.fill(-1, g * K, g * K + K);
-    this.estOf[g] = -1;
+    this.built.fill(0);
   }
 
   /**
@@ -123,14 +129,15 @@ export class FitQueue {
    */
   choose(g: number, est: number, rot: number, order: ArrayLike<number> | null): number {
     const K = this.K;
-    const base = g * K;
-    if (this.estOf[g] !== est) this.build(g, est);
+    const c = this.classOf(g, est);
+    const base = c * K;
+    if (!this.built[c]) this.build(c, g, est);
     const { hNode, hKey, hSize, from } = this;
     // Refresh until the top is exact; `ub`, the least exact key seen, bounds how far a refresh need look.
     let ub = Infinity;
-    while (hSize[g] > 0 && hKey[base] !== Infinity && !this.exactAt(base, 0)) ub = this.refreshAt(g, base, 0, est, ub);
-    if (hSize[g] === 0 || hKey[base] === Infinity) {
-      hSize[g] = 0; // only nodes that fit nowhere are left
+    while (hSize[c] > 0 && hKey[base] !== Infinity && !this.exactAt(base, 0)) ub = this.refreshAt(c, g, base, 0, est, ub);
+    if (hSize[c] === 0 || hKey[base] === Infinity) {
+      hSize[c] = 0; // only nodes that fit nowhere are left
       return -1;
     }
     if ((rot <= 0 && !order) || K === 1) {
@@ -146,9 +153,9 @@ export class FitQueue {
     stack[sp++] = 0;
     while (sp > 0) {
       const x = stack[--sp];
-      if (x >= hSize[g] || hKey[base + x] !== best) continue;
+      if (x >= hSize[c] || hKey[base + x] !== best) continue;
       if (!this.exactAt(base, x)) {
-        this.refreshAt(g, base, x, est, best);
+        this.refreshAt(c, g, base, x, est, best);
         stack[sp++] = x;
         continue;
       }
@@ -215,19 +222,39 @@ export class FitQueue {
     return this.fitVersion[base + k] === this.nodeVersion[k];
   }
 
-  /** Builds stage g's heap from what is remembered, every key at least est. */
-  private build(g: number, est: number): void {
+  /** The class of stage g with earliest start est: a new one starts with nothing known. */
+  private classOf(g: number, est: number): number {
+    if (this.stageEst[g] === est && this.stageEpoch[g] === this.epoch) return this.stageClass[g];
+    const T = this.T;
+    const key = this.shapeOf[g] * (T + 2) + Math.min(est, T + 1);
+    let c = this.classes.get(key);
+    if (c === undefined) {
+      if (this.classes.size === this.hSize.length) {
+        // As many classes as stages: the older ones serve no stage any more.
+        this.classes.clear();
+        this.epoch++;
+      }
+      c = this.classes.size;
+      this.classes.set(key, c);
+      const K = this.K;
+      this.from.fill(est, c * K, c * K + K);
+      this.fitVersion.fill(-1, c * K, c * K + K);
+      this.built[c] = 0;
+    }
+    this.stageClass[g] = c;
+    this.stageEst[g] = est;
+    this.stageEpoch[g] = this.epoch;
+    return c;
+  }
+
+  /** Builds class c's heap (stage g's shape, earliest start est) from what is remembered, every key at least est. */
+  private build(c: number, g: number, est: number): void {
     const K = this.K;
     const T = this.T;
-    const base = g * K;
+    const base = c * K;
     const dur = this.model.stages[g].dur;
     const { from, fitVersion, hNode, hKey } = this;
-    // A bound found for a later earliest start says nothing about the slots before it.
-    if (this.estOf[g] >= 0 && est < this.estOf[g]) {
-      from.fill(0, base, base + K);
-      fitVersion.fill(-1, base, base + K);
-    }
-    // The shape's memory holds for this stage when it was found from no later than est; else it starts over here.
+    // The shape's memory holds for this class when it was found from no later than est; else it starts over here.
     const h = this.shapeOf[g];
     const hb = h * K;
     const { shapeFrom, shapeVersion } = this;
@@ -249,18 +276,18 @@ export class FitQueue {
       hKey[base + n] = this.key(f, d);
       n++;
     }
-    this.hSize[g] = n;
+    this.hSize[c] = n;
     for (let x = (n >> 1) - 1; x >= 0; x--) this.siftDown(base, n, x);
-    this.estOf[g] = est;
+    this.built[c] = 1;
   }
 
   /**
-   * Entry x of stage g's heap is a lower bound: scans its node from there, as far as `ub` (a key some node
-   * already reaches exactly: beyond it this node cannot win; Infinity: to the horizon), and sifts it down with
-   * its exact key, a higher bound, or Infinity when it fits nowhere any more. Returns ub lowered to the exact
-   * key found.
+   * Entry x of class c's heap (stage g's shape) is a lower bound: scans its node from there, as far as `ub` (a
+   * key some node already reaches exactly: beyond it this node cannot win; Infinity: to the horizon), and sifts
+   * it down with its exact key, a higher bound, or Infinity when it fits nowhere any more. Returns ub lowered
+   * to the exact key found.
    */
-  private refreshAt(g: number, base: number, x: number, est: number, ub: number): number {
+  private refreshAt(c: number, g: number, base: number, x: number, est: number, ub: number): number {
     const { hNode, hKey, from, fitVersion } = this;
     const T = this.T;
     const k = hNode[base + x];
@@ -290,7 +317,7 @@ export class FitQueue {
       key = from[idx] > T - d ? Infinity : this.key(from[idx], d);
     }
     hKey[base + x] = key;
-    this.siftDown(base, this.hSize[g], x);
+    this.siftDown(base, this.hSize[c], x);
     return ub;
   }
 

@@ -222,7 +222,6 @@ export class Builder {
       const seen = new Uint8Array(this.model.K);
       for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++)
         if (node[i] >= 0 && !seen[node[i]]) (seen[node[i]] = 1), fits.freed(node[i]);
-      for (const g of job.stages) fits.forgetStage(g);
     }
     this.fetch?.releaseJob(j);
     for (const g of job.stages) this.stageEnd[g] = 0;
