@@ -5,6 +5,7 @@ import { freezeAt } from '../../harness/freeze';
 import { scaleInstance } from '../../harness/scale-instance';
 import { Decoder } from '../../src/engine/lists/decoder';
 import { decreasingJobOrder, rffdOnce } from '../../src/engine/lists/job-orders';
+import { Justifier } from '../../src/engine/lists/justify';
 import { ignoringTransfers, loadInstance, Model } from '../../src/engine/model/model';
 import { InstanceDoc } from '../../src/engine/model/types';
 import { Random } from '../../src/engine/random';
@@ -202,6 +203,41 @@ function refBuild(model: Model, rng: Random | null, byStart: boolean, jobOrder: 
   return { node, start, accepted, frozenUnfit: -1 };
 }
 
+/** Justifier.backward as it was: per task by decreasing end, the latest end on any node (loop, ties to the smaller index). */
+function refBackward(model: Model, s: Schedule, makespan: number, prev: Int32Array): Int32Array | null {
+  const { K, T } = model;
+  const profile = new Profile(model);
+  const minStart = new Int32Array(model.stages.length).fill(T);
+  const posOf = new Int32Array(model.nTasks);
+  prev.forEach((i, p) => (posOf[i] = p));
+  const acc = [...prev].filter((i) => s.accepted[model.taskJob[i]]);
+  // By decreasing end, equal ends in list order (Justifier's counting sort).
+  const byEnd = [...acc].sort((a, b) => s.end(b) - s.end(a) || posOf[a] - posOf[b]);
+  const start = new Int32Array(model.nTasks);
+  for (const i of byEnd) {
+    const g = model.taskStage[i];
+    const st = model.stages[g];
+    const latestEnd = st.succs.reduce((e, h) => Math.min(e, minStart[h]), makespan);
+    let bestK = -1;
+    let bestT = -1;
+    for (let k = 0; k < K; k++)
+      for (let t = latestEnd - st.dur[k]; t >= model.jobs[st.job].release && t + st.dur[k] > bestT + (bestK >= 0 ? st.dur[bestK] : 0); t--)
+        if (profile.fits(k, g, t)) {
+          (bestK = k), (bestT = t);
+          break;
+        }
+    if (bestK < 0) return null;
+    profile.add(bestK, g, bestT);
+    start[i] = bestT;
+    minStart[g] = Math.min(minStart[g], bestT);
+  }
+  // By right-justified start; equal starts in reverse decreasing-end order.
+  const rank = new Int32Array(model.nTasks);
+  byEnd.forEach((i, q) => (rank[i] = q));
+  const fwd = [...acc].sort((a, b) => start[a] - start[b] || rank[b] - rank[a]);
+  return Int32Array.from([...fwd, ...[...prev].filter((i) => !s.accepted[model.taskJob[i]])]);
+}
+
 function assertSame(s: Schedule, ref: Ref, what: string): void {
   assert.deepEqual([...s.accepted], [...ref.accepted], `${what}: accepted`);
   assert.deepEqual([...s.node], [...ref.node], `${what}: nodes`);
@@ -276,6 +312,27 @@ describe('fit queue: the node choice of Decoder and Builder is the one of a loop
       }
     }
     assert.ok(frozenTasks > 0);
+  });
+
+  it('Justifier.backward right-justifies as the loop does', () => {
+    let justified = 0;
+    for (const { name, model } of all) {
+      const rng = new Random(model.nTasks + 5);
+      const dec = new Decoder(model);
+      const just = new Justifier(model);
+      for (let r = 0; r < 2; r++) {
+        const s = new Schedule(model);
+        const prev = new Int32Array(model.nTasks);
+        dec.decode(permutation(model.nTasks, rng), null, null, s, prev, r === 1);
+        const out = new Int32Array(model.nTasks);
+        const ok = just.backward(s, s.makespan(), prev, out);
+        const ref = refBackward(model, s, s.makespan(), prev);
+        assert.equal(ok, ref !== null, `${name} list ${r}`);
+        if (ref) assert.deepEqual([...out], [...ref], `${name} list ${r}`);
+        if (ok) justified++;
+      }
+    }
+    assert.ok(justified > 40);
   });
 
   it('buildFromTaskOrder and buildFromJobOrder (both rules, rffdOnce) choose as the loop does', () => {

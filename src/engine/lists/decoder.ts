@@ -75,7 +75,7 @@ export class Decoder {
     const S = model.stages.length;
     this.profile = new Profile(model);
     this.stageEnd = new Int32Array(S);
-    this.fits = new FitQueue(model, this.profile, false);
+    this.fits = new FitQueue(model, this.profile, 'end');
     this.touched = new Uint8Array(model.K);
     this.pos = new Int32Array(model.nTasks);
     this.heap = new MinHeap(this.pos, model.nTasks);

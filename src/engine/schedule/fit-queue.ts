@@ -45,11 +45,16 @@ export class FitQueue {
   private readonly hSize: Int32Array;
   /** The heap of class c is to be (re)built from from[] (0), or is current (1). */
   private readonly built: Uint8Array;
-  /** Classes by shape * (T + 2) + earliest start; at most one per stage at a time, so S of them (then all are dropped). */
+  /**
+   * Classes by (shape, earliest start, horizon); at most one per stage at a time, so S of them (then all are
+   * dropped). classHorizon[c]: the slot its tasks must end by.
+   */
   private readonly classes = new Map<number, number>();
   /** Per stage, the class it had for the earliest start stageEst[g] while epoch was stageEpoch[g]. */
   private readonly stageClass: Int32Array;
   private readonly stageEst: Int32Array;
+  private readonly stageHorizon: Int32Array;
+  private readonly classHorizon: Int32Array;
   private readonly stageEpoch: Int32Array;
   private epoch = 0;
   private readonly tied: Int32Array;
@@ -69,8 +74,16 @@ export class FitQueue {
   constructor(
     readonly model: Model,
     readonly profile: Profile,
-    /** Key (start, length) instead of end: Builder's 'earliestStart' rule. */
-    private readonly byStart: boolean,
+    /**
+     * What a node is chosen by: 'end' (earliest finish), 'startLength' (earliest start, then the shorter:
+     * Builder's 'earliestStart'), 'start' (earliest start alone).
+     */
+    private readonly rule: 'end' | 'startLength' | 'start' = 'end',
+    /**
+     * Time runs backwards: start t stands for the task on slots T-1-t down to T-t-d, i.e. ending at T - t
+     * (Justifier's right-justification: the latest end is the earliest mirrored start, rule 'start').
+     */
+    private readonly mirror = false,
   ) {
     const S = model.stages.length;
     const K = (this.K = model.K);
@@ -84,6 +97,8 @@ export class FitQueue {
     this.built = new Uint8Array(S);
     this.stageClass = new Int32Array(S);
     this.stageEst = new Int32Array(S).fill(-1);
+    this.stageHorizon = new Int32Array(S);
+    this.classHorizon = new Int32Array(S);
     this.stageEpoch = new Int32Array(S).fill(-1);
     this.tied = new Int32Array(K);
     this.stack = new Int32Array(2 * K + 2);
@@ -125,11 +140,11 @@ export class FitQueue {
   /**
    * The node a task of stage g (earliest start est) goes to, its start in `start`; -1 when it fits nowhere
    * within the horizon. Ties: rot >= 0, the first node from rot on (k = rot, rot+1, ..., K-1, 0, ...); else
-   * `order` given, the first in it; else the smallest index.
+   * `order` given, the first in it; else the smallest index. A task must end by `horizon` (default T).
    */
-  choose(g: number, est: number, rot: number, order: ArrayLike<number> | null): number {
+  choose(g: number, est: number, rot: number, order: ArrayLike<number> | null, horizon = this.T): number {
     const K = this.K;
-    const c = this.classOf(g, est);
+    const c = this.classOf(g, est, horizon);
     const base = c * K;
     if (!this.built[c]) this.build(c, g, est);
     const { hNode, hKey, hSize, from } = this;
@@ -199,12 +214,16 @@ export class FitQueue {
     const av = model.avail[k];
     const taskLimit = model.taskLimit[k];
     const eps = CAPACITY_EPS; // a local: the imported binding is a property load on every use
+    // Slot of (mirrored) time t: o + dir * t.
+    const o = this.mirror ? T - 1 : 0;
+    const dir = this.mirror ? -1 : 1;
     let runStart = f;
     for (let t = f; runStart <= last; t++) {
-      let ok = count[t] < taskLimit[t];
+      const u = o + dir * t;
+      let ok = count[u] < taskLimit[u];
       for (let m = 0; ok && m < M; m++) {
         const dm = dem[m];
-        if (dm > 0 && used[m * T + t] + dm > av[m * T + t] + eps) ok = false;
+        if (dm > 0 && used[m * T + u] + dm > av[m * T + u] + eps) ok = false;
       }
       if (!ok) runStart = t + 1;
       else if (t - runStart + 1 >= d) return runStart;
@@ -214,7 +233,12 @@ export class FitQueue {
   }
 
   private key(t: number, d: number): number {
-    return this.byStart ? t * (this.T + 1) + d : t + d;
+    return this.rule === 'end' ? t + d : this.rule === 'start' ? t : t * (this.T + 1) + d;
+  }
+
+  /** The last start a key allows a node with length d (any later one has a greater key). */
+  private lastFor(key: number, d: number): number {
+    return this.rule === 'end' ? key - d : this.rule === 'start' ? key : Math.floor(key / (this.T + 1));
   }
 
   private exactAt(base: number, x: number): boolean {
@@ -222,11 +246,11 @@ export class FitQueue {
     return this.fitVersion[base + k] === this.nodeVersion[k];
   }
 
-  /** The class of stage g with earliest start est: a new one starts with nothing known. */
-  private classOf(g: number, est: number): number {
-    if (this.stageEst[g] === est && this.stageEpoch[g] === this.epoch) return this.stageClass[g];
+  /** The class of stage g with earliest start est and that horizon: a new one starts with nothing known. */
+  private classOf(g: number, est: number, horizon: number): number {
+    if (this.stageEst[g] === est && this.stageHorizon[g] === horizon && this.stageEpoch[g] === this.epoch) return this.stageClass[g];
     const T = this.T;
-    const key = this.shapeOf[g] * (T + 2) + Math.min(est, T + 1);
+    const key = (this.shapeOf[g] * (T + 2) + Math.min(est, T + 1)) * (T + 1) + Math.max(0, Math.min(horizon, T));
     let c = this.classes.get(key);
     if (c === undefined) {
       if (this.classes.size === this.hSize.length) {
@@ -240,9 +264,11 @@ export class FitQueue {
       this.from.fill(est, c * K, c * K + K);
       this.fitVersion.fill(-1, c * K, c * K + K);
       this.built[c] = 0;
+      this.classHorizon[c] = Math.max(0, Math.min(horizon, T));
     }
     this.stageClass[g] = c;
     this.stageEst[g] = est;
+    this.stageHorizon[g] = horizon;
     this.stageEpoch[g] = this.epoch;
     return c;
   }
@@ -250,7 +276,7 @@ export class FitQueue {
   /** Builds class c's heap (stage g's shape, earliest start est) from what is remembered, every key at least est. */
   private build(c: number, g: number, est: number): void {
     const K = this.K;
-    const T = this.T;
+    const T = this.classHorizon[c]; // the last end allowed
     const base = c * K;
     const dur = this.model.stages[g].dur;
     const { from, fitVersion, hNode, hKey } = this;
@@ -289,12 +315,12 @@ export class FitQueue {
    */
   private refreshAt(c: number, g: number, base: number, x: number, est: number, ub: number): number {
     const { hNode, hKey, from, fitVersion } = this;
-    const T = this.T;
+    const T = this.classHorizon[c]; // the last end allowed
     const k = hNode[base + x];
     const d = this.model.stages[g].dur[k];
     let last = T - d;
     if (ub !== Infinity) {
-      const bound = this.byStart ? Math.floor(ub / (T + 1)) : ub - d;
+      const bound = this.lastFor(ub, d);
       if (bound < last) last = bound;
     }
     const idx = base + k;
@@ -312,7 +338,7 @@ export class FitQueue {
       if (key < ub) ub = key;
     } else {
       // Every slot the scan looked at up to the last one that did not fit is passed: none is looked at twice.
-      from[idx] = f <= last ? this.after : last + 1;
+      from[idx] = f <= last ? this.after : Math.max(f, last + 1);
       if (shared && this.after > this.shapeFrom[sx]) this.shapeFrom[sx] = this.after;
       key = from[idx] > T - d ? Infinity : this.key(from[idx], d);
     }

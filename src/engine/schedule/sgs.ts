@@ -62,7 +62,7 @@ export class Builder {
    * that the profile changes only through placeTask, placeJob and unplaceJob.
    */
   useFitQueue(): this {
-    if (!this.fetch && !this.fits) this.fits = new FitQueue(this.model, this.profile, this.rule === 'earliestStart');
+    if (!this.fetch && !this.fits) this.fits = new FitQueue(this.model, this.profile, this.rule === 'earliestStart' ? 'startLength' : 'end');
     return this;
   }
 
