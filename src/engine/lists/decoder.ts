@@ -46,6 +46,15 @@ export class Decoder {
   private readonly fits: FitQueue;
   private readonly touched: Uint8Array;
   private readonly pos: Int32Array;
+  /**
+   * The eligible tasks by priority, stage by stage: stage g's tasks to place, by position in the list, are
+   * byPos[next[g] .. last[g]-1] (within its range from firstTask); the heap holds the eligible stages keyed by
+   * the position of their next task (stageKey), which is the task of highest priority among all eligible ones.
+   */
+  private readonly byPos: Int32Array;
+  private readonly next: Int32Array;
+  private readonly last: Int32Array;
+  private readonly stageKey: Int32Array;
   private readonly heap: MinHeap;
   private readonly waiting: Int32Array;
   private readonly left: Int32Array;
@@ -78,7 +87,11 @@ export class Decoder {
     this.fits = new FitQueue(model, this.profile, 'end');
     this.touched = new Uint8Array(model.K);
     this.pos = new Int32Array(model.nTasks);
-    this.heap = new MinHeap(this.pos, model.nTasks);
+    this.byPos = new Int32Array(model.nTasks);
+    this.next = new Int32Array(S);
+    this.last = new Int32Array(S);
+    this.stageKey = new Int32Array(S);
+    this.heap = new MinHeap(this.stageKey, S);
     this.waiting = new Int32Array(S);
     this.left = new Int32Array(S);
     this.placed = new Int32Array(S);
@@ -142,6 +155,14 @@ export class Decoder {
     for (let j = 0; j < model.jobs.length; j++) out.accepted[j] = skip && skip[j] && !frozen?.jobHas[j] ? 0 : 1;
     for (let p = 0; p < order.length; p++) pos[order[p]] = p;
     this.heap.clear();
+    const { byPos, next, last } = this;
+    for (let g = 0; g < S; g++) next[g] = last[g] = stages[g].firstTask;
+    for (let p = 0; p < order.length; p++) {
+      const i = order[p];
+      const g = model.taskStage[i];
+      // Frozen tasks are placed already (placeFrozen), never queued.
+      if (!frozen?.free[g] || frozen.node[i] < 0) byPos[last[g]++] = i;
+    }
     // Frozen tasks are where they are before anything else is placed; their stages wait for fewer tasks.
     let nSeq = frozen ? this.placeFrozen(out) : 0;
     for (let g = 0; g < S; g++) {
@@ -162,8 +183,12 @@ export class Decoder {
         this.aborted = true;
         return;
       }
-      const i = this.heap.pop();
-      const g = model.taskStage[i];
+      const g = this.heap.peek();
+      const i = byPos[next[g]++];
+      if (next[g] < last[g]) {
+        this.stageKey[g] = pos[byPos[next[g]]];
+        this.heap.resift();
+      } else this.heap.pop();
       const j = stages[g].job;
       if (failed[j]) continue;
       const free = frozen?.free[g];
@@ -409,9 +434,9 @@ export class Decoder {
   }
 
   private pushStage(g: number): void {
-    const s = this.model.stages[g];
-    const frozenNode = this.model.frozen?.free[g] ? this.model.frozen.node : null;
-    for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) if (!frozenNode || frozenNode[i] < 0) this.heap.push(i);
+    if (this.next[g] === this.last[g]) return;
+    this.stageKey[g] = this.pos[this.byPos[this.next[g]]];
+    this.heap.push(g);
   }
 }
 
