@@ -10,6 +10,7 @@ import { ignoringTransfers, loadInstance, Model } from '../../src/engine/model/m
 import { InstanceDoc } from '../../src/engine/model/types';
 import { Random } from '../../src/engine/random';
 import { toPlanDoc } from '../../src/engine/schedule/plan-doc';
+import { FitQueue } from '../../src/engine/schedule/fit-queue';
 import { Profile } from '../../src/engine/schedule/profile';
 import { Schedule } from '../../src/engine/schedule/schedule';
 import { buildFromJobOrder, buildFromTaskOrder } from '../../src/engine/schedule/sgs';
@@ -287,6 +288,24 @@ describe('fit queue: the node choice of Decoder and Builder is the one of a loop
     }
     assert.ok(failures > 20, `only ${failures} rejected jobs: the failure path is hardly tested`);
     assert.ok(compared >= 300);
+  });
+
+  it('with room for few classes (dropped and found again), the same', () => {
+    const keep = FitQueue.maxEntries;
+    try {
+      for (const { name, model } of all.filter(({ model }) => model.stages.length > 4)) {
+        FitQueue.maxEntries = 2 * model.K; // two classes at a time
+        const rng = new Random(model.nTasks + 3);
+        const order = permutation(model.nTasks, rng);
+        const s = new Schedule(model);
+        new Decoder(model).decode(order, null, null, s, undefined, true);
+        assertSame(s, refDecode(model, order, null, null, true), `${name} two classes`);
+        const jobs = decreasingJobOrder(model, new Random(5));
+        assertSame(buildFromJobOrder(model, jobs, new Random(9), 'earliestStart'), refBuild(model, new Random(9), true, jobs, null), `${name} two classes rffd`);
+      }
+    } finally {
+      FitQueue.maxEntries = keep;
+    }
   });
 
   it('Decoder with frozen tasks (a re-plan) decodes as the loop does', () => {

@@ -26,6 +26,9 @@ import { Profile } from './profile';
  * schedule.
  */
 export class FitQueue {
+  /** At most this many (class, node) entries, about 80 MB: classes beyond are dropped and found again (tests lower it). */
+  static maxEntries = 1 << 22;
+
   /** Start of the node the last choose() returned. */
   start = -1;
   /** After a scan that found no fit: the slot after the last one that did not fit. */
@@ -37,26 +40,27 @@ export class FitQueue {
    * from[c*K+k]: no task of class c fits on node k in [its earliest start, from) (and it fits there when
    * fitVersion is current).
    */
-  private readonly from: Int32Array;
-  private readonly fitVersion: Int32Array;
+  private from: Int32Array;
+  private fitVersion: Int32Array;
   /** Heap of class c: nodes hNode[c*K .. c*K+hSize[c]-1] with keys hKey[...]. */
-  private readonly hNode: Int32Array;
-  private readonly hKey: Float64Array;
-  private readonly hSize: Int32Array;
+  private hNode: Int32Array;
+  private hKey: Float64Array;
+  private hSize: Int32Array;
   /** The heap of class c is to be (re)built from from[] (0), or is current (1). */
-  private readonly built: Uint8Array;
+  private built: Uint8Array;
   /**
-   * Classes by (shape, earliest start, horizon); at most one per stage at a time, so S of them (then all are
-   * dropped). classHorizon[c]: the slot its tasks must end by.
+   * Classes by (shape, earliest start, horizon), numbered as they come; the arrays per class grow up to
+   * maxClasses, then all are dropped and numbering starts again. classHorizon[c]: the slot its tasks must end by.
    */
   private readonly classes = new Map<number, number>();
   /** Per stage, the class it had for the earliest start stageEst[g] while epoch was stageEpoch[g]. */
   private readonly stageClass: Int32Array;
   private readonly stageEst: Int32Array;
   private readonly stageHorizon: Int32Array;
-  private readonly classHorizon: Int32Array;
+  private classHorizon: Int32Array;
   private readonly stageEpoch: Int32Array;
   private epoch = 0;
+  private readonly maxClasses: number;
   private readonly tied: Int32Array;
   private readonly stack: Int32Array;
   private readonly mark: Uint8Array;
@@ -89,16 +93,19 @@ export class FitQueue {
     const K = (this.K = model.K);
     this.T = model.T;
     this.nodeVersion = new Int32Array(K);
-    this.from = new Int32Array(S * K);
-    this.fitVersion = new Int32Array(S * K).fill(-1);
-    this.hNode = new Int32Array(S * K);
-    this.hKey = new Float64Array(S * K);
-    this.hSize = new Int32Array(S);
-    this.built = new Uint8Array(S);
+    // Room for a few classes, grown up to maxClasses (a class holds 20 bytes per node).
+    this.maxClasses = Math.max(1, Math.min(S, Math.floor(FitQueue.maxEntries / K)));
+    const cap = Math.min(this.maxClasses, 64, S);
+    this.from = new Int32Array(cap * K);
+    this.fitVersion = new Int32Array(cap * K).fill(-1);
+    this.hNode = new Int32Array(cap * K);
+    this.hKey = new Float64Array(cap * K);
+    this.hSize = new Int32Array(cap);
+    this.built = new Uint8Array(cap);
+    this.classHorizon = new Int32Array(cap);
     this.stageClass = new Int32Array(S);
     this.stageEst = new Int32Array(S).fill(-1);
     this.stageHorizon = new Int32Array(S);
-    this.classHorizon = new Int32Array(S);
     this.stageEpoch = new Int32Array(S).fill(-1);
     this.tied = new Int32Array(K);
     this.stack = new Int32Array(2 * K + 2);
@@ -254,9 +261,12 @@ export class FitQueue {
     let c = this.classes.get(key);
     if (c === undefined) {
       if (this.classes.size === this.hSize.length) {
-        // As many classes as stages: the older ones serve no stage any more.
-        this.classes.clear();
-        this.epoch++;
+        if (this.hSize.length < this.maxClasses) this.grow(Math.min(this.maxClasses, 2 * this.hSize.length));
+        else {
+          // Full: start over (what the live classes knew is found again).
+          this.classes.clear();
+          this.epoch++;
+        }
       }
       c = this.classes.size;
       this.classes.set(key, c);
@@ -271,6 +281,18 @@ export class FitQueue {
     this.stageHorizon[g] = horizon;
     this.stageEpoch[g] = this.epoch;
     return c;
+  }
+
+  private grow(cap: number): void {
+    const n = cap * this.K;
+    const more = <A extends Int32Array | Float64Array | Uint8Array>(a: A, b: A): A => (b.set(a), b);
+    this.from = more(this.from, new Int32Array(n));
+    this.fitVersion = more(this.fitVersion, new Int32Array(n).fill(-1));
+    this.hNode = more(this.hNode, new Int32Array(n));
+    this.hKey = more(this.hKey, new Float64Array(n));
+    this.hSize = more(this.hSize, new Int32Array(cap));
+    this.built = more(this.built, new Uint8Array(cap));
+    this.classHorizon = more(this.classHorizon, new Int32Array(cap));
   }
 
   /** Builds class c's heap (stage g's shape, earliest start est) from what is remembered, every key at least est. */
