@@ -4,7 +4,8 @@ import { Profile } from './profile';
 /**
  * The node choice of the serial schedule generation (Builder.placeTask, Decoder.place, without priced
  * transfers) without looking at every node for every task: per class of stages, a min-heap of the nodes keyed
- * by the task's end on them ('earliestFinish') or by (start, length) ('earliestStart'), ties by node index.
+ * by the task's end on them ('earliestFinish') or by (start, length) ('earliestStart'), ties by node index;
+ * or on mirrored time by start alone (Justifier's latest end, with a horizon per job release).
  * A class is a shape (equal demand and durations: a scan cannot tell such stages apart) and an earliest
  * start: its stages choose alike at any moment, so they share one heap and one memory (all the maps of a data
  * centre's jobs released together are one class, however their tasks interleave in a list).
