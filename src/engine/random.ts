@@ -56,6 +56,31 @@ export class Random {
     return xs;
   }
 
+  /**
+   * shuffle() of an Int32Array, the same permutation and the same generator state after, with the generator's
+   * state in locals: a list scheduler shuffles its K nodes for every task (Builder with a generator).
+   */
+  shuffleInts(xs: Int32Array): Int32Array {
+    let { a, b, c, d } = this;
+    for (let i = xs.length - 1; i > 0; i--) {
+      const t = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (c << 21) | (c >>> 11);
+      c = (c + t) | 0;
+      const j = Math.floor(((t >>> 0) / 4294967296) * (i + 1));
+      const x = xs[i];
+      xs[i] = xs[j];
+      xs[j] = x;
+    }
+    this.a = a;
+    this.b = b;
+    this.c = c;
+    this.d = d;
+    return xs;
+  }
+
   /** A new independent generator derived from this one (for sub-searches and worker threads). */
   fork(): Random {
     return new Random(this.nextU32());

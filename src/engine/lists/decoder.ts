@@ -1,8 +1,9 @@
 import { MinHeap } from '../schedule/min-heap';
-import { CAPACITY_EPS, Model } from '../model/model';
+import { Model } from '../model/model';
 import { Random } from '../random';
 import { FetchPlanner } from '../schedule/fetch-planner';
 import { FitHints } from '../schedule/fit-hints';
+import { FitQueue } from '../schedule/fit-queue';
 import { Profile } from '../schedule/profile';
 import { Schedule } from '../schedule/schedule';
 
@@ -34,17 +35,26 @@ const STOP_CHECK = 256;
  *   once its predecessors are done and usage only grows while decoding, so a node's next fit for that
  *   stage can never be earlier than its last one: each node's timeline is scanned about once per stage
  *   instead of once per task. Unplacing a failed job frees capacity, so the memory is cleared then.
+ * - without priced transfers, the node is chosen from a per-stage heap of the nodes by end (fit-queue.ts):
+ *   only the node just committed to changes, so a task costs a short scan and a sift, not a loop over all K.
  * Without a generator it gives exactly `buildFromTaskOrder(model, order, null, skip)`'s schedule.
  */
 export class Decoder {
   readonly profile: Profile;
   private readonly stageEnd: Int32Array;
-  private readonly from: Int32Array;
-  /** nodeVersion[k] changes whenever node k's usage does; fitVersion[g*K+k] is its value when from[] was found to fit. */
-  private readonly nodeVersion: Int32Array;
-  private readonly fitVersion: Int32Array;
+  /** The node choice without priced transfers, and the memory of earlier fits (fit-queue.ts). */
+  private readonly fits: FitQueue;
   private readonly touched: Uint8Array;
   private readonly pos: Int32Array;
+  /**
+   * The eligible tasks by priority, stage by stage: stage g's tasks to place, by position in the list, are
+   * byPos[next[g] .. last[g]-1] (within its range from firstTask); the heap holds the eligible stages keyed by
+   * the position of their next task (stageKey), which is the task of highest priority among all eligible ones.
+   */
+  private readonly byPos: Int32Array;
+  private readonly next: Int32Array;
+  private readonly last: Int32Array;
+  private readonly stageKey: Int32Array;
   private readonly heap: MinHeap;
   private readonly waiting: Int32Array;
   private readonly left: Int32Array;
@@ -54,7 +64,7 @@ export class Decoder {
   private readonly seq: Int32Array;
   /** With priced transfers (model.pricesTransfers): each task's fetch, planned before its compute (Builder's rule). */
   private readonly fetch: FetchPlanner | null;
-  /** With priced transfers, the memory of scans per length (from[]'s role; fit-hints.ts). */
+  /** With priced transfers, the memory of scans per length (the fit memory's role; fit-hints.ts). */
   private readonly hints: FitHints | null;
   /** stopWhen(): asked every STOP_CHECK placements; when it says yes the decode ends at once, `aborted`. */
   private stop: (() => boolean) | null = null;
@@ -74,12 +84,14 @@ export class Decoder {
     const S = model.stages.length;
     this.profile = new Profile(model);
     this.stageEnd = new Int32Array(S);
-    this.from = new Int32Array(S * model.K);
-    this.nodeVersion = new Int32Array(model.K);
-    this.fitVersion = new Int32Array(S * model.K);
+    this.fits = new FitQueue(model, this.profile, 'end');
     this.touched = new Uint8Array(model.K);
     this.pos = new Int32Array(model.nTasks);
-    this.heap = new MinHeap(this.pos, model.nTasks);
+    this.byPos = new Int32Array(model.nTasks);
+    this.next = new Int32Array(S);
+    this.last = new Int32Array(S);
+    this.stageKey = new Int32Array(S);
+    this.heap = new MinHeap(this.stageKey, S);
     this.waiting = new Int32Array(S);
     this.left = new Int32Array(S);
     this.placed = new Int32Array(S);
@@ -143,6 +155,14 @@ export class Decoder {
     for (let j = 0; j < model.jobs.length; j++) out.accepted[j] = skip && skip[j] && !frozen?.jobHas[j] ? 0 : 1;
     for (let p = 0; p < order.length; p++) pos[order[p]] = p;
     this.heap.clear();
+    const { byPos, next, last } = this;
+    for (let g = 0; g < S; g++) next[g] = last[g] = stages[g].firstTask;
+    for (let p = 0; p < order.length; p++) {
+      const i = order[p];
+      const g = model.taskStage[i];
+      // Frozen tasks are placed already (placeFrozen), never queued.
+      if (!frozen?.free[g] || frozen.node[i] < 0) byPos[last[g]++] = i;
+    }
     // Frozen tasks are where they are before anything else is placed; their stages wait for fewer tasks.
     let nSeq = frozen ? this.placeFrozen(out) : 0;
     for (let g = 0; g < S; g++) {
@@ -163,8 +183,12 @@ export class Decoder {
         this.aborted = true;
         return;
       }
-      const i = this.heap.pop();
-      const g = model.taskStage[i];
+      const g = this.heap.peek();
+      const i = byPos[next[g]++];
+      if (next[g] < last[g]) {
+        this.stageKey[g] = pos[byPos[next[g]]];
+        this.heap.resift();
+      } else this.heap.pop();
       const j = stages[g].job;
       if (failed[j]) continue;
       const free = frozen?.free[g];
@@ -236,7 +260,7 @@ export class Decoder {
       out.start[i] = fz.start[i];
       const end = Math.min(model.T, fz.start[i] + f + model.stages[g].dur[k]);
       if (end > fz.start[i]) this.profile.add(k, g, fz.start[i], 1, end - fz.start[i]);
-      this.nodeVersion[k]++;
+      this.fits.changed(k);
       if (this.fetch) {
         out.fetch![i] = f;
         this.fetch.reserve(i, k, fz.start[i], out.node);
@@ -290,42 +314,12 @@ export class Decoder {
    */
   private place(c: number, g: number, rng: Random | null, out: Schedule): number {
     if (this.fetch) return this.placePriced(c, g, rng, out, this.fetch);
-    const model = this.model;
-    const K = model.K;
-    const T = model.T;
-    const s = model.stages[g];
-    const dur = s.dur;
-    const est = this.earliest(g);
-    const base = g * K;
-    const { from, fitVersion, nodeVersion } = this;
-    const rot = rng && K > 1 ? rng.int(K) : 0;
-    let bestK = -1;
-    let bestT = 0;
-    let bestEnd = T + 1;
-    for (let q = 0; q < K; q++) {
-      const k = q + rot < K ? q + rot : q + rot - K;
-      const d = dur[k];
-      // Only a strictly earlier finish can win, so the scan stops at bestEnd - d - 1.
-      const last = Math.min(T - d, bestEnd - d - 1);
-      const f = from[base + k] > est ? from[base + k] : est;
-      if (f > last) continue;
-      // A fit found earlier on a node whose usage has not changed since is still the earliest one.
-      let t = f;
-      if (fitVersion[base + k] !== nodeVersion[k]) {
-        t = this.scan(k, g, f, last, d);
-        if (t < 0) {
-          from[base + k] = last + 1;
-          continue;
-        }
-        from[base + k] = t;
-        fitVersion[base + k] = nodeVersion[k];
-      }
-      bestK = k;
-      bestT = t;
-      bestEnd = t + d;
-    }
-    if (bestK < 0) return -1;
-    this.commit(c, g, bestK, bestT, out);
+    const K = this.model.K;
+    // Ties go to the first node from a random one on (the generator is asked once per task, as always).
+    const rot = rng && K > 1 ? rng.int(K) : -1;
+    const k = this.fits.choose(g, this.earliest(g), rot, null);
+    if (k < 0) return -1;
+    this.commit(c, g, k, this.fits.start, out);
     return c;
   }
 
@@ -385,7 +379,7 @@ export class Decoder {
   private commitPriced(c: number, g: number, k: number, t: number, f: number, out: Schedule, fetch: FetchPlanner): void {
     const end = t + f + this.model.stages[g].dur[k];
     this.profile.add(k, g, t, 1, end - t);
-    this.nodeVersion[k]++;
+    this.fits.changed(k);
     out.node[c] = k;
     out.start[c] = t;
     out.fetch![c] = f;
@@ -395,7 +389,7 @@ export class Decoder {
 
   private commit(c: number, g: number, k: number, t: number, out: Schedule): void {
     this.profile.add(k, g, t);
-    this.nodeVersion[k]++;
+    this.fits.changed(k);
     out.node[c] = k;
     out.start[c] = t;
     const end = t + this.model.stages[g].dur[k];
@@ -404,26 +398,7 @@ export class Decoder {
 
   /** First t in [f, last] such that slots t .. t+d-1 of node k all fit a task of stage g, or -1. */
   private scan(k: number, g: number, f: number, last: number, d: number): number {
-    const model = this.model;
-    const M = model.M;
-    const T = model.T;
-    const dem = model.stages[g].demand;
-    const used = this.profile.used[k];
-    const count = this.profile.count[k];
-    const av = model.avail[k];
-    const taskLimit = model.taskLimit[k];
-    const eps = CAPACITY_EPS; // a local: the imported binding is a property load on every use
-    let runStart = f;
-    for (let t = f; runStart <= last; t++) {
-      let ok = count[t] < taskLimit[t];
-      for (let m = 0; ok && m < M; m++) {
-        const dm = dem[m];
-        if (dm > 0 && used[m * T + t] + dm > av[m * T + t] + eps) ok = false;
-      }
-      if (!ok) runStart = t + 1;
-      else if (t - runStart + 1 >= d) return runStart;
-    }
-    return -1;
+    return this.fits.scan(k, g, f, last, d);
   }
 
   /**
@@ -434,7 +409,6 @@ export class Decoder {
   private unplaceJob(j: number, out: Schedule): void {
     const model = this.model;
     const { K } = model;
-    const S = model.stages.length;
     const job = model.jobs[j];
     const touched = this.touched;
     for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
@@ -449,26 +423,20 @@ export class Decoder {
     for (let k = 0; k < K; k++) {
       if (!touched[k]) continue;
       touched[k] = 0;
-      this.nodeVersion[k]++;
-      for (let g = 0; g < S; g++) this.from[g * K + k] = 0;
+      this.fits.freed(k);
     }
-    for (const g of job.stages) {
-      this.stageEnd[g] = 0;
-      this.from.fill(0, g * K, g * K + K);
-      this.fitVersion.fill(-1, g * K, g * K + K);
-    }
+    for (const g of job.stages) this.stageEnd[g] = 0;
     out.reject(j);
   }
 
   private forget(): void {
-    this.from.fill(0);
-    this.fitVersion.fill(-1);
+    this.fits.reset();
   }
 
   private pushStage(g: number): void {
-    const s = this.model.stages[g];
-    const frozenNode = this.model.frozen?.free[g] ? this.model.frozen.node : null;
-    for (let i = s.firstTask; i < s.firstTask + s.tasks; i++) if (!frozenNode || frozenNode[i] < 0) this.heap.push(i);
+    if (this.next[g] === this.last[g]) return;
+    this.stageKey[g] = this.pos[this.byPos[this.next[g]]];
+    this.heap.push(g);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Model } from '../model/model';
+import { FitQueue } from '../schedule/fit-queue';
 import { Profile } from '../schedule/profile';
 import { Schedule } from '../schedule/schedule';
 
@@ -22,13 +23,14 @@ export function loadProfile(profile: Profile, s: Schedule): void {
  * decreasing order of their end, each at the latest end <= the makespan that its successors and the
  * capacity allow (latest finish on any node, ties to the earlier node), i.e. a serial SGS on the
  * mirrored problem. Ordering the tasks by their start in this right-justified schedule and decoding
- * that list forward packs them to the left again, which often shortens the schedule.
+ * that list forward packs them to the left again, which often shortens the schedule. The node choice is a
+ * FitQueue on mirrored time (the latest end is the earliest mirrored start), not a loop over every node.
  */
 export class Justifier {
   private readonly profile: Profile;
   private readonly start: Int32Array;
   private readonly minStart: Int32Array;
-  private readonly upper: Int32Array;
+  private readonly fits: FitQueue;
   private readonly count: Int32Array;
   private readonly byEnd: Int32Array;
 
@@ -36,7 +38,7 @@ export class Justifier {
     this.profile = new Profile(model);
     this.start = new Int32Array(model.nTasks);
     this.minStart = new Int32Array(model.stages.length);
-    this.upper = new Int32Array(model.stages.length * model.K);
+    this.fits = new FitQueue(model, this.profile, 'start', true);
     this.count = new Int32Array(model.T + 2);
     this.byEnd = new Int32Array(model.nTasks);
   }
@@ -47,14 +49,14 @@ export class Justifier {
    * at or after its job's release, which time-varying capacity makes possible; `out` is then unusable.
    */
   backward(s: Schedule, makespan: number, prev: Int32Array, out: Int32Array): boolean {
-    const { model, profile, start, minStart, upper, count } = this;
+    const { model, profile, start, minStart, count, fits } = this;
     const { K, T } = model;
     for (let k = 0; k < K; k++) {
       profile.used[k].fill(0);
       profile.count[k].fill(0);
     }
     minStart.fill(T);
-    upper.fill(T);
+    fits.reset();
     // Accepted tasks by decreasing end; equal ends in reverse chromosome order.
     count.fill(0);
     let nAcc = 0;
@@ -71,26 +73,13 @@ export class Justifier {
       let latestEnd = makespan;
       for (const h of st.succs) if (minStart[h] < latestEnd) latestEnd = minStart[h];
       const release = model.jobs[st.job].release;
-      let bestK = -1;
-      let bestEnd = -1;
-      for (let k = 0; k < K; k++) {
-        const d = st.dur[k];
-        const hi = Math.min(latestEnd - d, upper[g * K + k]);
-        // Only a strictly later end can win.
-        const lo = Math.max(release, bestEnd - d + 1);
-        if (hi < lo) continue;
-        const t = this.latestFit(k, g, lo, hi, d);
-        if (t < 0) {
-          upper[g * K + k] = lo - 1;
-          continue;
-        }
-        upper[g * K + k] = t;
-        bestK = k;
-        bestEnd = t + d;
-      }
-      if (bestK < 0) return false;
-      const t = bestEnd - st.dur[bestK];
-      profile.add(bestK, g, t);
+      // The latest end <= latestEnd with a start >= release on any node, ties to the smaller node index: in
+      // mirrored time the earliest start >= T - latestEnd whose end is <= T - release.
+      const k = fits.choose(g, T - latestEnd, -1, null, T - release);
+      if (k < 0) return false;
+      const t = T - fits.start - st.dur[k];
+      profile.add(k, g, t);
+      fits.changed(k);
       start[i] = t;
       if (t < minStart[g]) minStart[g] = t;
     }
@@ -102,16 +91,5 @@ export class Justifier {
     let tail = nAcc;
     for (let p = 0; p < prev.length; p++) if (!s.accepted[model.taskJob[prev[p]]]) out[tail++] = prev[p];
     return true;
-  }
-
-  /** Latest t in [lo, hi] such that slots t .. t+d-1 of node k fit a task of stage g, or -1. */
-  private latestFit(k: number, g: number, lo: number, hi: number, d: number): number {
-    const profile = this.profile;
-    let runEnd = hi + d;
-    for (let t = hi + d - 1; runEnd - d >= lo; t--) {
-      if (!profile.slotFits(k, g, t)) runEnd = t;
-      else if (runEnd - t >= d) return t;
-    }
-    return -1;
   }
 }

@@ -44,7 +44,15 @@ export class MinHeap {
   pop(): number {
     const a = this.a;
     const top = a[0];
-    const x = a[--this.size];
+    a[0] = a[--this.size];
+    this.resift();
+    return top;
+  }
+
+  /** The top's key grew: moves it down to its place. */
+  resift(): void {
+    const a = this.a;
+    const x = a[0];
     let i = 0;
     for (;;) {
       let c = 2 * i + 1;
@@ -55,7 +63,6 @@ export class MinHeap {
       i = c;
     }
     a[i] = x;
-    return top;
   }
 
   private less(x: number, y: number): boolean {
