@@ -306,10 +306,9 @@ function searchLists(
 
 /**
  * From this many tasks, the construction is the serial SGS by latest-finish priority, and RFFD runs only when it
- * gives up or leaves jobs out. At a data centre's size (issue 40, bench/SCALE.md) a search affords few decodes
- * in its budget (a decode of 100,000 tasks on 1,000 nodes takes about a second), so where it starts is most of
- * where it ends: latest finish first started 7-18 slots shorter than RFFD on every generated instance of 10,000
- * and 100,000 tasks (seeds 1-3), and RFFD's random node choice costs 10-30 s there.
+ * gives up or leaves jobs out. At a data centre's size (issue 40, bench/SCALE.md) a search affords a few hundred
+ * decodes in its budget, so where it starts is most of where it ends: latest finish first started 7-18 slots
+ * shorter than RFFD on every generated instance of 10,000 and 100,000 tasks (seeds 1-3; harness/scale-instance.ts).
  */
 const LARGE_TASKS = 10_000;
 
