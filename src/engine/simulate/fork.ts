@@ -43,17 +43,9 @@ export function cloneState<T>(root: T, shared: ReadonlySet<unknown>, swap?: Read
       for (const v of x) c.add(copy(v));
       return c;
     }
-    const proto = Object.getPrototypeOf(x) as object | null;
-    const c = Object.create(proto) as Record<PropertyKey, unknown>;
+    const c = Object.create(Object.getPrototypeOf(x)) as object;
     copies.set(x, c);
-    // A class's fields are assigned (several times faster than copying descriptors); plain objects, and any field
-    // that is not a plain one (an accessor, read-only, hidden), get their descriptors copied.
-    const cls = proto !== null && proto !== Object.prototype;
     for (const key of Reflect.ownKeys(x)) {
-      if (cls && plainField(x, proto, key)) {
-        c[key] = copy((x as Record<PropertyKey, unknown>)[key]);
-        continue;
-      }
       const d = Object.getOwnPropertyDescriptor(x, key)!;
       if ('value' in d) d.value = copy(d.value);
       Object.defineProperty(c, key, d);
@@ -61,31 +53,4 @@ export function cloneState<T>(root: T, shared: ReadonlySet<unknown>, swap?: Read
     return c;
   };
   return copy(root) as T;
-}
-
-/** Per class (prototype) and field name: whether the field is a plain one, copied by assignment. */
-const PLAIN = new WeakMap<object, Map<PropertyKey, boolean>>();
-
-/**
- * Field `key` of `x`, an instance of `proto`, is a plain data property (writable, enumerable, configurable) that
- * assigning on a new instance makes again (no setter or read-only property of that name on the prototype chain).
- * Decided on the first instance seen and taken to hold for the others, as it does for fields (the engine defines no
- * property by hand).
- */
-function plainField(x: object, proto: object, key: PropertyKey): boolean {
-  let known = PLAIN.get(proto);
-  if (!known) PLAIN.set(proto, (known = new Map()));
-  let ok = known.get(key);
-  if (ok === undefined) {
-    const d = Object.getOwnPropertyDescriptor(x, key)!;
-    ok = 'value' in d && d.writable === true && d.enumerable === true && d.configurable === true;
-    for (let p: object | null = proto; ok && p !== null; p = Object.getPrototypeOf(p) as object | null) {
-      const inherited = Object.getOwnPropertyDescriptor(p, key);
-      if (!inherited) continue;
-      ok = 'value' in inherited && inherited.writable === true;
-      break;
-    }
-    known.set(key, ok);
-  }
-  return ok;
 }

@@ -21,6 +21,9 @@ export abstract class ContainerDispatch implements Driver {
   /** The same per stage and node holding the task's chunk, and per stage and rack: locality without scans. */
   private readonly byNode: Map<number, Queue>[];
   private readonly byRack: Map<string, Queue>[];
+  /** The stages that may have a task waiting (queued to since last found empty), in ascending order: readyStages scans these only. */
+  private candidates: number[] = [];
+  private readonly candidate: Uint8Array;
   private seenEpoch = -1;
   protected dirty = true;
 
@@ -28,6 +31,7 @@ export abstract class ContainerDispatch implements Driver {
     this.ready = model.stages.map(() => new Queue());
     this.byNode = model.stages.map(() => new Map());
     this.byRack = model.stages.map(() => new Map());
+    this.candidate = new Uint8Array(model.stages.length);
   }
 
   prepare(sim: SimulatorView): void {
@@ -47,6 +51,12 @@ export abstract class ContainerDispatch implements Driver {
   private enqueue(sim: SimulatorView, i: number): void {
     const g = this.model.taskStage[i];
     this.ready[g].push(i);
+    if (!this.candidate[g]) {
+      this.candidate[g] = 1;
+      let at = this.candidates.length;
+      while (at > 0 && this.candidates[at - 1] > g) at--;
+      this.candidates.splice(at, 0, g);
+    }
     const r = sim.replicas[i];
     if (r)
       for (const k of r) {
@@ -79,10 +89,13 @@ export abstract class ContainerDispatch implements Driver {
     return sim.state[i] === TaskState.Ready && sim.node[i] < 0;
   }
 
-  /** Stages with a task waiting. */
+  /** Stages with a task waiting, in ascending order (a stage found with none leaves the candidates until queued to again). */
   protected readyStages(sim: SimulatorView): number[] {
     const out: number[] = [];
-    for (let g = 0; g < this.ready.length; g++) if (this.firstWaiting(sim, g) >= 0) out.push(g);
+    for (const g of this.candidates)
+      if (this.firstWaiting(sim, g) >= 0) out.push(g);
+      else this.candidate[g] = 0;
+    if (out.length !== this.candidates.length) this.candidates = out.slice();
     return out;
   }
 
