@@ -78,17 +78,19 @@ function main({ values }: EntryArgs<typeof COMMAND.options>): number {
   const model = loadInstance(w.doc);
   for (let r = 0; r < values.runs; r++) {
     const t0 = process.hrtime.bigint();
+    const cpu0 = process.cpuUsage();
     const params = portfolioParams({ weights: WEIGHTS });
     const run = posum.create({ model, posum: params });
     // The reference: every decision replays the past from time 0 (a build before the fork of the live run ignores it).
     (run.driver as PortfolioPolicy).replayFromTimeZero = values['from-time-zero'];
     const report = new Simulator(model, new ActualUsage(model, w.actual), run.driver, { qos: getQos('salamander'), seed: 1, provisioner: run.provisioner }).run();
     const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+    const cpu = process.cpuUsage(cpu0);
     const d = (run.driver as PortfolioPolicy).trail;
     const p = { fc: Math.round(fc(report.score, { vd: 0, sb: 0, c: 0 }, params.weights) * 1e4) / 1e4, score: report.score };
     const ms = d.map((x) => x.elapsedMs).sort((a, b) => a - b);
     const fingerprint = createHash('sha256').update(JSON.stringify(d.map(({ elapsedMs: _, ...rest }) => rest))).digest('hex').slice(0, 16);
-    console.log(JSON.stringify({ run: r + 1, tasks: model.nTasks, jobs: model.jobs.length, wallSeconds: Math.round(wall * 10) / 10, decisions: d.length, decisionMs: { median: ms[Math.floor(ms.length / 2)] ?? 0, p90: ms[Math.floor(ms.length * 0.9)] ?? 0, max: ms[ms.length - 1] ?? 0 }, fc: p.fc, score: p.score, fingerprint }));
+    console.log(JSON.stringify({ run: r + 1, tasks: model.nTasks, jobs: model.jobs.length, wallSeconds: Math.round(wall * 10) / 10, cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10, decisions: d.length, decisionMs: { median: ms[Math.floor(ms.length / 2)] ?? 0, p90: ms[Math.floor(ms.length * 0.9)] ?? 0, max: ms[ms.length - 1] ?? 0 }, fc: p.fc, score: p.score, fingerprint }));
   }
   return 0;
 }
