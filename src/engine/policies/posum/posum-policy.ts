@@ -71,8 +71,9 @@ const IDLE_ALLOCATION = {
 
 /**
  * POSUM (seeds/002, sections III and V): a portfolio of 4 allocation x 4 provisioning policies. Every
- * `periodSeconds`, and (beyond the paper, `decideOnArrival`) whenever a job is submitted, it takes the present (by default replayed, replay.ts: the jobs submitted so far run again from
- * time 0 with the load observed so far and POSUM's past choices, reaching the live state exactly; or rebuilt as an
+ * `periodSeconds`, and (beyond the paper, `decideOnArrival`) whenever a job is submitted, it takes the present (by default replayed, replay.ts: the jobs submitted so far run again,
+ * from a copy of the live run at the slot's start, with the load observed so far and POSUM's past choices, reaching
+ * the live state exactly; or rebuilt as an
  * instance, look-ahead.ts lookAhead: what is left of each job, the running tasks as load on their nodes for their
  * predicted remaining time, the leased nodes), and from it, on the regular customers' *forecast* (never the
  * actual future), simulates every member over `lookAheadSeconds` (by default, replayed, until the submitted work
@@ -249,9 +250,11 @@ export class PortfolioPolicy implements Driver, Provisioner {
   }
 
   /**
-   * rethink with the replayed present (replay.ts): the workload known so far runs once from time 0 with the past
-   * choices up to the instant of the decision, then a fork of it per member runs on until the look-ahead's end
-   * (a fork goes on exactly as that run would: the past is simulated once, not once per member).
+   * rethink with the replayed present (replay.ts): the workload known so far runs with the past choices up to the
+   * instant of the decision, then a fork of it per member runs on until the look-ahead's end (a fork goes on exactly
+   * as that run would). By default that run is the copy of the live run kept at the slot's start (keepSlotStart),
+   * so no decision simulates the past again; with echoed arrivals, in the first slot, or with replayFromTimeZero,
+   * it runs from time 0.
    */
   private rethinkByReplay(live: SimulatorView, started: number, trigger: DecisionTrigger): void {
     const now = live.now;
