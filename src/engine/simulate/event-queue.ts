@@ -75,6 +75,32 @@ export class EventQueue {
     return true;
   }
 
+  /** Keeps only the events for which `keep(kind, a, b)` holds (the others are dropped); the order of those kept is unchanged. */
+  retain(keep: (kind: number, a: number, b: number) => boolean): void {
+    let n = 0;
+    for (let i = 0; i < this.size; i++) if (keep(this.kind[i], this.a[i], this.b[i])) this.move(i, n++);
+    this.size = n;
+    // (time, order) is a total order: any heap of the same events pops them alike, so rebuild one (Floyd).
+    for (let i = (n >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
+
+  private siftDown(i: number): void {
+    const t = this.time[i];
+    const o = this.order[i];
+    const k = this.kind[i];
+    const a = this.a[i];
+    const b = this.b[i];
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= this.size) break;
+      if (c + 1 < this.size && this.lessAt(c + 1, c)) c++;
+      if (!(this.time[c] < t || (this.time[c] === t && this.order[c] < o))) break;
+      this.move(c, i);
+      i = c;
+    }
+    this.set(i, t, o, k, a, b);
+  }
+
   peekTime(): number {
     return this.size === 0 ? Infinity : this.time[0];
   }

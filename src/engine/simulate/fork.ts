@@ -2,13 +2,17 @@
  * A deep copy of a running simulation's state (Simulator.fork): every object reached from `root` is copied with
  * its prototype (so a policy stays a policy), typed arrays, arrays, maps and sets with their contents, cycles and
  * shared references kept as they were. Objects in `shared` are not copied (the model, the regular load, the QoS
- * controller: nothing changes them). Functions are shared, so state must not live in closures: the simulator's
- * parts refer to each other and to the clock as objects (the QoS controller's view too, qos-clock.ts).
+ * controller: nothing changes them). Objects that are keys of `swap` are replaced, wherever they are reached, by
+ * their value (itself: shared; another object, or null: that instead). Functions are shared, so state must not live
+ * in closures: the simulator's parts refer to each other and to the clock as objects (the QoS controller's view too,
+ * qos-clock.ts).
  */
-export function cloneState<T>(root: T, shared: ReadonlySet<unknown>): T {
+export function cloneState<T>(root: T, shared: ReadonlySet<unknown>, swap?: ReadonlyMap<unknown, unknown>): T {
   const copies = new Map<unknown, unknown>();
   const copy = (x: unknown): unknown => {
-    if (x === null || typeof x !== 'object' || shared.has(x)) return x;
+    if (x === null || typeof x !== 'object') return x;
+    if (swap?.has(x)) return swap.get(x);
+    if (shared.has(x)) return x;
     const seen = copies.get(x);
     if (seen !== undefined) return seen;
     if (ArrayBuffer.isView(x)) {
@@ -18,9 +22,13 @@ export function cloneState<T>(root: T, shared: ReadonlySet<unknown>): T {
       return c;
     }
     if (Array.isArray(x)) {
-      const c: unknown[] = new Array(x.length);
+      // Numbers and nulls as they are (a run's samples, its tasks' replicas): only objects are copied one by one.
+      const c: unknown[] = x.slice();
       copies.set(x, c);
-      for (let i = 0; i < x.length; i++) c[i] = copy(x[i]);
+      for (let i = 0; i < c.length; i++) {
+        const v = c[i];
+        if (v !== null && typeof v === 'object') c[i] = copy(v);
+      }
       return c;
     }
     if (x instanceof Map) {

@@ -92,6 +92,20 @@ export class TaskLifecycle {
   }
 
   /**
+   * Job j, accepted and not released yet, leaves the run (a look-ahead that must not know it, Simulator.withdrawJobs):
+   * rejected after the fact, its tasks skipped and no longer awaited. The caller dequeues its release.
+   */
+  withdraw(j: number): void {
+    const job = this.model.jobs[j];
+    if (!this.accepted[j]) return;
+    for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++)
+      if (this.state[i] !== TaskState.Blocked || this.node[i] >= 0) throw new Error(`job ${job.id} has started: it cannot be withdrawn`);
+    this.accepted[j] = 0;
+    for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) this.state[i] = TaskState.Skipped;
+    this.remaining -= job.taskCount;
+  }
+
+  /**
    * Puts a Ready task on node k now: at once running when the node holds its chunk and it needs no other
    * node's output; otherwise it is left fetching (Transfer), and true says its inputs remain to be fetched
    * (fetch(), once the QoS controller has looked at the node).

@@ -232,9 +232,21 @@ export class Simulator implements SimulatorView {
    * An independent copy of this run as it stands, driver and provisioner included (fork.ts): what it does next
    * is what this run would do, and neither disturbs the other. The model, the regular load and the QoS
    * controller are shared (nothing changes them). The copy's `driver` (and provisioner, when it is the driver) is
-   * the driver's copy, which the caller may steer.
+   * the driver's copy, which the caller may steer. `swap`: objects of the run replaced in the copy (cloneState), as
+   * POSUM's look-ahead gives its fork the forecast for the regular load and shares its own decision trail.
    */
-  fork(): Simulator { return cloneState(this, new Set<unknown>([this.model, this.usage, this.options.qos, this.options.runtimeTruth])); }
+  fork(swap?: ReadonlyMap<unknown, unknown>): Simulator { return cloneState(this, new Set<unknown>([this.model, this.usage, this.options.qos, this.options.runtimeTruth]), swap); }
+
+  // ---- for a look-ahead that forks this run (POSUM, policies/posum/posum-policy.ts) -----------------
+
+  /** When the next queued event is due (Infinity: none): a driver may tell the last event before a slot boundary. */
+  nextEventTime(): number { return this.queue.peekTime(); }
+
+  /** Jobs not released yet leave this run (a fork that must not know them): their releases dequeued, their tasks skipped (TaskLifecycle.withdraw). */
+  withdrawJobs(jobs: ReadonlySet<number>): void {
+    this.queue.retain((kind, a) => kind !== RELEASE || !jobs.has(a));
+    for (const j of jobs) this.tasks.withdraw(j);
+  }
 
   /** A new period: the actual load of slot t applies, throttling is adjusted, the QoS controller runs. */
   private tick(t: number): void {

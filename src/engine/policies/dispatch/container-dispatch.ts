@@ -17,17 +17,22 @@ export abstract class ContainerDispatch implements Driver {
   abstract readonly name: string;
   readonly mode = 'policy' as const;
   /** Ready, unlaunched tasks of each stage, in order (lazy: launched ones are skipped when met). */
-  private readonly ready: Queue[];
+  private readonly ready: (Queue | undefined)[];
   /** The same per stage and node holding the task's chunk, and per stage and rack: locality without scans. */
-  private readonly byNode: Map<number, Queue>[];
-  private readonly byRack: Map<string, Queue>[];
+  private readonly byNode: (Map<number, Queue> | undefined)[];
+  private readonly byRack: (Map<string, Queue> | undefined)[];
+  /** The stages that may have a task waiting (queued to since last found empty), in ascending order: readyStages scans these only. */
+  private candidates: number[] = [];
+  private readonly candidate: Uint8Array;
   private seenEpoch = -1;
   protected dirty = true;
 
   constructor(protected readonly model: Model) {
-    this.ready = model.stages.map(() => new Queue());
-    this.byNode = model.stages.map(() => new Map());
-    this.byRack = model.stages.map(() => new Map());
+    // Made when first queued to: a stage never ready (a job not submitted yet) costs a copy of the run nothing.
+    this.ready = new Array<Queue | undefined>(model.stages.length).fill(undefined);
+    this.byNode = new Array<Map<number, Queue> | undefined>(model.stages.length).fill(undefined);
+    this.byRack = new Array<Map<string, Queue> | undefined>(model.stages.length).fill(undefined);
+    this.candidate = new Uint8Array(model.stages.length);
   }
 
   prepare(sim: SimulatorView): void {
@@ -46,12 +51,18 @@ export abstract class ContainerDispatch implements Driver {
 
   private enqueue(sim: SimulatorView, i: number): void {
     const g = this.model.taskStage[i];
-    this.ready[g].push(i);
+    (this.ready[g] ??= new Queue()).push(i);
+    if (!this.candidate[g]) {
+      this.candidate[g] = 1;
+      let at = this.candidates.length;
+      while (at > 0 && this.candidates[at - 1] > g) at--;
+      this.candidates.splice(at, 0, g);
+    }
     const r = sim.replicas[i];
     if (r)
       for (const k of r) {
-        queueOf(this.byNode[g], k).push(i);
-        if (this.model.racks[k] !== '') queueOf(this.byRack[g], this.model.racks[k]).push(i);
+        queueOf((this.byNode[g] ??= new Map()), k).push(i);
+        if (this.model.racks[k] !== '') queueOf((this.byRack[g] ??= new Map()), this.model.racks[k]).push(i);
       }
     this.dirty = true;
   }
@@ -79,10 +90,13 @@ export abstract class ContainerDispatch implements Driver {
     return sim.state[i] === TaskState.Ready && sim.node[i] < 0;
   }
 
-  /** Stages with a task waiting. */
+  /** Stages with a task waiting, in ascending order (a stage found with none leaves the candidates until queued to again). */
   protected readyStages(sim: SimulatorView): number[] {
     const out: number[] = [];
-    for (let g = 0; g < this.ready.length; g++) if (this.firstWaiting(sim, g) >= 0) out.push(g);
+    for (const g of this.candidates)
+      if (this.firstWaiting(sim, g) >= 0) out.push(g);
+      else this.candidate[g] = 0;
+    if (out.length !== this.candidates.length) this.candidates = out.slice();
     return out;
   }
 
@@ -97,7 +111,7 @@ export abstract class ContainerDispatch implements Driver {
     let waiting = 0;
     let chunkless = 0;
     const seen = new Set<number>(); // a killed task is queued again: its old entry is met twice
-    this.ready[g].forEach((i) => {
+    this.ready[g]?.forEach((i) => {
       if (seen.has(i) || !this.waiting(sim, i)) return;
       seen.add(i);
       waiting++;
@@ -115,19 +129,19 @@ export abstract class ContainerDispatch implements Driver {
    */
   protected pick(sim: SimulatorView, g: number, k: number, level: 0 | 1 | 2): number {
     const waiting = (i: number) => this.waiting(sim, i);
-    const local = this.byNode[g].get(k)?.first(waiting) ?? -1;
+    const local = this.byNode[g]?.get(k)?.first(waiting) ?? -1;
     if (local >= 0) return local;
     const first = this.firstWaiting(sim, g);
     if (first >= 0 && sim.replicas[first] === null) return first;
     if (level >= 1 && this.model.racks[k] !== '') {
-      const rack = this.byRack[g].get(this.model.racks[k])?.first(waiting) ?? -1;
+      const rack = this.byRack[g]?.get(this.model.racks[k])?.first(waiting) ?? -1;
       if (rack >= 0) return rack;
     }
     return level >= 2 ? first : -1;
   }
 
   private firstWaiting(sim: SimulatorView, g: number): number {
-    return this.ready[g].first((i) => this.waiting(sim, i));
+    return this.ready[g]?.first((i) => this.waiting(sim, i)) ?? -1;
   }
 }
 

@@ -46,7 +46,8 @@ export abstract class JobOrderDispatch extends ContainerDispatch {
     const { model } = this;
     const stages = this.readyStages(sim);
     if (stages.length === 0) return;
-    this.held = model.jobs.map(() => new Float64Array(model.M));
+    if (this.held.length === model.jobs.length) for (const h of this.held) h.fill(0);
+    else this.held = model.jobs.map(() => new Float64Array(model.M));
     for (const node of sim.nodes) for (const i of node.tasks) for (let m = 0; m < model.M; m++) this.held[model.taskJob[i]][m] += model.stages[model.taskStage[i]].demand[m];
     const first = this.nextNode;
     this.nextNode = (this.nextNode + 1) % model.K;

@@ -33,8 +33,9 @@ export interface PortfolioParams {
   lsBudgetMs: number;
   /**
    * How a look-ahead starts from the present: `rebuild` makes the state at the decision a new instance
-   * (look-ahead.ts lookAhead); `replay` runs the workload known so far again from time 0 with POSUM's past choices,
-   * reaching the live state exactly (replay.ts; the default). `lsMember` needs `rebuild` (a replay cannot
+   * (look-ahead.ts lookAhead); `replay` runs the workload known so far again with POSUM's past choices, reaching
+   * the live state exactly (replay.ts; the default), from a copy of the live run at the slot's start (from time 0
+   * with echoed arrivals). `lsMember` needs `rebuild` (a replay cannot
    * follow the plans of past ls choices).
    */
   lookAheadMode: LookAheadMode;

@@ -3,6 +3,7 @@ import type { PlanDoc } from '../../model/types';
 import { posumScore, PosumScore, ScoredJob } from '../../evaluate/posum-score';
 import { getQos } from '../../qos';
 import type { Driver, Provisioner } from '../../simulate/driver';
+import { TaskState } from '../../simulate/driver';
 import type { SimulatorView } from '../../simulate/host';
 import { Simulator as Sim } from '../../simulate/simulator';
 import { PlanDriver } from '../../simulate/plan-driver';
@@ -17,7 +18,7 @@ import { drainSeconds, lookAhead, Present, resumingLeases, withoutLease } from '
 import { planPresent, PlanOrderPolicy } from './ls-member';
 import { LS_MEMBER, Member, MEMBERS, PORTFOLIO_DEFAULTS, PortfolioParams } from './params';
 import { PROVISIONING_NAMES, ProvisioningName, ProvisioningPolicy } from './provisioning';
-import { replayInstance, replayScore } from './replay';
+import { LiveInput, liveInput, replayInstance, replayScore, submittedBy, waiting } from './replay';
 import { portfolioRequestIssues } from './request';
 
 /** One of POSUM's decisions, as its report() gives them (the report's `decisions`). */
@@ -55,9 +56,24 @@ function scriptedChoice(script: ReplayScript, t: number): Member | null {
 const DECIDE = 0x3fffffff;
 
 /**
+ * Stands in a member's look-ahead for the allocation policies it never dispatches with (neither the member's nor
+ * the one current when the look-ahead starts), so that their queues are not copied: an allocation policy changes
+ * nothing in the run until it dispatches (its queues are its own, it sets timers only when it dispatches).
+ */
+const IDLE_ALLOCATION = {
+  onReady(): void {},
+  onKilled(): void {},
+  onTimer(): void {},
+  dispatch(): void {
+    throw new Error('POSUM: an allocation policy left out of a look-ahead was asked to dispatch');
+  },
+};
+
+/**
  * POSUM (seeds/002, sections III and V): a portfolio of 4 allocation x 4 provisioning policies. Every
- * `periodSeconds`, and (beyond the paper, `decideOnArrival`) whenever a job is submitted, it takes the present (by default replayed, replay.ts: the jobs submitted so far run again from
- * time 0 with the load observed so far and POSUM's past choices, reaching the live state exactly; or rebuilt as an
+ * `periodSeconds`, and (beyond the paper, `decideOnArrival`) whenever a job is submitted, it takes the present (by default replayed, replay.ts: the jobs submitted so far run again,
+ * from a copy of the live run at the slot's start, with the load observed so far and POSUM's past choices, reaching
+ * the live state exactly; or rebuilt as an
  * instance, look-ahead.ts lookAhead: what is left of each job, the running tasks as load on their nodes for their
  * predicted remaining time, the leased nodes), and from it, on the regular customers' *forecast* (never the
  * actual future), simulates every member over `lookAheadSeconds` (by default, replayed, until the submitted work
@@ -77,14 +93,28 @@ export class PortfolioPolicy implements Driver, Provisioner {
   private readonly submitted: Uint8Array;
   private arrived = false;
   private decidedAt = -1;
+  /**
+   * The replay's state at the start of slot `slot` (before its first event), which the decisions of that slot fork
+   * instead of simulating the past again (rethinkByReplay): a copy of the live run made the replay's (`input`: the jobs
+   * not submitted by then withdrawn, the forecast after the slot). Kept before the slots where POSUM may decide;
+   * null before the first, and in copies.
+   */
+  private slotStart: { slot: number; sim: Sim; input: LiveInput } | null = null;
+  /** When the period's next decision is due. */
+  private nextPeriodic = 0;
   /** The provisioner runs at the portfolio's own period (Provisioner). */
   readonly periodSeconds: number;
+  /**
+   * The replay always from time 0, as before the live run was forked (slower, the same decisions): for the tests and
+   * benchmarks that check they are the same.
+   */
+  replayFromTimeZero = false;
 
   constructor(
     private readonly model: Model,
     private readonly p: PortfolioParams = PORTFOLIO_DEFAULTS,
-    /** A replay's POSUM (replay.ts): it takes the choices of the script instead of deciding. */
-    private readonly script?: ReplayScript,
+    /** A replay's POSUM (replay.ts): it takes the choices of the script instead of deciding (set on a fork of the live run). */
+    private script?: ReplayScript,
     /** The registered strategies (PolicyContext.strategy), through which the ls member gets `ls`. */
     private readonly strategy?: (name: string) => Strategy | undefined,
   ) {
@@ -128,7 +158,8 @@ export class PortfolioPolicy implements Driver, Provisioner {
       return;
     }
     this.decideOnce(sim, 'period');
-    sim.timer(sim.now + this.p.periodSeconds, DECIDE);
+    this.nextPeriodic = sim.now + this.p.periodSeconds;
+    sim.timer(this.nextPeriodic, DECIDE);
   }
 
   /** One decision an instant: a period's and an arrival's at the same time see the same present. */
@@ -142,6 +173,40 @@ export class PortfolioPolicy implements Driver, Provisioner {
     if (this.arrived && this.p.decideOnArrival) this.decideOnce(sim, 'arrival');
     this.arrived = false;
     this.allocations.get(this.current.allocation)!.dispatch(sim);
+    this.keepSlotStart(sim);
+  }
+
+  /**
+   * After the last event before a slot boundary (dispatch is the last thing an event does), keeps a copy of the
+   * live run as the replay's state for the decisions of the coming slot, if it may have one. Only where the replay
+   * can start from the live run's model (no echoes), and only in the live run (not in a replay, which has a script).
+   */
+  private keepSlotStart(sim: SimulatorView): void {
+    if (this.script || this.replayFromTimeZero || this.p.lookAheadMode !== 'replay' || this.p.echoArrivals || !(sim instanceof Sim)) return;
+    const S = this.model.slotSeconds;
+    const at = sim.nextEventTime();
+    const slot = Math.floor(at / S + 1e-9);
+    if (at === Infinity || !(slot > Math.floor(sim.now / S + 1e-9)) || this.slotStart?.slot === slot || !this.mayDecideIn(sim, slot)) return;
+    const input = liveInput(this.model, sim, slot);
+    // The copy shares the decision trail (a script never adds to it) and keeps no copy of the previous one.
+    const copy = sim.fork(new Map<unknown, unknown>([...this.unchanging(), [this.slotStart, null], [sim.usage, input.usage]]));
+    copy.withdrawJobs(input.hidden);
+    this.slotStart = { slot, sim: copy, input };
+  }
+
+  /**
+   * POSUM may decide in `slot` with something waiting: a job is submitted then (decideOnArrival), or the period's
+   * decision falls in it while a job submitted by then is unfinished.
+   */
+  private mayDecideIn(sim: SimulatorView, slot: number): boolean {
+    const S = this.model.slotSeconds;
+    if (this.p.decideOnArrival && this.model.jobs.some((job) => job.release === slot)) return true;
+    if (!(this.nextPeriodic < (slot + 1) * S - 1e-9)) return false;
+    return this.model.jobs.some((job) => {
+      if (job.release > slot) return false;
+      for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) if (sim.state[i] !== TaskState.Done && sim.state[i] !== TaskState.Skipped) return true;
+      return false;
+    });
   }
 
   /** Provisioner (the simulator calls it every provisioning period): the current member's provisioning policy. */
@@ -185,15 +250,46 @@ export class PortfolioPolicy implements Driver, Provisioner {
   }
 
   /**
-   * rethink with the replayed present (replay.ts): the workload known so far runs once from time 0 with the past
-   * choices up to the instant of the decision, then a fork of it per member runs on until the look-ahead's end
-   * (a fork goes on exactly as that run would: the past is simulated once, not once per member).
+   * rethink with the replayed present (replay.ts): the workload known so far runs with the past choices up to the
+   * instant of the decision, then a fork of it per member runs on until the look-ahead's end (a fork goes on exactly
+   * as that run would). By default that run is the copy of the live run kept at the slot's start (keepSlotStart),
+   * so no decision simulates the past again; with echoed arrivals, in the first slot, or with replayFromTimeZero,
+   * it runs from time 0.
    */
   private rethinkByReplay(live: SimulatorView, started: number, trigger: DecisionTrigger): void {
-    const input = replayInstance(this.model, live, this.p.echoSeconds, this.p.echoArrivals);
-    if (!input) return; // nothing left to schedule
     const now = live.now;
     const end = now + this.p.lookAheadSeconds;
+    const S = this.model.slotSeconds;
+    const slot = Math.floor(now / S + 1e-9);
+    const submitted = submittedBy(this.model, now);
+    const kept = this.slotStart?.slot === slot && !this.p.echoArrivals && !this.replayFromTimeZero ? this.slotStart : null;
+    if (kept && kept.input.known.length === submitted.filter((x) => x).length) {
+      // From the replay's state at the slot's start (keepSlotStart): on to the instant of the decision with POSUM's
+      // choices since the slot began, then a copy per member. The past before the slot is not simulated again.
+      if (!waiting(this.model, live, submitted)) return; // nothing left to schedule
+      const keep = this.unchanging();
+      const script = (member: Member | null): ReplayScript => ({ past: this.trail.filter((d) => d.timeSeconds >= slot * S - 1e-9).map((d) => [d.timeSeconds, d.choice]), from: now, member });
+      let past = kept.sim;
+      if (past.nextEventTime() < now) {
+        past = past.fork(keep);
+        (past.driver as PortfolioPolicy).script = script(null);
+        while (past.advance(now));
+      }
+      const replayed = past.driver as PortfolioPolicy;
+      const scores = this.members.map((m) => {
+        const idle = new Map<unknown, unknown>(keep);
+        for (const [name, a] of replayed.allocations) if (name !== replayed.current.allocation && name !== m.allocation) idle.set(a, IDLE_ALLOCATION);
+        const sim = past.fork(idle);
+        (sim.driver as PortfolioPolicy).script = script(m);
+        (sim.options as { stopAtSeconds?: number }).stopAtSeconds = end;
+        const r = sim.runToEnd();
+        return { ...m, ...replayScore(kept.input, sim, r, end) };
+      });
+      return this.switchTo(now, scores, started, trigger);
+    }
+    // From time 0: the submitted jobs (and echoes) as an instance of their own, once, then a copy per member.
+    const input = replayInstance(this.model, live, this.p.echoSeconds, this.p.echoArrivals);
+    if (!input) return; // nothing left to schedule
     const script: ReplayScript = { past: this.trail.map((d) => [d.timeSeconds, d.choice]), from: now, member: null };
     const replayed = new PortfolioPolicy(input.model, this.p, script);
     const past = new Sim(input.model, new ActualUsage(input.model, input.model.doc.usage), replayed, { ...live.options, provisioner: replayed, stopAtSeconds: end });
@@ -206,6 +302,11 @@ export class PortfolioPolicy implements Driver, Provisioner {
       return { ...m, ...replayScore(input, sim, r, end) };
     });
     this.switchTo(now, scores, started, trigger);
+  }
+
+  /** What copies of the live run share with it: the decision trail (a script never adds to it), the parameters, the members. */
+  private unchanging(): Map<unknown, unknown> {
+    return new Map<unknown, unknown>([this.trail, this.p, this.members].map((x) => [x, x]));
   }
 
   /** The ls member: a plan of the present on the nodes up now, replayed over the look-ahead as planned. */

@@ -114,11 +114,11 @@ export class ProvisioningPolicy implements Provisioner {
     return needed;
   }
 
-  /** DLX: the rate that ends every unfinished deadline job's remaining work by its deadline. */
+  /** DLX: the rate that ends every unfinished deadline job's remaining work by its deadline (jobs released and run: accepted). */
   private forDeadlines(sim: SimulatorView): number {
     const rate = new Float64Array(this.model.M);
     this.model.jobs.forEach((job, j) => {
-      if (!this.deadlineJob[j] || !this.unfinished(sim, j) || job.release * this.model.slotSeconds > sim.now) return;
+      if (!this.deadlineJob[j] || !sim.accepted[j] || !this.unfinished(sim, j) || job.release * this.model.slotSeconds > sim.now) return;
       const left = Math.max(this.p.periodSeconds, job.deadline * this.model.slotSeconds - sim.now);
       const work = this.remainingWork(sim, j);
       for (let m = 0; m < this.model.M; m++) rate[m] += work[m] / left;
@@ -126,13 +126,13 @@ export class ProvisioningPolicy implements Provisioner {
     return this.nodesFor(sim, rate);
   }
 
-  /** MaxBSD: the rate that ends all released batch work before the tightest job's slowdown passes the ceiling. */
+  /** MaxBSD: the rate that ends all released batch work (of jobs run: accepted) before the tightest job's slowdown passes the ceiling. */
   private forSlowdown(sim: SimulatorView): number {
     const work = new Float64Array(this.model.M);
     let by = Infinity;
     this.model.jobs.forEach((job, j) => {
       const release = job.release * this.model.slotSeconds;
-      if (this.deadlineJob[j] || !this.unfinished(sim, j) || release > sim.now) return;
+      if (this.deadlineJob[j] || !sim.accepted[j] || !this.unfinished(sim, j) || release > sim.now) return;
       const w = this.remainingWork(sim, j);
       for (let m = 0; m < this.model.M; m++) work[m] += w[m];
       by = Math.min(by, release + this.p.maxBoundedSlowdown * Math.max(this.jobTaskSeconds[j], this.p.minExecutionSeconds));
