@@ -32,7 +32,7 @@ export class ChartsService {
     await this.plans.assertVisible(p, planId);
     const { chart, format } = chartFile(file, PLAN_CHARTS);
     return this.body(`plan/${planId}/${chart}.${format}`, format, async () => {
-      const plan = await this.plans.byId(planId);
+      const plan = await this.plans.forCharts(planId);
       return { kind: 'plan', format, chart, instance: await this.instanceOf(plan.solveId), plan: plan.document };
     });
   }
@@ -45,7 +45,7 @@ export class ChartsService {
     return this.body(`simulation/${sim.id}/planned-vs-realised.${format}`, format, async () => {
       const report = sim.report as unknown as ReportForChart;
       if (sim.planId === null) return { kind: 'simulation', format, report, planned: null, title: `policy ${sim.policy ?? report.driver}, simulation ${sim.id}` };
-      const plan = await this.plans.byId(sim.planId);
+      const plan = await this.plans.forCharts(sim.planId);
       return { kind: 'simulation', format, report, planned: { instance: await this.instanceOf(plan.solveId), plan: plan.document }, title: `${plan.document.strategy} plan ${plan.id}` };
     });
   }
