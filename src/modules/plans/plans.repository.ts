@@ -68,6 +68,15 @@ export class PlansRepository {
     return { plan, assignments: row.assignments };
   }
 
+  /** The plan's document without the fields `drop`, as JSON text (not parsed here), with its solve and strategy; null: no such plan. */
+  async documentText(id: string, drop: readonly string[]): Promise<{ solveId: string; strategy: string; json: string } | null> {
+    const rows: { solve_id: string; strategy: string; json: string }[] = await this.plans.query(
+      `SELECT solve_id, strategy, (document - $2::text[])::text AS json FROM plans WHERE id = $1`,
+      [id, drop],
+    );
+    return rows.length ? { solveId: rows[0].solve_id, strategy: rows[0].strategy, json: rows[0].json } : null;
+  }
+
   /** The plan's solve, without its document (null: no such plan in the scope). */
   async solveIdOf(id: string, scope: { tenantId?: string }): Promise<string | null> {
     return (await this.plans.findOne({ where: { id, ...scope }, select: { id: true, solveId: true } }))?.solveId ?? null;

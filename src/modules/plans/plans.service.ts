@@ -30,9 +30,11 @@ export class PlansService {
     return found;
   }
 
-  /** 404 unless the key may read the plan; reads only its id (a chart served from the cache needs no more). */
-  async assertVisible(p: Principal, id: string): Promise<void> {
-    if (!(await this.plans.solveIdOf(id, tenantScope(p)))) throw notFound('plan', id);
+  /** 404 unless the key may read the plan; reads only its solve (a chart served from the cache needs no more), which it answers. */
+  async assertVisible(p: Principal, id: string): Promise<string> {
+    const solveId = await this.plans.solveIdOf(id, tenantScope(p));
+    if (!solveId) throw notFound('plan', id);
+    return solveId;
   }
 
   /** A plan by id, whoever owns it, or null (the service's own re-plans). */
@@ -40,11 +42,14 @@ export class PlansService {
     return this.plans.findById(id);
   }
 
-  /** A plan by id, whoever owns it, without its chunk placement (what the charts read). */
-  async forCharts(id: string): Promise<PlanEntity> {
-    const found = await this.plans.findWithout(id, {}, ['placement']);
+  /**
+   * A plan by id, whoever owns it, for the charts: its document without the chunk placement as JSON text (a chart
+   * thread parses it), its solve and strategy.
+   */
+  async forCharts(id: string): Promise<{ solveId: string; strategy: string; json: string }> {
+    const found = await this.plans.documentText(id, ['placement']);
     if (!found) throw new Error(`plan ${id} not found`);
-    return found.plan;
+    return found;
   }
 
   /** A plan by id, whoever owns it (the worker's simulations). */
