@@ -845,7 +845,7 @@ export interface paths {
         };
         /**
          * The plan without its assignments and placement: KPIs, bound, gap, rejections, and how many assignments it has
-         * @description getPlan's document less its two large lists (a 100,000-task plan's are about 17 MB of JSON; this is a few kB), with assignmentCount; read the assignments a page at a time (listPlanAssignments). The plan page reads this.
+         * @description getPlan's document less its two large lists (a 100,000-task plan's are about 17 MB of JSON; this is under 100 kB, most of it the KPIs of each job), with assignmentCount; read the assignments a page at a time (listPlanAssignments). The plan page reads this.
          */
         get: operations["getPlanSummary"];
         put?: never;

@@ -46,7 +46,7 @@ export class PlansController {
     operationId: 'getPlanSummary',
     summary: 'The plan without its assignments and placement: KPIs, bound, gap, rejections, and how many assignments it has',
     description:
-      "getPlan's document less its two large lists (a 100,000-task plan's are about 17 MB of JSON; this is a few kB), with assignmentCount; " +
+      "getPlan's document less its two large lists (a 100,000-task plan's are about 17 MB of JSON; this is under 100 kB, most of it the KPIs of each job), with assignmentCount; " +
       'read the assignments a page at a time (listPlanAssignments). The plan page reads this.',
   })
   @ApiUuidPath('id', 'the plan (a solve\'s planId)')
