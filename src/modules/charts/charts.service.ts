@@ -9,6 +9,7 @@ import { PlansService } from '../plans/plans.service';
 import { SimulationsService } from '../simulations/simulations.service';
 import { SolvesService } from '../solves/solves.service';
 import { ChartRenderer } from './chart-renderer';
+import { InFlight } from './in-flight';
 import { RenderCache } from './render-cache';
 
 /**
@@ -20,6 +21,7 @@ import { RenderCache } from './render-cache';
 @Injectable()
 export class ChartsService {
   private readonly cache = new RenderCache(64);
+  private readonly planTexts = new InFlight<{ plan: string; instance: string }>();
 
   constructor(
     private readonly plans: PlansService,
@@ -31,11 +33,20 @@ export class ChartsService {
   async planChart(p: Principal, planId: string, file: string): Promise<ChartBody> {
     const solveId = await this.plans.assertVisible(p, planId);
     const { chart, format } = chartFile(file, PLAN_CHARTS);
-    return this.body(`plan/${planId}/${chart}.${format}`, format, async () => {
-      // Both as text, read at once: the chart thread parses them (17 MB at 100,000 tasks), not this event loop.
+    // Both as text, read at once: the chart thread parses them (17 MB at 100,000 tasks), not this event loop; the
+    // page's two charts, asked at once, read them once.
+    const texts = this.planTexts.join(planId, async () => {
       const [plan, instance] = await Promise.all([this.plans.forCharts(planId), this.solves.instanceText(solveId)]);
-      return { kind: 'plan', format, chart, instance: { json: instance }, plan: { json: plan.json } };
+      return { plan: plan.json, instance };
     });
+    try {
+      return await this.body(`plan/${planId}/${chart}.${format}`, format, async () => {
+        const { plan, instance } = await texts.get();
+        return { kind: 'plan', format, chart, instance: { json: instance }, plan: { json: plan } };
+      });
+    } finally {
+      texts.release();
+    }
   }
 
   async simulationChart(p: Principal, simulationId: string, file: string): Promise<ChartBody> {
