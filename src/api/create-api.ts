@@ -56,7 +56,7 @@ export async function createApi(config: Config): Promise<NestExpressApplication>
   // The board parses its bodies itself, after its guard: the global parser leaves its requests alone.
   app.use(outside(QUEUE_BOARD_PATH, express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] })));
   app.use(bodyShapeGuard); // before anything recursive (validation) sees the body
-  app.use(bodyErrors);
+  app.use(bodyErrors(config));
   app.useGlobalPipes(validationPipe());
   app.enableShutdownHooks();
 
@@ -73,21 +73,26 @@ export async function createApi(config: Config): Promise<NestExpressApplication>
   return app;
 }
 
-/** Malformed JSON and oversized bodies as problem+json (body-parser runs before Nest's filters). */
-function bodyErrors(err: Error & { type?: string; status?: number }, req: Request, res: Response, next: NextFunction): void {
-  if (!err) return next();
-  const tooLarge = err.type === 'entity.too.large';
-  const status = tooLarge ? 413 : err.status && err.status < 500 ? err.status : 400;
-  sendProblem(
-    req,
-    res,
-    new ProblemException(
-      status,
-      tooLarge ? 'Payload too large' : 'Malformed body',
-      tooLarge ? 'the request body is larger than the configured limit (FALLOW_BODY_LIMIT; FALLOW_USAGE_BODY_LIMIT for usage history)' : `the body is not valid JSON: ${err.message}`,
-      [{ path: '$', message: tooLarge ? 'body too large' : 'invalid JSON' }],
-    ),
-  );
+/**
+ * Malformed JSON and oversized bodies as problem+json (body-parser runs before Nest's filters). A 413 names the
+ * limit that refused the body, its value and the variable that sets it, and the body's size when it was declared.
+ */
+function bodyErrors(config: Pick<Config, 'bodyLimit' | 'usageBodyLimit'>) {
+  return (err: Error & { type?: string; status?: number; limit?: number; length?: number }, req: Request, res: Response, next: NextFunction): void => {
+    if (!err) return next();
+    const tooLarge = err.type === 'entity.too.large';
+    const status = tooLarge ? 413 : err.status && err.status < 500 ? err.status : 400;
+    let detail = `the body is not valid JSON: ${err.message}`;
+    if (tooLarge) {
+      const usage = USAGE_ROUTE.test(req.path);
+      const [name, value] = usage ? ['FALLOW_USAGE_BODY_LIMIT', config.usageBodyLimit] : ['FALLOW_BODY_LIMIT', config.bodyLimit];
+      const instead = usage ? 'post the history in several parts' : 'a large instance can go by parts instead (a cluster, its forecast and a batch, solved by reference)';
+      const size = typeof err.length === 'number' && Number.isFinite(err.length) ? ` (${err.length} bytes)` : '';
+      const bytes = typeof err.limit === 'number' ? ` = ${err.limit} bytes` : '';
+      detail = `the request body${size} is larger than the limit of ${value}${bytes} (${name}); ${instead}`;
+    }
+    sendProblem(req, res, new ProblemException(status, tooLarge ? 'Payload too large' : 'Malformed body', detail, [{ path: '$', message: tooLarge ? 'body too large' : 'invalid JSON' }]));
+  };
 }
 
 /** `handler` everywhere but under `path`. */

@@ -7,9 +7,9 @@
  */
 import type { Model } from '../engine/model/model';
 import type { PlanDoc } from '../engine/model/types';
-import { MAX_CHART_HEIGHT, nodeRows } from './node-rows';
+import { cellGrid, MAX_CELLS, MAX_CHART_HEIGHT } from './node-rows';
 import { Bar, lastSlot, planBars } from './plan-data';
-import { bucketSlots, chart, ChartSpec, JOB_SCHEME, listLine, MAX_LEGEND_JOBS, PLOT_WIDTH, round } from './spec';
+import { chart, ChartSpec, JOB_SCHEME, listLine, MAX_LEGEND_JOBS, PLOT_WIDTH, round } from './spec';
 
 /** Above this many tasks one bar each costs more render time than it adds: aggregate (bench/CHARTS.md). */
 export const MAX_DETAIL_BARS = 3000;
@@ -64,12 +64,10 @@ export function ganttSpec(model: Model, plan: PlanDoc, options: GanttOptions = {
   return aggregatedGantt(model, bars, lanes, { title, color, slotNote });
 }
 
-/** One cell per row (node, or group of nodes) and time bucket with any task-time in it. */
+/** One cell per row (node, or group of nodes) and time bucket with any task-time in it; at most MAX_CELLS cells. */
 function aggregatedGantt(model: Model, bars: Bar[], lanes: Int32Array, parts: { title: { text: string; subtitle: string[] }; color: Record<string, unknown>; slotNote: string }): ChartSpec {
   const end = lastSlot(bars);
-  const L = bucketSlots(end, MAX_BUCKETS);
-  const B = Math.ceil(end / L);
-  const rows = nodeRows(model.nodeIds);
+  const { rows, bucketSlots: L, buckets: B } = cellGrid(model.nodeIds, end, MAX_BUCKETS, MAX_CELLS);
   const R = rows.labels.length;
   const rowLanes = new Float64Array(R);
   lanes.forEach((n, k) => (rowLanes[rows.rowOf[k]] += Math.max(1, n)));

@@ -7,7 +7,7 @@
  */
 import { Model, stageKey } from '../engine/model/model';
 import type { PlanDoc } from '../engine/model/types';
-import { MAX_CHART_HEIGHT, nodeRows } from './node-rows';
+import { cellGrid, MAX_CELLS, MAX_CHART_HEIGHT } from './node-rows';
 import { Bar, lastSlot, planBars } from './plan-data';
 import { bucketSlots, chart, ChartSpec, PLOT_WIDTH, round } from './spec';
 
@@ -52,7 +52,9 @@ export function utilisationSpec(model: Model, plan: PlanDoc): ChartSpec {
   const used = planUse(model, plan, bars);
   const { T, M } = model;
   const S = utilisationSpan(model, bars);
-  const L = bucketSlots(S, MAX_BUCKETS);
+  // Many nodes: one heatmap per metric, all of them together within MAX_CELLS cells (rows and buckets coarsened).
+  const grid = model.K <= MAX_SMALL_MULTIPLE_NODES ? null : cellGrid(model.nodeIds, S, MAX_BUCKETS, Math.floor(MAX_CELLS / Math.max(1, M)));
+  const L = grid ? grid.bucketSlots : bucketSlots(S, MAX_BUCKETS);
   const totals = model.metrics.map((metric, m) => {
     let u = 0;
     let a = 0;
@@ -105,7 +107,7 @@ export function utilisationSpec(model: Model, plan: PlanDoc): ChartSpec {
       resolve: { scale: { y: 'independent' } },
     });
   }
-  const rows = nodeRows(model.nodeIds);
+  const rows = grid!.rows;
   const R = rows.labels.length;
   const rowPx = Math.max(1, Math.min(12, Math.floor(MAX_CHART_HEIGHT / R)));
   const values: { metric: string; row: string; x0: number; x1: number; share: number }[] = [];

@@ -836,6 +836,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/plans/{id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plan without its assignments and placement: KPIs, bound, gap, rejections, and how many assignments it has
+         * @description getPlan's document less its two large lists (a 100,000-task plan's are about 17 MB of JSON; this is under 100 kB, most of it the KPIs of each job), with assignmentCount; read the assignments a page at a time (listPlanAssignments). The plan page reads this.
+         */
+        get: operations["getPlanSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/plans/{id}/commit": {
         parameters: {
             query?: never;
@@ -904,8 +924,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Page through a plan's assignments, optionally of one node or one job
-         * @description Assignments in the order the plan lists them, each with its end slot; node and job narrow the page to one node's or one job's tasks (both: the job's tasks on that node).
+         * Page through a plan's assignments, optionally of one node, one job or one window of slots
+         * @description Assignments with their end slot, in the order the plan lists them (order=plan) or by start slot (order=start, ties in plan order). node and job narrow the page to one node's or one job's tasks (both: the job's tasks on that node); from and to to the tasks running in some slot of [from, to) (end > from and start < to), so node=h01&from=120&to=140&order=start is what h01 runs in those slots, in time order. A 100,000-task plan is read 5,000 assignments a page (bench/SERVICE-SCALE.md). A node or job the plan does not have, a slot that is not a whole number, to not after from, or a cursor of the other order is a 422 naming the parameter.
          */
         get: operations["listPlanAssignments"];
         put?: never;
@@ -2883,6 +2903,74 @@ export interface components {
             stats?: {
                 [key: string]: unknown;
             };
+        };
+        PlanSummaryDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            solveId: string;
+            createdAt: string;
+            /**
+             * @description proposed when its solve ends; committed (commitPlan): its tasks hold their capacity on the cluster; released (releasePlan): given back; completed: committed and every task has ended
+             * @enum {string}
+             */
+            status: "proposed" | "committed" | "released" | "completed";
+            /**
+             * Format: uuid
+             * @description the cluster it was made on; null for a whole (inline) instance
+             */
+            clusterId: string | null;
+            /** @description the window the plan was made for: slot t runs from startsAt + t * slotSeconds */
+            window: components["schemas"]["PlanWindowDto"];
+            /** Format: date-time */
+            committedAt: string | null;
+            /** Format: date-time */
+            releasedAt: string | null;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** @description committed beyond its customer's quota on capacity others left idle: a customer within its quota may take it back (it is then released with a releaseReason) */
+            borrowing: boolean;
+            /** @description why it was released when its customer did not release it (its borrowed capacity taken back, or superseded by a re-plan that took over its commitment) */
+            releaseReason: string | null;
+            /** @description 1 for a solve's plan; a re-plan's plan is one more than the plan it supersedes */
+            version: number;
+            /**
+             * Format: uuid
+             * @description the plan this one re-planned (replanPlan): its previous version, kept; null for a solve's plan
+             */
+            supersedes: string | null;
+            /**
+             * Format: uuid
+             * @description the re-plan's plan that superseded this one (its next version); null while this is the newest
+             */
+            supersededBy: string | null;
+            /** @enum {string} */
+            format: "fallow.plan/v1";
+            /** @description the instance name */
+            instance: string;
+            strategy: string;
+            /**
+             * @description priced: every assignment gives its fetchSlots and a task's duration counts its fetch (docs/FORMAT.md, Transfers priced in plans); absent, a task's duration is its compute alone
+             * @enum {string}
+             */
+            transfers?: "priced";
+            rejected: string[];
+            /** @description why each rejected job was left out */
+            rejections: components["schemas"]["RejectionDto"][];
+            objective: components["schemas"]["ObjectiveDto"];
+            bound?: components["schemas"]["BoundDto"];
+            optimal?: boolean;
+            /** @description (makespan - bound) / bound */
+            gap?: number;
+            /** @description evaluator KPIs: revenue, on-time jobs, utilisation */
+            kpis?: {
+                [key: string]: unknown;
+            };
+            stats?: {
+                [key: string]: unknown;
+            };
+            /** @description how many assignments the plan has: read them a page at a time (listPlanAssignments) */
+            assignmentCount: number;
         };
         DiffCountsDto: {
             /** @description tasks of both plans on another node or at another start */
@@ -7302,6 +7390,46 @@ export interface operations {
             };
         };
     };
+    getPlanSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the plan (a solve's planId) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanSummaryDto"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description does not exist or belongs to another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
     commitPlan: {
         parameters: {
             query?: never;
@@ -7481,6 +7609,12 @@ export interface operations {
                 node?: string;
                 /** @description only the assignments of this job id (as the batch or instance names it) */
                 job?: string;
+                /** @description only the assignments still running at this slot or later (end > from) */
+                from?: number;
+                /** @description only the assignments starting before this slot (start < to); after from when both are given */
+                to?: number;
+                /** @description plan: the order the plan lists them; start: by start slot, ties in plan order */
+                order?: "plan" | "start";
                 /** @description the previous page's `nextCursor`, for the assignments after it; omitted: the first page */
                 cursor?: string;
                 /** @description how many assignments a page holds at most */

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { chartFiles, parseChartFile, PLAN_CHARTS } from '../../src/charts/charts';
 import { ganttSpec, MAX_BUCKETS, MAX_DETAIL_BARS } from '../../src/charts/gantt';
-import { nodeRows } from '../../src/charts/node-rows';
+import { cellGrid, MAX_CELLS, nodeRows } from '../../src/charts/node-rows';
 import { ChartInputError, lastSlot, planBars } from '../../src/charts/plan-data';
 import { renderSvg } from '../../src/charts/render';
 import { minorDigits, revenueSpec } from '../../src/charts/revenue';
@@ -38,15 +38,18 @@ const SMALL: InstanceDoc = {
 };
 const SMALL_PLAN = planOf(SMALL, [at('j1/map/0@a:0'), at('j1/map/1@a:0'), at('j1/map/2@b:1'), at('j1/reduce/0@a:2')], ['j2']);
 
-/** 10,000 tasks spread over 100 nodes by hand (the charts do not check feasibility): task i on node i % 100, starts spread over 800 slots. */
-function largePlan(): { model: Model; plan: ReturnType<typeof planOf> } {
-  const doc = largeInstance(10_000, 100, 1_000, 1);
+/**
+ * Tasks spread over nodes by hand (the charts do not check feasibility): task i on node i % nodes, starting at
+ * start(i). By default 10,000 tasks on 100 nodes, starts spread over 800 slots.
+ */
+function largePlan(tasks = 10_000, nodes = 100, slots = 1_000, seed = 1, start = (i: number) => (8 * Math.floor(i / 100) + (i % 100)) % 800): { model: Model; plan: ReturnType<typeof planOf> } {
+  const doc = largeInstance(tasks, nodes, slots, seed);
   const model = loadInstance(doc);
   const assignments: AssignmentDoc[] = [];
   let i = 0;
   for (const job of doc.jobs)
     for (const stage of job.stages)
-      for (let task = 0; task < stage.tasks; task++, i++) assignments.push({ job: job.id, stage: stage.id, task, node: doc.nodes[i % 100].id, start: (8 * Math.floor(i / 100) + (i % 100)) % 800 });
+      for (let task = 0; task < stage.tasks; task++, i++) assignments.push({ job: job.id, stage: stage.id, task, node: doc.nodes[i % nodes].id, start: start(i) });
   return { model, plan: { ...planOf(doc, []), assignments, objective: { scheduledTasks: assignments.length, makespanSlots: 0 } } };
 }
 
@@ -114,6 +117,39 @@ describe('gantt', () => {
     assert.equal(rows.labels[0], `n0-n${rows.perRow - 1}`);
     assert.equal(rows.rowOf[4999], rows.labels.length - 1);
     assert.deepEqual(nodeRows(['a', 'b']).labels, ['a', 'b']);
+  });
+});
+
+describe('charts of 1,000 nodes (issue 40)', () => {
+  /** 6,000 tasks by hand on 1,000 nodes over 300 slots. */
+  const wide = () => largePlan(6_000, 1_000, 400, 3, (i) => (7 * i) % 300);
+
+  test('the grid of rows and time buckets is held to MAX_CELLS cells, neither side cut below its minimum first', () => {
+    const ids = Array.from({ length: 999 }, (_, k) => `n${k}`);
+    const g = cellGrid(ids, 158, MAX_BUCKETS);
+    assert.ok(g.rows.labels.length * g.buckets <= MAX_CELLS, `${g.rows.labels.length} x ${g.buckets}`);
+    assert.ok(g.rows.labels.length >= 50 && g.buckets >= 40, `${g.rows.labels.length} rows, ${g.buckets} buckets`);
+    assert.equal(g.buckets, Math.ceil(158 / g.bucketSlots));
+    assert.equal(g.rows.rowOf[998], g.rows.labels.length - 1, 'every node has a row');
+    // Within the budget nothing is coarsened: 100 nodes x 100 slots keep a row per node and a bucket per slot.
+    const small = cellGrid(ids.slice(0, 100), 100, MAX_BUCKETS);
+    assert.deepEqual([small.rows.perRow, small.bucketSlots], [1, 1]);
+    // 5,000 nodes over a week of 5-minute slots: still within the budget.
+    const huge = cellGrid(Array.from({ length: 5000 }, (_, k) => `n${k}`), 2016, MAX_BUCKETS);
+    assert.ok(huge.rows.labels.length * huge.buckets <= MAX_CELLS);
+  });
+
+  test('the Gantt and the utilisation of 1,000 nodes draw at most MAX_CELLS cells in rows of several nodes', () => {
+    const { model, plan } = wide();
+    const gantt: Json = ganttSpec(model, plan);
+    const cells: Json[] = gantt.data.values;
+    assert.ok(cells.length <= MAX_CELLS, `${cells.length} cells`);
+    const rows = new Set(cells.map((c) => c.row));
+    assert.ok(rows.size >= 50, `${rows.size} rows`);
+    assert.ok([...rows].filter((r) => !/^h\d+-h\d+$/.test(r)).length <= 1, 'rows name their first and last node (the last row may hold one)');
+    const util: Json = utilisationSpec(model, plan);
+    assert.ok(util.data.values.length <= MAX_CELLS, `${util.data.values.length} utilisation cells`);
+    assert.deepEqual(util.hconcat.map((h: Json) => h.title.text), model.metrics);
   });
 });
 

@@ -356,6 +356,7 @@ describe('validation', () => {
       const body = (await r.json()) as Problem;
       assert.equal(body.status, 413);
       assert.deepEqual(body.problems, [{ path: '$', message: 'body too large' }]);
+      assert.match(body.detail ?? '', new RegExp(`^the request body \\(${Buffer.byteLength(payload)} bytes\\) is larger than the limit of 200kb = 204800 bytes \\(FALLOW_BODY_LIMIT\\)`));
       // A body under the limit goes through.
       const small = await svc.client(customer).POST('/v1/batches', { body: { name: 'small', jobs: jobs.slice(0, 100) as never } });
       assert.equal(small.response.status, 201, JSON.stringify(small.error));

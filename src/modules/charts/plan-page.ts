@@ -128,7 +128,7 @@ function pageScript(planId: string): string {
 
   async function load(key) {
     say('Loading the plan...');
-    var res = await get('/v1/plans/' + PLAN, key);
+    var res = await get('/v1/plans/' + PLAN + '/summary', key); // not the whole plan: a large plan's assignments are megabytes
     if (res.status === 401) return ask('That key is not valid: ' + (await problem(res)), true);
     if (!res.ok) return say('The plan cannot be shown: ' + (await problem(res)), true);
     sessionStorage.setItem(STORE, key);

@@ -1,7 +1,7 @@
 import { MAX_REVENUE, MAX_SLOT_INDEX, MAX_SLOT_SECONDS, MAX_TASK_SECONDS } from '../../engine/model/input-bounds';
 import { TRANSFERS_PRICED } from '../../engine/model/types';
 import { PREDICTOR_NAMES } from '../../engine/predict';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 
 /**
  * OpenAPI descriptions of fallow.instance/v1 and fallow.plan/v1 (FORMAT.md). They document the shapes for
@@ -173,6 +173,11 @@ export class PlanDto {
   @ApiPropertyOptional({ description: '(makespan - bound) / bound' }) gap?: number;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'evaluator KPIs: revenue, on-time jobs, utilisation' }) kpis?: Record<string, unknown>;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) stats?: Record<string, unknown>;
+}
+
+/** GET /v1/plans/{id}/summary: the plan without its assignments and placement (a large plan's are megabytes), and how many assignments it has. */
+export class PlanSummaryDto extends OmitType(PlanDto, ['assignments', 'placement'] as const) {
+  @ApiProperty({ description: 'how many assignments the plan has: read them a page at a time (listPlanAssignments)' }) assignmentCount!: number;
 }
 
 export class ProblemItemDto {

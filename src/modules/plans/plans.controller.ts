@@ -5,9 +5,9 @@ import { CurrentPrincipal, Principal, Roles } from '../auth/principal';
 import { pageLimit, PageLimits } from '../common/cursor';
 import { ApiPage } from '../common/api-page';
 import { ApiProblems } from '../common/api-problems';
-import { PlanDto } from '../common/format.dto';
+import { PlanDto, PlanSummaryDto } from '../common/format.dto';
 import { AssignmentPageDto, PlanDiffDto } from './plans.dto';
-import { PlansService, toPlanDto } from './plans.service';
+import { PlansService, toPlanDto, toPlanSummaryDto } from './plans.service';
 import { PlanCommitmentService } from './plan-commitment.service';
 import { PlanDiffService } from './plan-diff.service';
 
@@ -39,6 +39,22 @@ export class PlansController {
   @ApiProblems(401, 404)
   async get(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<PlanDto> {
     return toPlanDto(await this.plans.get(p, id));
+  }
+
+  @Get(':id/summary')
+  @ApiOperation({
+    operationId: 'getPlanSummary',
+    summary: 'The plan without its assignments and placement: KPIs, bound, gap, rejections, and how many assignments it has',
+    description:
+      "getPlan's document less its two large lists (a 100,000-task plan's are about 17 MB of JSON; this is under 100 kB, most of it the KPIs of each job), with assignmentCount; " +
+      'read the assignments a page at a time (listPlanAssignments). The plan page reads this.',
+  })
+  @ApiUuidPath('id', 'the plan (a solve\'s planId)')
+  @ApiOkResponse({ type: PlanSummaryDto })
+  @ApiProblems(401, 404)
+  async summary(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string): Promise<PlanSummaryDto> {
+    const { plan, assignments } = await this.plans.summary(p, id);
+    return toPlanSummaryDto(plan, assignments);
   }
 
   @Post(':id/commit')
@@ -98,12 +114,20 @@ export class PlansController {
   @Get(':id/assignments')
   @ApiOperation({
     operationId: 'listPlanAssignments',
-    summary: 'Page through a plan\'s assignments, optionally of one node or one job',
-    description: 'Assignments in the order the plan lists them, each with its end slot; node and job narrow the page to one node\'s or one job\'s tasks (both: the job\'s tasks on that node).',
+    summary: 'Page through a plan\'s assignments, optionally of one node, one job or one window of slots',
+    description:
+      'Assignments with their end slot, in the order the plan lists them (order=plan) or by start slot (order=start, ties in plan order). ' +
+      'node and job narrow the page to one node\'s or one job\'s tasks (both: the job\'s tasks on that node); from and to to the tasks ' +
+      'running in some slot of [from, to) (end > from and start < to), so node=h01&from=120&to=140&order=start is what h01 runs in those ' +
+      'slots, in time order. A 100,000-task plan is read 5,000 assignments a page (bench/SERVICE-SCALE.md). A node or job the plan does ' +
+      'not have, a slot that is not a whole number, to not after from, or a cursor of the other order is a 422 naming the parameter.',
   })
   @ApiUuidPath('id', 'the plan')
   @ApiQuery({ name: 'node', required: false, description: 'only the assignments on this node id (as the instance names it)' })
   @ApiQuery({ name: 'job', required: false, description: 'only the assignments of this job id (as the batch or instance names it)' })
+  @ApiQuery({ name: 'from', required: false, schema: { type: 'integer', minimum: 0 }, description: 'only the assignments still running at this slot or later (end > from)' })
+  @ApiQuery({ name: 'to', required: false, schema: { type: 'integer', minimum: 1 }, description: 'only the assignments starting before this slot (start < to); after from when both are given' })
+  @ApiQuery({ name: 'order', required: false, schema: { type: 'string', enum: ['plan', 'start'], default: 'plan' }, description: 'plan: the order the plan lists them; start: by start slot, ties in plan order' })
   @ApiPage('assignments', ASSIGNMENT_PAGE)
   @ApiOkResponse({ type: AssignmentPageDto })
   @ApiProblems(401, 404, 422)
@@ -112,10 +136,13 @@ export class PlansController {
     @Param('id', UuidParam) id: string,
     @Query('node') node?: string,
     @Query('job') job?: string,
+    @Query('from') from?: string,
+    @Query('to') to?: string,
+    @Query('order') order?: string,
     @Query('cursor') cursor?: string,
     @Query('limit') limit?: string,
   ): Promise<AssignmentPageDto> {
-    const page = await this.plans.pageAssignments(p, id, { node, job, cursor, limit: pageLimit(limit, ASSIGNMENT_PAGE) });
+    const page = await this.plans.pageAssignments(p, id, { node, job, from, to, order, cursor, limit: pageLimit(limit, ASSIGNMENT_PAGE) });
     return { items: page.items.map(({ job, stage, task, node, start, end }) => ({ job, stage, task, node, start, end })), nextCursor: page.nextCursor };
   }
 }

@@ -17,6 +17,21 @@ export interface PlanToStore {
   supersedes?: string | null;
 }
 
+/** How a plan's assignments are paged: in the order the plan lists them, or by start slot (then plan order). */
+export type AssignmentOrder = 'plan' | 'start';
+/** What narrows a page of assignments: one node, one job, the slots [from, to) they must run in some of. */
+export interface AssignmentFilter {
+  node?: string;
+  job?: string;
+  from?: number;
+  to?: number;
+}
+/** Where a page starts: after this row (its start slot counts only in start order). */
+export interface AssignmentPosition {
+  start: number;
+  seq: number;
+}
+
 /** One version of a plan: a solve's plan, or a re-plan's that supersedes the one before. */
 export interface PlanVersion {
   id: string;
@@ -34,6 +49,32 @@ export class PlansRepository {
 
   findScoped(id: string, scope: { tenantId?: string }): Promise<PlanEntity | null> {
     return this.plans.findOneBy({ id, ...scope });
+  }
+
+  /**
+   * The plan with its document lacking the fields `drop` (Postgres removes them before anything is sent: a
+   * 100,000-task plan's assignments and placement are most of its 17 MB), and how many assignments it has.
+   */
+  async findWithout(id: string, scope: { tenantId?: string }, drop: readonly string[]): Promise<{ plan: PlanEntity; assignments: number } | null> {
+    const select = Object.fromEntries(this.plans.metadata.columns.filter((c) => c.propertyName !== 'document').map((c) => [c.propertyName, true]));
+    const plan = await this.plans.findOne({ where: { id, ...scope }, select });
+    if (!plan) return null;
+    const [row]: { document: PlanEntity['document']; assignments: number }[] = await this.plans.query(
+      `SELECT document - $2::text[] AS document, jsonb_array_length(document->'assignments') AS assignments FROM plans WHERE id = $1`,
+      [id, drop],
+    );
+    if (!row) return null;
+    plan.document = row.document;
+    return { plan, assignments: row.assignments };
+  }
+
+  /** The plan's document without the fields `drop`, as JSON text (not parsed here), with its solve and strategy; null: no such plan. */
+  async documentText(id: string, drop: readonly string[]): Promise<{ solveId: string; strategy: string; json: string } | null> {
+    const rows: { solve_id: string; strategy: string; json: string }[] = await this.plans.query(
+      `SELECT solve_id, strategy, (document - $2::text[])::text AS json FROM plans WHERE id = $1`,
+      [id, drop],
+    );
+    return rows.length ? { solveId: rows[0].solve_id, strategy: rows[0].strategy, json: rows[0].json } : null;
   }
 
   /** The plan's solve, without its document (null: no such plan in the scope). */
@@ -94,12 +135,20 @@ export class PlansRepository {
     return this.plans.findOneBy({ id });
   }
 
-  /** Assignments in plan order after position `after`, filtered by node and/or job; one more than `limit` tells whether more follow. */
-  page(id: string, after: number, f: { node?: string; job?: string; limit: number }): Promise<PlanAssignmentEntity[]> {
-    const q = this.assignments.createQueryBuilder('a').where('a.plan_id = :id', { id }).andWhere('a.seq > :after', { after }).orderBy('a.seq', 'ASC').take(f.limit + 1);
-    if (f.node) q.andWhere('a.node = :node', { node: f.node });
-    if (f.job) q.andWhere('a.job = :job', { job: f.job });
-    return q.getMany();
+  /**
+   * A page of assignments, filtered by node, job and time window (running at some slot of [from, to): end > from,
+   * start < to), in plan order after position `after.seq`, or by start slot then plan order after (after.start,
+   * after.seq); one more than `limit` tells whether more follow.
+   */
+  page(id: string, after: AssignmentPosition, f: AssignmentFilter & { order: AssignmentOrder; limit: number }): Promise<PlanAssignmentEntity[]> {
+    const q = this.assignments.createQueryBuilder('a').where('a.plan_id = :id', { id });
+    if (f.order === 'start') q.andWhere('(a.start, a.seq) > (:start, :seq)', { start: after.start, seq: after.seq }).orderBy('a.start', 'ASC').addOrderBy('a.seq', 'ASC');
+    else q.andWhere('a.seq > :seq', { seq: after.seq }).orderBy('a.seq', 'ASC');
+    if (f.node !== undefined) q.andWhere('a.node = :node', { node: f.node });
+    if (f.job !== undefined) q.andWhere('a.job = :job', { job: f.job });
+    if (f.from !== undefined) q.andWhere('a.end_slot > :from', { from: f.from });
+    if (f.to !== undefined) q.andWhere('a.start < :to', { to: f.to });
+    return q.take(f.limit + 1).getMany();
   }
 
   /**

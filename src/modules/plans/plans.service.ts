@@ -3,9 +3,9 @@ import type { EntityManager } from 'typeorm';
 import { Principal, tenantScope } from '../auth/principal';
 import { invalid, notFound } from '../common/problem';
 import { SolvesService } from '../solves/solves.service';
-import { PlanDto } from '../common/format.dto';
+import { PlanDto, PlanSummaryDto } from '../common/format.dto';
 import { PlanEntity, PlanStatus } from './plan.entity';
-import { PlansRepository, PlanToStore } from './plans.repository';
+import { AssignmentFilter, AssignmentOrder, AssignmentPosition, PlansRepository, PlanToStore } from './plans.repository';
 
 export type { PlanToStore } from './plans.repository';
 
@@ -23,14 +23,33 @@ export class PlansService {
     return plan;
   }
 
-  /** 404 unless the key may read the plan; reads only its id (a chart served from the cache needs no more). */
-  async assertVisible(p: Principal, id: string): Promise<void> {
-    if (!(await this.plans.solveIdOf(id, tenantScope(p)))) throw notFound('plan', id);
+  /** The plan without its assignments and placement, with their count (a large plan's page reads this, not the whole document). */
+  async summary(p: Principal, id: string): Promise<{ plan: PlanEntity; assignments: number }> {
+    const found = await this.plans.findWithout(id, tenantScope(p), ['assignments', 'placement']);
+    if (!found) throw notFound('plan', id);
+    return found;
+  }
+
+  /** 404 unless the key may read the plan; reads only its solve (a chart served from the cache needs no more), which it answers. */
+  async assertVisible(p: Principal, id: string): Promise<string> {
+    const solveId = await this.plans.solveIdOf(id, tenantScope(p));
+    if (!solveId) throw notFound('plan', id);
+    return solveId;
   }
 
   /** A plan by id, whoever owns it, or null (the service's own re-plans). */
   find(id: string): Promise<PlanEntity | null> {
     return this.plans.findById(id);
+  }
+
+  /**
+   * A plan by id, whoever owns it, for the charts: its document without the chunk placement as JSON text (a chart
+   * thread parses it), its solve and strategy.
+   */
+  async forCharts(id: string): Promise<{ solveId: string; strategy: string; json: string }> {
+    const found = await this.plans.documentText(id, ['placement']);
+    if (!found) throw new Error(`plan ${id} not found`);
+    return found;
   }
 
   /** A plan by id, whoever owns it (the worker's simulations). */
@@ -40,26 +59,23 @@ export class PlansService {
     return plan;
   }
 
-  /** Assignments in plan order, filtered by node and/or job; the cursor is the last row's position. */
-  async pageAssignments(p: Principal, id: string, f: { node?: string; job?: string; cursor?: string; limit: number }) {
+  /**
+   * Assignments filtered by node, job and time window ([from, to): those running in some slot of it), in plan
+   * order or by start slot; the cursor is the last row's position (`seq`, or `start:seq` in start order).
+   */
+  async pageAssignments(p: Principal, id: string, f: AssignmentQuery) {
     const solveId = await this.plans.solveIdOf(id, tenantScope(p));
     if (!solveId) throw notFound('plan', id);
-    // A repeated query parameter (?node=a&node=b) arrives as an array: one value each.
-    const repeated = (['node', 'job', 'cursor'] as const).filter((k) => f[k] !== undefined && typeof f[k] !== 'string');
-    if (repeated.length) throw invalid(repeated.map((k) => ({ path: `query:${k}`, message: 'give it at most once, as one string' })));
-    let after = -1;
-    if (f.cursor !== undefined) {
-      after = Number(f.cursor);
-      if (!/^\d{1,10}$/.test(f.cursor) || after > 2 ** 31 - 1) throw invalid([{ path: 'query:cursor', message: 'not a cursor this API returned' }]);
-    }
-    const rows = await this.plans.page(id, after, f);
+    const { filter, order, after } = assignmentQuery(f);
+    const rows = await this.plans.page(id, after, { ...filter, order, limit: f.limit });
     // An empty page for a node or job the plan does not have is a typo, not an idle node: say so.
-    if (!rows.length && (f.node !== undefined || f.job !== undefined)) {
-      const issues = await this.solves.unknownNames(solveId, f);
+    if (!rows.length && (filter.node !== undefined || filter.job !== undefined)) {
+      const issues = await this.solves.unknownNames(solveId, filter);
       if (issues.length) throw invalid(issues);
     }
     const items = rows.slice(0, f.limit);
-    return { items, nextCursor: rows.length > f.limit ? String(items[items.length - 1].seq) : null };
+    const last = items[items.length - 1];
+    return { items, nextCursor: rows.length > f.limit ? (order === 'start' ? `${last.start}:${last.seq}` : String(last.seq)) : null };
   }
 
   /** Stores a solve's plan through the kernel's transaction (see PlansRepository.insert). */
@@ -96,4 +112,57 @@ export function toPlanDto(plan: PlanEntity): PlanDto {
     supersedes: plan.supersedes,
     supersededBy: plan.supersededBy,
   };
+}
+
+/** The plan as GET /v1/plans/{id}/summary gives it: the document without assignments and placement, with its assignments' count. */
+export function toPlanSummaryDto(plan: PlanEntity, assignments: number): PlanSummaryDto {
+  const { assignments: _a, placement: _p, ...rest } = toPlanDto(plan);
+  return { ...rest, assignmentCount: assignments };
+}
+
+/** GET /v1/plans/{id}/assignments's query parameters, as they arrive (strings; a repeated one as an array). */
+export interface AssignmentQuery {
+  node?: string;
+  job?: string;
+  from?: string;
+  to?: string;
+  order?: string;
+  cursor?: string;
+  limit: number;
+}
+
+/** Most a slot may be in a query (what a plan's int columns hold). */
+const MAX_SLOT = 2 ** 31 - 1;
+
+/** The checked query: every problem is a 422 naming its parameter. */
+export function assignmentQuery(f: AssignmentQuery): { filter: AssignmentFilter; order: AssignmentOrder; after: AssignmentPosition } {
+  const issues: { path: string; message: string }[] = [];
+  // A repeated query parameter (?node=a&node=b) arrives as an array: one value each.
+  const repeated = (['node', 'job', 'from', 'to', 'order', 'cursor'] as const).filter((k) => f[k] !== undefined && typeof f[k] !== 'string');
+  if (repeated.length) throw invalid(repeated.map((k) => ({ path: `query:${k}`, message: 'give it at most once, as one string' })));
+  const slot = (k: 'from' | 'to'): number | undefined => {
+    const raw = f[k];
+    if (raw === undefined) return undefined;
+    if (!/^\d{1,10}$/.test(raw) || Number(raw) > MAX_SLOT) {
+      issues.push({ path: `query:${k}`, message: `must be a slot: an integer in [0, ${MAX_SLOT}], got ${JSON.stringify(raw.slice(0, 40))}` });
+      return undefined;
+    }
+    return Number(raw);
+  };
+  const from = slot('from');
+  const to = slot('to');
+  if (from !== undefined && to !== undefined && to <= from) issues.push({ path: 'query:to', message: `must be after from (${from}): the window is the slots [from, to)` });
+  const order = f.order ?? 'plan';
+  if (order !== 'plan' && order !== 'start') issues.push({ path: 'query:order', message: `must be plan or start, got ${JSON.stringify(order.slice(0, 40))}` });
+  let after: AssignmentPosition = { start: -1, seq: -1 };
+  if (f.cursor !== undefined) {
+    const m = order === 'start' ? /^(\d{1,10}):(\d{1,10})$/.exec(f.cursor) : /^()(\d{1,10})$/.exec(f.cursor);
+    const start = m && m[1] !== '' ? Number(m[1]) : -1;
+    const seq = m ? Number(m[2]) : NaN;
+    if (!m || seq > MAX_SLOT || start > MAX_SLOT)
+      issues.push({ path: 'query:cursor', message: `not a cursor this API returned${order === 'start' ? ' for order=start' : ''}` });
+    else after = { start, seq };
+  }
+  if (issues.length) throw invalid(issues);
+  return { filter: { node: f.node, job: f.job, from, to }, order: order as AssignmentOrder, after };
 }

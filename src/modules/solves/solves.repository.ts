@@ -45,6 +45,12 @@ export class SolvesRepository {
   }
 
   /** The solve with its instance (not loaded by default: it can be megabytes). */
+  /** The solve's instance as JSON text, not parsed (what a chart thread parses); null: no such solve. */
+  async instanceText(id: string): Promise<string | null> {
+    const rows: { json: string }[] = await this.solves.query('SELECT instance::text AS json FROM solves WHERE id = $1', [id]);
+    return rows[0]?.json ?? null;
+  }
+
   withInstance(id: string): Promise<SolveEntity> {
     return this.solves.createQueryBuilder('s').addSelect('s.instance').where('s.id = :id', { id }).getOneOrFail();
   }

@@ -466,6 +466,13 @@ export class SolvesService {
   withInstance(id: string): Promise<SolveEntity> {
     return this.solves.withInstance(id);
   }
+
+  /** The instance a solve solved as JSON text, not parsed (the charts' threads parse it). */
+  async instanceText(id: string): Promise<string> {
+    const json = await this.solves.instanceText(id);
+    if (json === null) throw new Error(`solve ${id} not found`);
+    return json;
+  }
 }
 
 /** A typo in an inline instance (`deadline` for `deadlineSlot`) must not be solved as if it were absent. */
