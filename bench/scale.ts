@@ -95,7 +95,7 @@ runEntry(COMMAND, ({ values: v, argv }) => {
   if (grid.length) {
     const byNodes = [...new Set(grid.map((r) => r.nodes))];
     const line = (f: (r: ScaleRun) => number | null, dashed = false, suffix = '') =>
-      byNodes.map((n): Series => ({ label: `${n} nodes${suffix}`, dashed, points: grid.filter((r) => r.nodes === n).map((r) => [r.tasks, f(r) ?? 0]) }));
+      byNodes.map((n, i): Series => ({ label: `${n} nodes${suffix}`, dashed, colour: i, points: grid.filter((r) => r.nodes === n).map((r) => [r.tasks, f(r) ?? 0]) }));
     writeFileSync(benchFile('scale-time.svg'), logLogChart(`Time to a first plan and to a ${v.gap * 100} % gap (${v.strategy})`, 'tasks', 'seconds', [...line((r) => (r.firstPlanMs === null ? null : r.firstPlanMs / 1000)), ...line((r) => (r.gapReachedMs === null ? null : r.gapReachedMs / 1000), true, ` ${v.gap * 100} %`)]));
     writeFileSync(benchFile('scale-memory.svg'), logLogChart('Peak memory of a solve, and plan size', 'tasks', 'MB', [...line((r) => r.peakRssMB), ...line((r) => r.planBytes / 2 ** 20, true, ' plan')]));
   }

@@ -7,6 +7,8 @@ export interface Series {
   label: string;
   points: [number, number][];
   dashed?: boolean;
+  /** Colour index (default the series' position): a dashed companion of a line takes the line's. */
+  colour?: number;
 }
 
 const W = 560;
@@ -28,7 +30,7 @@ export function logLogChart(title: string, xLabel: string, yLabel: string, serie
   out.push(`<text x="${(PAD.left + W - PAD.right) / 2}" y="${H - 10}" text-anchor="middle">${esc(xLabel)}</text>`);
   out.push(`<text transform="translate(16 ${(PAD.top + H - PAD.bottom) / 2}) rotate(-90)" text-anchor="middle">${esc(yLabel)}</text>`);
   series.forEach((s, i) => {
-    const c = COLOURS[i % COLOURS.length];
+    const c = COLOURS[(s.colour ?? i) % COLOURS.length];
     const ok = s.points.filter(([x, y]) => x > 0 && y > 0);
     if (ok.length) out.push(`<polyline fill="none" stroke="${c}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''} points="${ok.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`);
     for (const [x, y] of ok) out.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${c}"/>`);
