@@ -45,7 +45,7 @@ export function placeChunks(model: Model, schedule: Schedule): PlacementDoc[] {
       for (let r = 0; r < replicas - 1; r++) {
         let pick = -1;
         let pickScore = 0;
-        for (; from < order.length; from = groupEnd(order, s.dur, from)) {
+        while (pick < 0 && from < order.length) {
           const end = groupEnd(order, s.dur, from);
           for (let q = from; q < end; q++) {
             const k = order[q];
@@ -65,7 +65,8 @@ export function placeChunks(model: Model, schedule: Schedule): PlacementDoc[] {
             // Equal shares keep the lower index, which comes first in the group.
             if (sk > pickScore) (pick = k), (pickScore = sk);
           }
-          if (pick >= 0) break;
+          // A group with a node left gave this pick; the next pick looks at it again.
+          if (pick < 0) from = end;
         }
         taken.push(pick);
         nodes.push(model.nodeIds[pick]);
