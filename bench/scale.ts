@@ -18,7 +18,8 @@ import { generatedLine, table, writeResultsSection } from './lib/markdown';
 import { benchFile, sharedDir } from './lib/paths';
 import { resultsFile, writeJson } from './lib/results';
 import { median } from './lib/stats';
-import { logLogChart, Series } from './scale/chart';
+import { renderSvg } from '../src/charts/render';
+import { ChartPoint, logLogSpec } from './scale/chart';
 import type { ScaleCase, ScaleRun } from './scale/solve-one';
 
 const COMMAND = command({
@@ -61,7 +62,7 @@ function slope(points: [number, number][]): number | null {
   return sxx === 0 ? null : p.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) / sxx;
 }
 
-runEntry(COMMAND, ({ values: v, argv }) => {
+runEntry(COMMAND, async ({ values: v, argv }) => {
   const data = path.join(sharedDir(), 'data');
   const dataDir = existsSync(data) ? data : undefined;
   const base = { strategy: v.strategy, budgetMs: v['budget-ms'], gap: v.gap, dataDir };
@@ -93,11 +94,12 @@ runEntry(COMMAND, ({ values: v, argv }) => {
   writeJson(resultsFile(`scale-${stamp.slice(0, 8)}.json`), { date: started.toISOString(), machine: m, loadAtStart: load, options: { ...v }, target, grid });
   writeResultsSection(benchFile('SCALE.md'), md.replace('RESULTS_FILE', `bench/results/scale-${stamp.slice(0, 8)}.json`), 'results');
   if (grid.length) {
-    const byNodes = [...new Set(grid.map((r) => r.nodes))];
-    const line = (f: (r: ScaleRun) => number | null, dashed = false, suffix = '') =>
-      byNodes.map((n, i): Series => ({ label: `${n} nodes${suffix}`, dashed, colour: i, points: grid.filter((r) => r.nodes === n).map((r) => [r.tasks, f(r) ?? 0]) }));
-    writeFileSync(benchFile('scale-time.svg'), logLogChart(`Time to a first plan and to a ${v.gap * 100} % gap (${v.strategy})`, 'tasks', 'seconds', [...line((r) => (r.firstPlanMs === null ? null : r.firstPlanMs / 1000)), ...line((r) => (r.gapReachedMs === null ? null : r.gapReachedMs / 1000), true, ` ${v.gap * 100} %`)]));
-    writeFileSync(benchFile('scale-memory.svg'), logLogChart('Peak memory of a solve, and plan size', 'tasks', 'MB', [...line((r) => r.peakRssMB), ...line((r) => r.planBytes / 2 ** 20, true, ' plan')]));
+    const points = (measure: string, f: (r: ScaleRun) => number | null) =>
+      grid.map((r): ChartPoint => ({ nodes: `${r.nodes} nodes`, measure, tasks: r.tasks, value: f(r) ?? 0 }));
+    const time = [...points('first plan', (r) => (r.firstPlanMs === null ? null : r.firstPlanMs / 1000)), ...points(`${v.gap * 100} % gap`, (r) => (r.gapReachedMs === null ? null : r.gapReachedMs / 1000))];
+    writeFileSync(benchFile('scale-time.svg'), await renderSvg(logLogSpec(`Time to a first plan and to a ${v.gap * 100} % gap (${v.strategy})`, 'seconds', time)));
+    const memory = [...points('peak memory', (r) => r.peakRssMB), ...points('plan size', (r) => r.planBytes / 2 ** 20)];
+    writeFileSync(benchFile('scale-memory.svg'), await renderSvg(logLogSpec('Peak memory of a solve, and plan size', 'MB', memory)));
   }
   return 0;
 });
