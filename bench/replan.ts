@@ -7,6 +7,7 @@
  *
  *   npm run bench:replan -- [--seeds 20] [--first-seed 3901] [--nodes 6] [--jobs 40] [--objectives revenue,tasks-then-makespan]
  *        [--plan-iterations 1000,30000] [--replan-iterations 300,5000] [--every-minutes 30] [--min-gap-seconds 300] [--losses 2]
+ *        [--no-early-start] [--oracle] [--policies hadoop,cuckoo,posum] [--no-misses]
  *   npm run bench:replan -- --report bench/results/replan-<date>.json     re-render the section only
  *
  * Every load is generated (the instances' forecast by harness/ephemeral-instance.ts, the actual load from it):
@@ -46,6 +47,7 @@ const COMMAND = command({
     'time-cap-ms': { kind: 'number', above: 0, default: 60000, arg: 'N', help: 'no solve runs longer than this (default 60000; the iterations stop them first)' },
     'every-minutes': { kind: 'number', above: 0, default: 30, arg: 'M', help: 'periodic re-plans (default 30)' },
     'min-gap-seconds': { kind: 'number', min: 0, default: 300, arg: 'S', help: 'least time between two re-plans (default 300)' },
+    'no-early-start': { kind: 'flag', help: "the re-planned (and oracle) runs keep the plans' starts, and no static+early run (the experiment as first run)" },
     oracle: { kind: 'flag', help: 'also the plan made knowing the actual load and the losses (oracle:*): what a plan can do at best' },
     policies: { kind: 'string', default: 'hadoop,cuckoo,posum', arg: 'P,P', help: 'the online policies (default hadoop,cuckoo,posum; none: no policy)' },
     'no-misses': { kind: 'flag', help: 'the actual load is the forecast: the node losses alone (an ablation)' },
@@ -80,6 +82,7 @@ async function main({ values, argv }: EntryArgs<typeof COMMAND.options>): Promis
     everySeconds: values['every-minutes'] * 60,
     minGapSeconds: values['min-gap-seconds'],
     seed: 1,
+    earlyStart: !values['no-early-start'],
   };
   const shape: Omit<ScenarioOptions, 'seed'> = {
     nodes: values.nodes,

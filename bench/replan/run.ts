@@ -16,12 +16,13 @@ export const POLICIES = ['hadoop', 'cuckoo', 'posum'];
 export const OBJECTIVE_TAGS: Record<Objective, string> = { revenue: 'rev', 'tasks-then-makespan': 'mk' };
 
 /**
- * The approaches of a run, in the report's order: per objective the static plan, the re-planned one and (with
- * `oracle`) the plan made knowing the actual load and the losses from the start; then the policies.
+ * The approaches of a run, in the report's order: per objective the static plan, the same plan with early starts
+ * (`earlyStart`), the re-planned one and (with `oracle`) the plan made knowing the actual load and the losses from
+ * the start; then the policies.
  */
-export function approaches(s: Pick<RunSettings, 'objectives' | 'oracle' | 'policies'>): string[] {
+export function approaches(s: Pick<RunSettings, 'objectives' | 'oracle' | 'policies' | 'earlyStart'>): string[] {
   const tags = s.objectives.map((o) => OBJECTIVE_TAGS[o]);
-  return [...tags.flatMap((t) => [`static:${t}`, `replan:${t}`, ...(s.oracle ? [`oracle:${t}`] : [])]), ...s.policies];
+  return [...tags.flatMap((t) => [`static:${t}`, ...(s.earlyStart ? [`static+early:${t}`] : []), `replan:${t}`, ...(s.oracle ? [`oracle:${t}`] : [])]), ...s.policies];
 }
 
 export interface RunSettings {
@@ -42,6 +43,12 @@ export interface RunSettings {
   everySeconds: number;
   minGapSeconds: number;
   seed: number;
+  /**
+   * The re-planned and oracle runs start a ready task before its planned start where its planned node has room now
+   * (SimulateOptions.earlyStart), and the static plan is also replayed so (`static+early:*`); `static:*` keeps
+   * the plan's starts. Absent in results written before it: false.
+   */
+  earlyStart?: boolean;
 }
 
 /** One approach on one scenario. */
@@ -103,6 +110,7 @@ export async function runScenario(sc: Scenario, seed: number, s: RunSettings, lo
   const model = loadInstance(sc.doc);
   const S = model.slotSeconds;
   const common = { actual: sc.actual, outages: sc.outages, seed: s.seed };
+  const follow = { earlyStart: s.earlyStart === true };
   const rows: Row[] = [];
   const plans: ScenarioResult['plans'] = {};
   const add = (approach: string, r: SimReport, runMs: number, replan?: ReplanSummary) => {
@@ -129,9 +137,14 @@ export async function runScenario(sc: Scenario, seed: number, s: RunSettings, lo
     plans[tag] = { makespanSeconds: plan.objective.makespanSlots * S, revenue: plan.objective.revenue ?? null, solveMs: Date.now() - t };
     t = Date.now();
     add(`static:${tag}`, simulatePlan(model, plan, { ...common, qos: 'salamander' }), Date.now() - t);
+    if (follow.earlyStart) {
+      t = Date.now();
+      add(`static+early:${tag}`, simulatePlan(model, plan, { ...common, ...follow, qos: 'salamander' }), Date.now() - t);
+    }
     t = Date.now();
     const closed = await simulateReplanning(model, plan, {
       ...common,
+      ...follow,
       qos: 'salamander',
       replan: { everySeconds: s.everySeconds, onKill: true, onNodeLost: true, minGapSeconds: s.minGapSeconds, strategy: s.strategy, objective, maxIterations: budget.replan, timeBudgetMs: s.timeCapMs, seed: s.seed },
     });
@@ -152,7 +165,7 @@ export async function runScenario(sc: Scenario, seed: number, s: RunSettings, lo
       const known = loadInstance(clairvoyant(sc));
       t = Date.now();
       const best = await solve(known, { strategy: s.strategy, objective, maxIterations: budget.plan, timeBudgetMs: s.timeCapMs, seed: s.seed });
-      add(`oracle:${tag}`, simulatePlan(known, best, { ...common, qos: 'salamander' }), Date.now() - t);
+      add(`oracle:${tag}`, simulatePlan(known, best, { ...common, ...follow, qos: 'salamander' }), Date.now() - t);
     }
   }
   for (const p of s.policies) {

@@ -3,7 +3,7 @@
  * utilisation and prints the realised metrics as one JSON report (src/engine/simulate).
  *   fallow simulate INSTANCE.json PLAN.json [--actual USAGE.json] [--qos NAME] [--qos-period S] [--seed N] [--reduce-slowstart F]
  *   fallow simulate INSTANCE.json --policy NAME|posum [--provision NAME] [--delta D] [--alpha A --beta B --gamma G] [--actual USAGE.json] [--qos ...] [--seed N] ...
- *   fallow simulate INSTANCE.json PLAN.json --outages OUTAGES.json --replan-every 30 [--replan-on kill,node] [--replan-budget-ms 1000] ...
+ *   fallow simulate INSTANCE.json PLAN.json --outages OUTAGES.json --replan-every 30 [--replan-on kill,node] [--replan-budget-ms 1000] [--early-start] ...
  */
 import { MIN_QOS_PERIOD_SECONDS } from '../engine/simulate/simulator';
 import { CommandSpec, parseCommand, UsageError } from './args';
@@ -51,6 +51,7 @@ export const SIMULATE = {
     'echo-arrivals': { type: 'boolean', help: "POSUM: the look-ahead also expects the last look-ahead's arrivals to repeat (default with --look-ahead-mode rebuild; otherwise the queue alone, as the paper)" },
     'look-ahead-mode': { type: 'string', value: 'MODE', help: 'POSUM: replay (default: the workload so far again from time 0, reaching the live state exactly) | rebuild (the present as a new instance; the default with --ls-member)' },
     outages: { type: 'string', value: 'FILE', help: 'nodes lost for a while: [{"node", "fromSeconds", "toSeconds"?, "returnKnown"?}] (docs/FORMAT.md, Node outages)' },
+    'early-start': { type: 'boolean', help: 'a plan only: start a ready task before its planned start where its planned node has a free task slot and room now (default: at the plan\'s starts)' },
     'replan-every': { type: 'string', value: 'MIN', help: 'a plan only: re-plan it as it runs, every MIN minutes (and on --replan-on events)' },
     'replan-on': { type: 'string', value: 'EVENTS', help: 'a plan only: re-plan on kill, node (lost or back), both (default) or none: kill,node | kill | node | none' },
     'replan-budget-ms': { type: 'string', value: 'N', help: 'each re-plan\'s solve budget (default 1000)' },
@@ -74,6 +75,7 @@ export async function simulateCommand(args: string[]): Promise<number> {
   if (qosPeriodSeconds !== undefined && !(qosPeriodSeconds >= MIN_QOS_PERIOD_SECONDS)) throw new UsageError(`--qos-period must be a number of seconds >= ${MIN_QOS_PERIOD_SECONDS}, got "${values['qos-period']}"`);
   if (values.policy !== undefined && !POLICIES.includes(values.policy)) throw new UsageError(`--policy must be one of ${POLICIES.join(', ')}, got "${values.policy}"`);
   if (values.provision !== undefined && values.policy === undefined) throw new UsageError('--provision goes with --policy (a plan leases no nodes)');
+  if (values['early-start'] && values.policy !== undefined) throw new UsageError('--early-start changes how a plan is followed: it does not go with --policy');
   const posum = posumOptions(values, values.policy);
   if (values.policy === undefined && positionals.length !== 2) throw new UsageError('simulate needs INSTANCE.json and PLAN.json, or INSTANCE.json --policy NAME');
   if (values.policy !== undefined && positionals.length !== 1) throw new UsageError('simulate --policy takes INSTANCE.json only (no plan)');
@@ -86,7 +88,7 @@ export async function simulateCommand(args: string[]): Promise<number> {
   const sigma = values['runtime-sigma'] === undefined ? undefined : Number(values['runtime-sigma']);
   const runtimeTruth = validateRuntimeTruth(model, values['true-seconds'] === undefined ? undefined : readJson(values['true-seconds']), sigma);
   const outages = values.outages === undefined ? undefined : validateOutages(model, readJson(values.outages));
-  const options = { actual, qos: values.qos, qosPeriodSeconds, seed, reduceSlowstart, runtimeTruth, provision: values.provision as ProvisioningName | undefined, posum, ...(outages ? { outages } : {}) };
+  const options = { actual, qos: values.qos, qosPeriodSeconds, seed, reduceSlowstart, runtimeTruth, provision: values.provision as ProvisioningName | undefined, posum, ...(outages ? { outages } : {}), ...(values['early-start'] ? { earlyStart: true } : {}) };
   const replan = replanOptions(values, seed);
   if (replan && values.policy !== undefined) throw new UsageError('--replan-* re-plans a plan: it does not go with --policy');
   // The plan is checked here (a plan that does not fit its instance is the user's mistake, named by path).

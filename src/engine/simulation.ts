@@ -65,6 +65,11 @@ export interface SimulateOptions {
    * `outages[i].field`).
    */
   outages?: Outage[];
+  /**
+   * Plans only (static and closed-loop replays): start a ready task before its planned start when its planned node
+   * has a free task slot and room for it now (PlanDriverOptions.earlyStart). Default false: the plan's starts.
+   */
+  earlyStart?: boolean;
 }
 
 /** The settings every run shares, from the options (the outages checked against the model). */
@@ -96,7 +101,7 @@ export function checkPlanFits(model: Model, plan: PlanDoc): void {
 /** Replays a plan; the plan must pass the evaluator against the instance (it was made for it). */
 export function simulatePlan(model: Model, plan: PlanDoc, options: SimulateOptions = {}): SimReport {
   checkPlanFits(model, plan);
-  const driver = new PlanDriver(model, plan);
+  const driver = new PlanDriver(model, plan, { earlyStart: options.earlyStart });
   return new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), driver, simOptions(model, options, PLAN_REPLAY_QOS)).run();
 }
 
@@ -143,7 +148,7 @@ export async function simulateReplanning(model: Model, plan: PlanDoc, options: S
   checkPlanFits(model, plan);
   const { replan } = options;
   const replanner = replan.replanner ?? solveReplanner(replan);
-  const { report, ...rest } = await runClosedLoop(model, new ActualUsage(model, options.actual ?? model.doc.usage), plan, simOptions(model, options, PLAN_REPLAY_QOS), replan, replanner);
+  const { report, ...rest } = await runClosedLoop(model, new ActualUsage(model, options.actual ?? model.doc.usage), plan, simOptions(model, options, PLAN_REPLAY_QOS), replan, replanner, { earlyStart: options.earlyStart });
   return { ...report, replan: rest };
 }
 

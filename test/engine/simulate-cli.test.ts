@@ -117,6 +117,21 @@ describe('fallow simulate', () => {
     });
   });
 
+  test('--early-start: a task planned late starts when its node is free; not with --policy', async () => {
+    await withTempDir((_dir, write) => {
+      const inst = write('i.json', INSTANCE);
+      // The reduce planned at 200 s, its maps done at 50 s: at once with --early-start, at 200 s without.
+      const late = write('late.json', planOf(INSTANCE, [at('j/map/0@a:0'), at('j/map/1@b:0'), at('j/reduce/0@a:4')]));
+      assert.equal(JSON.parse(fallow('simulate', inst, late, '--quiet').stdout).makespanSeconds, 250);
+      const early = fallow('simulate', inst, late, '--early-start', '--quiet');
+      assert.equal(early.code, 0, early.stderr);
+      assert.equal(JSON.parse(early.stdout).makespanSeconds, 100);
+      const withPolicy = fallow('simulate', inst, '--policy', 'hadoop', '--early-start');
+      assert.equal(withPolicy.code, 2);
+      assert.match(withPolicy.stderr, /--early-start changes how a plan is followed: it does not go with --policy/);
+    });
+  });
+
   test('bad input exits 2 and names the field', async () => {
     await withTempDir((_dir, write) => {
       const inst = write('i.json', INSTANCE);

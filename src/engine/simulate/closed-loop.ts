@@ -2,6 +2,7 @@ import type { Model } from '../model/model';
 import type { PlanDoc } from '../model/types';
 import type { SimOptions } from './driver';
 import type { SimulatorView } from './host';
+import type { PlanDriverOptions } from './plan-driver';
 import { ReplanDriver, ReplanTriggers } from './replan-driver';
 import { replanSkip, ReplanSkip, replanState, ReplanState, ReplanTrigger } from './replan-state';
 import type { RunReport } from './run-report';
@@ -68,7 +69,7 @@ export interface ClosedLoopResult {
  * plan (ReplanDriver.adopt). The simulated clock stands still while the replanner works: the re-plan takes
  * effect at the instant it was asked for.
  */
-export async function runClosedLoop(model: Model, actual: ActualUsage, plan: PlanDoc, options: SimOptions, loop: ReplanLoopOptions, replanner: Replanner): Promise<ClosedLoopResult> {
+export async function runClosedLoop(model: Model, actual: ActualUsage, plan: PlanDoc, options: SimOptions, loop: ReplanLoopOptions, replanner: Replanner, follow: PlanDriverOptions = {}): Promise<ClosedLoopResult> {
   const S = model.slotSeconds;
   const every = loop.everySeconds;
   if (every !== undefined && !(every > 0)) throw new Error(`replan.everySeconds must be > 0, got ${every}`);
@@ -98,7 +99,7 @@ export async function runClosedLoop(model: Model, actual: ActualUsage, plan: Pla
       return false;
     },
   };
-  const driver = new ReplanDriver(model, plan, triggers);
+  const driver = new ReplanDriver(model, plan, triggers, follow);
   const sim = new Simulator(model, actual, driver, options);
   const outages = options.outages ?? [];
   // The next periodic re-plan: `every` after the last re-plan (or the last time there was nothing to re-plan).

@@ -6,6 +6,17 @@ import { MinHeap } from '../schedule/min-heap';
 import { relaunchTarget } from './relaunch';
 import type { SimulatorView } from './host';
 
+/** How a plan is followed. */
+export interface PlanDriverOptions {
+  /**
+   * Start a task before its planned start when it is ready, its planned node has a free task slot once the due
+   * tasks have launched, and it fits in what the regular customers leave that node now; a node's ready tasks in
+   * their planned order (work-conserving, each task on its planned node). Off by default: Salamander's JobTracker launches at the plan's
+   * starts and only shifts later.
+   */
+  earlyStart?: boolean;
+}
+
 /**
  * Follows a plan the way Salamander's JobTracker does (III-A, step 8): each task is launched on its
  * planned node at its planned start, or later when its predecessors or a free task slot are late
@@ -42,12 +53,15 @@ export class PlanDriver implements Driver {
   private relaunch: number[] = [];
   /** Per task: until when it waits for a node holding its chunk (-1: it has not waited this attempt). */
   private readonly waitUntil: Float64Array;
+  /** Per node, with early starts: its ready tasks whose planned start has not come, earliest planned start first (stale entries skipped). */
+  private ahead: MinHeap[] = [];
   private dirty = true;
   private seenEpoch = -1;
 
   constructor(
     private readonly model: Model,
     private readonly plan: PlanDoc,
+    private readonly options: PlanDriverOptions = {},
   ) {
     const s = fromPlanDoc(model, plan);
     this.name = `plan:${plan.strategy ?? 'unknown'}`;
@@ -60,6 +74,7 @@ export class PlanDriver implements Driver {
     this.queued = new Uint8Array(model.nTasks);
     this.waiting = model.nodeIds.map(() => new MinHeap(this.plannedStart));
     this.waitUntil = new Float64Array(model.nTasks).fill(-1);
+    if (options.earlyStart) this.ahead = model.nodeIds.map(() => new MinHeap(this.plannedStart));
   }
 
   prepare(sim: SimulatorView): void {
@@ -98,6 +113,7 @@ export class PlanDriver implements Driver {
     const s = fromPlanDoc(model, plan);
     this.relaunch = [];
     this.waiting = model.nodeIds.map(() => new MinHeap(this.plannedStart));
+    if (this.options.earlyStart) this.ahead = model.nodeIds.map(() => new MinHeap(this.plannedStart));
     for (let i = 0; i < model.nTasks; i++) {
       this.queued[i] = 0;
       if (!this.accepted[model.taskJob[i]] || sim.node[i] >= 0 || (sim.state[i] !== TaskState.Ready && sim.state[i] !== TaskState.Blocked)) continue;
@@ -108,6 +124,7 @@ export class PlanDriver implements Driver {
         this.plannedNode[i] = s.node[i];
         this.plannedStart[i] = s.start[i];
         this.setTimer(sim, i, Math.max(sim.now, s.start[i] * model.slotSeconds));
+        if (this.ready[i]) this.pushAhead(i);
       } else {
         this.plannedNode[i] = -1;
         this.due[i] = 1;
@@ -125,6 +142,7 @@ export class PlanDriver implements Driver {
   onReady(_sim: SimulatorView, i: number): void {
     this.ready[i] = 1;
     this.arm(i);
+    this.pushAhead(i);
   }
 
   onKilled(_sim: SimulatorView, i: number, _node?: number): void {
@@ -157,6 +175,7 @@ export class PlanDriver implements Driver {
         else sim.launch(i, k);
         if (sim.nodes[k].closed) break; // the launch itself was over capacity
       }
+      if (this.options.earlyStart && !starved) this.startEarly(sim, k);
     }
     if (this.relaunch.length === 0) return;
     // Tasks a launch below gets killed at once are appended to this.relaunch and met again by this loop
@@ -172,6 +191,35 @@ export class PlanDriver implements Driver {
       else (still.push(i), kept.add(i));
     }
     this.relaunch = still;
+  }
+
+  /** With early starts: a ready task not yet due waits in its planned node's queue of early candidates. */
+  private pushAhead(i: number): void {
+    if (!this.options.earlyStart || this.due[i] || this.plannedNode[i] < 0) return;
+    this.ahead[this.plannedNode[i]].push(i);
+    this.dirty = true;
+  }
+
+  /**
+   * Early starts on node k, once its due tasks have launched: its ready tasks whose planned start has not come,
+   * in planned-start order, while it has a free task slot and the next one fits in what the regular customers
+   * leave it now (headroom); the first that does not fit stops the node (the plan's order on a node is kept).
+   * A task started early takes room the plan left free now and ends before its planned end.
+   */
+  private startEarly(sim: SimulatorView, k: number): void {
+    const q = this.ahead[k];
+    while (q.size > 0 && !sim.nodes[k].closed && sim.freeSlots(k) > 0) {
+      const i = q.peek();
+      if (this.due[i] || this.plannedNode[i] !== k || sim.state[i] !== TaskState.Ready || sim.node[i] >= 0) {
+        q.pop();
+        continue;
+      }
+      if (sim.headroom(k, i) < 0) break;
+      q.pop();
+      this.timerAt[i] = -1; // its planned start's timer is now stale
+      this.due[i] = 1;
+      sim.launch(i, k);
+    }
   }
 
   /** Due and runnable: queue it on its planned node (earliest planned start first); planned nowhere, relaunch it where room is. */

@@ -1,7 +1,7 @@
 import type { Model } from '../model/model';
 import type { PlanDoc } from '../model/types';
 import type { SimulatorView } from './host';
-import { PlanDriver } from './plan-driver';
+import { PlanDriver, PlanDriverOptions } from './plan-driver';
 import type { ReplanTrigger } from './replan-state';
 
 /** What the closed loop answers when the run gives it a reason to re-plan (closed-loop.ts). */
@@ -28,8 +28,9 @@ export class ReplanDriver extends PlanDriver {
     model: Model,
     plan: PlanDoc,
     private readonly triggers: ReplanTriggers,
+    options: PlanDriverOptions = {},
   ) {
-    super(model, plan);
+    super(model, plan, options);
   }
 
   override onKilled(sim: SimulatorView, i: number, k?: number): void {
