@@ -10,6 +10,7 @@ import type { InstanceDoc } from '../../src/engine/model/types';
 import { Service, startService, waitFor } from '../../harness/service';
 import { problem } from '../support/problem';
 import { solveToEnd } from '../support/solve-to-end';
+import { farmAndShop } from '../support/farm-and-shop';
 import { assertSigned, startReceiver } from '../support/webhook-receiver';
 
 const HOUR_MS = 3_600_000;
@@ -32,12 +33,7 @@ describe('cluster events: nodes lost and back', () => {
   before(async () => {
     svc = await startService();
     svc.startWorker();
-    farmer = (await svc.tenant('events-farm', ['farmer'])).keys.farmer;
-    otherFarmer = (await svc.tenant('events-other-farm', ['farmer'])).keys.farmer;
-    customer = (await svc.tenant('events-shop', ['customer'])).keys.customer;
-    const batch = await svc.client(customer).POST('/v1/batches', { body: { name: 'fill', jobs: JOBS } });
-    assert.ok(batch.data, JSON.stringify(batch.error));
-    batchId = batch.data.id;
+    ({ farmer, otherFarmer, customer, batchId } = await farmAndShop(svc, 'events', JOBS));
   });
   after(async () => svc?.close());
 

@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { ExtraApi, Service, startService, waitFor } from '../../harness/service';
 import { problem } from '../support/problem';
 import { solveToEnd } from '../support/solve-to-end';
+import { farmAndShop } from '../support/farm-and-shop';
 
 const HOUR_MS = 3_600_000;
 const NODES = [
@@ -35,12 +36,7 @@ describe('automatic re-planning: triggers, debounce, requests', () => {
     svc = await startService();
     svc.startWorker();
     second = await svc.startApi();
-    farmer = (await svc.tenant('replan-farm', ['farmer'])).keys.farmer;
-    otherFarmer = (await svc.tenant('replan-other', ['farmer'])).keys.farmer;
-    customer = (await svc.tenant('replan-shop', ['customer'])).keys.customer;
-    const batch = await svc.client(customer).POST('/v1/batches', { body: { name: 'etl', jobs: JOBS } });
-    assert.ok(batch.data, JSON.stringify(batch.error));
-    batchId = batch.data.id;
+    ({ farmer, otherFarmer, customer, batchId } = await farmAndShop(svc, 'replan', JOBS));
   });
   after(async () => svc?.close());
 
