@@ -175,10 +175,19 @@ export function scaleInstance(o: ScaleOptions = {}): InstanceDoc {
   };
 }
 
-/** The VM traces long enough to cover the window (most hold a month of 5-minute samples). */
+/** Parsed traces by directory and length: a benchmark generates an instance and its next day, or many sizes, in one process. */
+const tracesRead = new Map<string, UtilTrace[] | null>();
+
+/** The VM traces long enough to cover the window (most hold a month of 5-minute samples), read once per process. */
 function bitbrainsTraces(dataDir: string | undefined, samples: number): UtilTrace[] | null {
   const dir = dataDir && path.join(dataDir, 'bitbrains-rnd', '2013-7');
   if (!dir || !existsSync(dir)) return null;
+  const key = `${path.resolve(dir)}\u0000${samples}`;
+  if (!tracesRead.has(key)) tracesRead.set(key, readTraces(dir, samples));
+  return tracesRead.get(key)!;
+}
+
+function readTraces(dir: string, samples: number): UtilTrace[] | null {
   const files = readdirSync(dir).filter((f) => f.endsWith('.csv')).sort((a, b) => parseInt(a) - parseInt(b));
   const out: UtilTrace[] = [];
   for (const f of files) {
