@@ -69,6 +69,14 @@ export class StoredPlanCharts {
   }
 
   /**
+   * A solve of `tasks` tasks starts: if its plan may be large enough for its charts to be pre-rendered, vega is
+   * loaded on the chart thread now, while the engine searches, rather than when the plan's store waits for them.
+   */
+  solveStarts(tasks: number): void {
+    if (tasks >= this.config.chartPrerender.minTasks) this.renderer.warmUp();
+  }
+
+  /**
    * Starts making the pre-rendered charts of a plan on the chart threads (ChartRenderer, as the API does, from the
    * same texts), while its caller stores the plan; null when the plan is smaller than FALLOW_CHART_PRERENDER_MIN_TASKS
    * (its charts are quick to make on request). `document` is the plan's stored document as JSON text; `instance`

@@ -31,6 +31,7 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveInput, Progre
   async prepare(s: SolveEntity): Promise<Prepared<SolveInput>> {
     // A re-plan hands the engine the plan it replaces (SolveOptions.previous): a hint to keep tasks where they were.
     const previous = s.replan ? previousPlan((await this.plans.byId(s.replan.planId)).document) : undefined;
+    this.charts.solveStarts(s.instance.jobs.reduce((n, j) => n + j.stages.reduce((m, st) => m + st.tasks, 0), 0));
     // The engine stops itself at its deadline; the stop flag is raised at the budget in case a phase overran
     // it; a search that has still not answered long after is terminated (it would hold its worker forever).
     return {
