@@ -7,7 +7,7 @@ import { Logger } from '@nestjs/common';
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { EntityManager } from 'typeorm';
-import type { ChartJob } from '../../src/charts/chart-job';
+import type { PlanChartsJob } from '../../src/charts/chart-job';
 import type { Config } from '../../src/config';
 import { chartRevision } from '../../src/modules/charts/chart-revision';
 import type { ChartRenderer } from '../../src/modules/charts/chart-renderer';
@@ -16,15 +16,16 @@ import { chartParamsKey, StoredPlanCharts } from '../../src/modules/charts/store
 
 const TX = {} as EntityManager;
 
-function setUp(opts: { render?: (job: ChartJob) => Promise<string>; insert?: () => Promise<void>; minTasks?: number; timeoutMs?: number } = {}) {
-  const made: ChartJob[] = [];
+function setUp(opts: { render?: (chart: string) => Promise<string>; insert?: () => Promise<void>; minTasks?: number; timeoutMs?: number } = {}) {
+  const made: PlanChartsJob[] = [];
   const inserted: { planId: string; revision: string; charts: ChartToStore[] }[] = [];
   let warmUps = 0;
   const renderer = {
-    make: async (load: () => ChartJob | Promise<ChartJob>) => {
-      const job = await load();
+    makePlanCharts: async (load: () => PlanChartsJob) => {
+      const job = load();
       made.push(job);
-      return (opts.render ?? (async (j) => `<svg>${j.kind === 'plan' ? j.chart : ''}</svg>`))(job);
+      const render = opts.render ?? (async (chart: string) => `<svg>${chart}</svg>`);
+      return Promise.all(job.charts.map(async (c) => ({ body: await render(c.chart), ms: 7 })));
     },
     warmUp: () => void warmUps++,
   } as unknown as ChartRenderer;
@@ -54,12 +55,13 @@ describe('charts the worker stores with a plan', () => {
     const s = setUp();
     const pending = s.charts.start(100, '{"plan":1}', () => '{"instance":1}');
     const outcome = await pending!.storeInTx(TX, 'p1');
-    assert.deepEqual(s.made.map((j) => (j.kind === 'plan' ? `${j.chart}.${j.format}` : j.kind)), ['gantt.svg', 'utilisation.svg']);
-    for (const j of s.made) assert.deepEqual(j.kind === 'plan' && [j.plan, j.instance], [{ json: '{"plan":1}' }, { json: '{"instance":1}' }]);
+    assert.equal(s.made.length, 1, 'one job: the plan is read once for both charts');
+    assert.deepEqual(s.made[0].charts.map((c) => `${c.chart}.${c.format}`), ['gantt.svg', 'utilisation.svg']);
+    assert.deepEqual([s.made[0].plan, s.made[0].instance], [{ json: '{"plan":1}' }, { json: '{"instance":1}' }]);
     assert.equal(s.inserted.length, 1);
     assert.equal(s.inserted[0].planId, 'p1');
     assert.equal(s.inserted[0].revision, chartRevision());
-    assert.deepEqual(s.inserted[0].charts.map((c) => [c.chart, c.format, c.params, c.body]), [['gantt', 'svg', '', '<svg>gantt</svg>'], ['utilisation', 'svg', '', '<svg>utilisation</svg>']]);
+    assert.deepEqual(s.inserted[0].charts.map((c) => [c.chart, c.format, c.params, c.body, c.renderMs]), [['gantt', 'svg', '', '<svg>gantt</svg>', 7], ['utilisation', 'svg', '', '<svg>utilisation</svg>', 7]]);
     assert.equal(outcome.stored, 2);
     assert.equal(outcome.bytes, '<svg>gantt</svg><svg>utilisation</svg>'.length);
     assert.equal(outcome.error, undefined);

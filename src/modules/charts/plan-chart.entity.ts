@@ -17,7 +17,7 @@ export class PlanChartEntity {
   @PrimaryColumn({ type: 'text' }) revision!: string;
   /** The SVG, or the Vega-Lite spec as JSON text: exactly the response body. */
   @Column({ type: 'text' }) body!: string;
-  /** How long the worker's chart thread took to make it (spec and render), for the record. */
+  /** How long the worker's chart thread took to make it (spec and render; reading the plan, shared by its charts, not counted), for the record. */
   @Column({ type: 'int', name: 'render_ms' }) renderMs!: number;
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
 }

@@ -87,16 +87,9 @@ export class StoredPlanCharts {
     const startedAt = Date.now();
     const timeoutMs = this.config.chartPrerender.timeoutMs;
     const instanceText = instance();
-    const made = Promise.all(
-      PRERENDERED_PLAN_CHARTS.map(async ({ chart, format }): Promise<ChartToStore> => {
-        let threadStart = 0;
-        const body = await this.renderer.make(() => {
-          threadStart = Date.now(); // the thread is free for this chart (the charts of one plan wait for each other)
-          return { kind: 'plan', format, chart, instance: { json: instanceText }, plan: { json: document } };
-        });
-        return { chart, format, params: chartParamsKey(), body, renderMs: Date.now() - threadStart };
-      }),
-    );
+    const made = this.renderer
+      .makePlanCharts(() => ({ kind: 'plan-charts', charts: [...PRERENDERED_PLAN_CHARTS], instance: { json: instanceText }, plan: { json: document } }))
+      .then((bodies) => PRERENDERED_PLAN_CHARTS.map(({ chart, format }, i): ChartToStore => ({ chart, format, params: chartParamsKey(), body: bodies[i].body, renderMs: bodies[i].ms })));
     made.catch(() => undefined); // awaited in storeInTx; a failure there is reported, never unhandled
     return {
       storeInTx: async (tx, planId) => {
