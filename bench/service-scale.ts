@@ -135,10 +135,16 @@ async function solveTimeline(call: ReturnType<typeof caller>, body: string): Pro
 }
 
 let solvesQueue: Queue | undefined;
-/** What the worker says of the plan's pre-rendered charts: its solve job's return value (the job's id is the solve's). */
+/**
+ * What the worker says of the plan's pre-rendered charts: its solve job's return value (the job's id is the solve's),
+ * which BullMQ writes just after the solve's row says succeeded (up to 10 s waited for).
+ */
 async function prerendered(solveId: string): Promise<PrerenderOutcome | undefined> {
-  const job = await solvesQueue?.getJob(solveId);
-  return (job?.returnvalue as { charts?: PrerenderOutcome } | undefined)?.charts;
+  for (const t0 = Date.now(); solvesQueue && Date.now() - t0 < 10_000; await new Promise((r) => setTimeout(r, 100))) {
+    const job = await solvesQueue.getJob(solveId);
+    if (job?.finishedOn) return (job.returnvalue as { charts?: PrerenderOutcome } | null)?.charts;
+  }
+  return undefined;
 }
 
 /** Peak resident memory of a process (Linux VmHWM), MB. */
