@@ -9,20 +9,26 @@
  *              indexes and TOAST divided by the plans stored;
  *   reads      the whole plan, its summary, every page of its assignments (5,000 a page) in plan and start
  *              order, one node's tasks in a window of slots, one window over the whole plan;
- *   charts     GET gantt.svg and utilisation.svg, first (read, build, render) and again (cached), and the cells;
- *   page       the plan page in headless chromium (the reference plan's, whose charts are not made yet): from the
- *              key's submit to every chart in, then a reload; skipped without chromium (it says why);
+ *   charts     GET gantt.svg and utilisation.svg, first (a stored rendering read, or read, build, render) and again
+ *              (cached), where the first came from (X-Chart-Source), and the cells; the charts the worker stored
+ *              with the plan (its render time, their size) and how long storing the plan waited for them;
+ *   page       the plan page in headless chromium (the reference plan's, whose charts the API has not served yet):
+ *              from the key's submit to every chart in, then a reload; skipped without chromium (it says why);
  *   worker     the worker process's peak resident memory over the run's two solves (VmHWM).
  * Writes bench/SERVICE-SCALE.md (medians, min and max over the runs, machine and date) and bench/results/service-scale-<time>.json.
  */
+import { ConnectionOptions, Queue } from 'bullmq';
 import { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromiumMissing, launchChromium } from '../harness/browser';
 import { instanceParts, serviceScaleInstance } from '../harness/scale-service';
 import { Service, startService, stopChild, waitFor } from '../harness/service';
 import type { InstanceDoc } from '../src/engine/model/types';
+import type { PrerenderOutcome } from '../src/modules/charts/stored-plan-charts';
+import { redisOptions } from '../src/modules/queue/redis-options';
 import { command, EntryArgs, runEntry } from './lib/cli';
 import { machineInfo, timestamp } from './lib/machine';
 import { generatedLine, table } from './lib/markdown';
@@ -61,6 +67,8 @@ interface Timeline {
   makespanSlots: number;
   gap: number | null;
   planId: string;
+  /** The worker's pre-rendered charts of the plan (its job's return value); absent when it made none. */
+  charts?: PrerenderOutcome;
 }
 
 interface Run {
@@ -73,16 +81,18 @@ interface Run {
   reference: Timeline & { clusterMs: number; forecastMs: number; batchMs: number };
   storage: { documentMB: number; rowsMB: number; perPlanTablesMB: number };
   reads: Record<string, { ms: number; bytes: number; n?: number }>;
-  charts: Record<string, { firstMs: number; againMs: number; bytes: number; cells: number }>;
+  charts: Record<string, { firstMs: number; againMs: number; bytes: number; cells: number; source: string; storedRenderMs: number | null; storedMB: number | null }>;
   page: { firstMs: number; reloadMs: number } | string;
   workerPeakMB: number | null;
+  /** The machine's load average (1, 5, 15 minutes) when the run started: other work on the shared cores. */
+  loadAtStart: number[];
 }
 
 const MB = (bytes: number) => Math.round((bytes / 2 ** 20) * 100) / 100;
 const since = (t0: number) => Math.round(performance.now() - t0);
 
 function caller(svc: Service, key: string) {
-  return async (method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; text: string; ms: number; json: () => Json }> => {
+  return async (method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; text: string; ms: number; json: () => Json; source: string | null }> => {
     const t0 = performance.now();
     const res = await fetch(svc.baseUrl + url, {
       method,
@@ -91,7 +101,7 @@ function caller(svc: Service, key: string) {
     });
     const text = await res.text();
     const ms = since(t0);
-    return { status: res.status, text, ms, json: () => JSON.parse(text) };
+    return { status: res.status, text, ms, json: () => JSON.parse(text), source: res.headers.get('x-chart-source') };
   };
 }
 
@@ -106,6 +116,7 @@ async function solveTimeline(call: ReturnType<typeof caller>, body: string): Pro
   }, 600_000, 200);
   const observedMs = since(t0);
   if (s.status !== 'succeeded' || !s.planId) throw new Error(`solve ${id} ${s.status}: ${s.error}`);
+  const charts = await prerendered(id);
   const at = (x: string) => new Date(x).getTime();
   const engineMs = s.progress?.elapsedMs ?? 0;
   return {
@@ -119,7 +130,21 @@ async function solveTimeline(call: ReturnType<typeof caller>, body: string): Pro
     makespanSlots: s.progress?.makespanSlots ?? 0,
     gap: s.progress?.gap ?? null,
     planId: s.planId,
+    ...(charts ? { charts } : {}),
   };
+}
+
+let solvesQueue: Queue | undefined;
+/**
+ * What the worker says of the plan's pre-rendered charts: its solve job's return value (the job's id is the solve's),
+ * which BullMQ writes just after the solve's row says succeeded (up to 10 s waited for).
+ */
+async function prerendered(solveId: string): Promise<PrerenderOutcome | undefined> {
+  for (const t0 = Date.now(); solvesQueue && Date.now() - t0 < 10_000; await new Promise((r) => setTimeout(r, 100))) {
+    const job = await solvesQueue.getJob(solveId);
+    if (job?.finishedOn) return (job.returnvalue as { charts?: PrerenderOutcome } | null)?.charts;
+  }
+  return undefined;
 }
 
 /** Peak resident memory of a process (Linux VmHWM), MB. */
@@ -166,14 +191,16 @@ async function reads(call: ReturnType<typeof caller>, planId: string, doc: Insta
   return out;
 }
 
-async function charts(call: ReturnType<typeof caller>, planId: string): Promise<Run['charts']> {
+async function charts(svc: Service, call: ReturnType<typeof caller>, planId: string): Promise<Run['charts']> {
   const out: Run['charts'] = {};
+  const stored = await svc.sql<{ chart: string; render_ms: number; size: string }>(`SELECT chart, render_ms, pg_column_size(body) AS size FROM plan_charts WHERE plan_id = $1 AND format = 'svg'`, [planId]);
   for (const chart of ['gantt', 'utilisation']) {
     const first = await call('GET', `/v1/plans/${planId}/charts/${chart}.svg`);
     if (first.status !== 200) throw new Error(`${chart}.svg: ${first.status} ${first.text.slice(0, 300)}`);
     const again = await call('GET', `/v1/plans/${planId}/charts/${chart}.svg`);
     const spec = await call('GET', `/v1/plans/${planId}/charts/${chart}.json`);
-    out[chart] = { firstMs: first.ms, againMs: again.ms, bytes: first.text.length, cells: spec.json().data.values.length };
+    const row = stored.find((r) => r.chart === chart);
+    out[chart] = { firstMs: first.ms, againMs: again.ms, bytes: first.text.length, cells: spec.json().data.values.length, source: first.source ?? '-', storedRenderMs: row ? row.render_ms : null, storedMB: row ? MB(Number(row.size)) : null };
   }
   return out;
 }
@@ -206,7 +233,8 @@ async function oneRun(svc: Service, keys: Record<string, string>, seed: number, 
   const farmer = caller(svc, keys.farmer);
   const solveOptions = { strategy: v.strategy, timeBudgetMs: v['budget-ms'], seed };
   const inlineBody = JSON.stringify({ instance: doc, ...solveOptions });
-  log(`seed ${seed}: ${doc.jobs.length} jobs, ${doc.nodes.length} nodes, inline body ${MB(inlineBody.length)} MB (${(doc.provenance as Json)?.usage ?? ''})`);
+  const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
+  log(`seed ${seed}: ${doc.jobs.length} jobs, ${doc.nodes.length} nodes, inline body ${MB(inlineBody.length)} MB (${(doc.provenance as Json)?.usage ?? ''}); load ${loadAtStart.join(', ')}`);
   const worker = svc.startWorker();
   try {
     const inline = await solveTimeline(customer, inlineBody);
@@ -228,17 +256,37 @@ async function oneRun(svc: Service, keys: Record<string, string>, seed: number, 
     );
     const storage = { documentMB: MB(Number(size.doc)), rowsMB: MB(Number(size.rows)), perPlanTablesMB: MB(Number(size.per_plan)) };
     const r = await reads(customer, inline.planId, doc, inline.makespanSlots);
-    const c = await charts(customer, inline.planId);
-    log(`  charts: gantt ${c.gantt.firstMs} ms (${c.gantt.cells} cells), utilisation ${c.utilisation.firstMs} ms (${c.utilisation.cells} cells)`);
+    const c = await charts(svc, customer, inline.planId);
+    log(`  charts: gantt ${c.gantt.firstMs} ms (${c.gantt.source}, ${c.gantt.cells} cells), utilisation ${c.utilisation.firstMs} ms (${c.utilisation.source}, ${c.utilisation.cells} cells); the worker: ${JSON.stringify(inline.charts ?? null)}`);
     const page = v['no-browser'] ? 'skipped: --no-browser' : await pageLoad(svc, reference.planId, keys.customer);
     log(`  page: ${typeof page === 'string' ? page : `${page.firstMs} ms, reload ${page.reloadMs} ms`}`);
-    return { seed, tasks: v.tasks, nodes: doc.nodes.length, jobs: doc.jobs.length, bodyMB: MB(inlineBody.length), inline, reference, storage, reads: r, charts: c, page, workerPeakMB };
+    return { seed, tasks: v.tasks, nodes: doc.nodes.length, jobs: doc.jobs.length, bodyMB: MB(inlineBody.length), inline, reference, storage, reads: r, charts: c, page, workerPeakMB, loadAtStart };
   } finally {
     await stopChild(worker);
   }
 }
 
-function report(runs: Run[], v: EntryArgs<typeof COMMAND.options>['values'], date: Date): string {
+/** The charts the worker stored with the plans (inline and reference solves): made on its chart thread while the plan was written. */
+function storedCharts(runs: Run[], stat: (xs: number[]) => string, statMB: (xs: number[]) => string): string[] {
+  const outcomes = runs.flatMap((r) => [r.inline.charts, r.reference.charts]).filter((o): o is PrerenderOutcome => o !== undefined && o.stored > 0);
+  const withRow = (c: string) => runs.filter((r) => r.charts[c]?.storedRenderMs != null);
+  if (outcomes.length === 0) return ['The worker stored no charts with these plans (FALLOW_CHART_PRERENDER_MIN_TASKS over their size, or pre-rendering failed).', ''];
+  return [
+    `## Charts the worker stored with the plan (${outcomes.length} plans: inline and reference)`,
+    '',
+    ...table(['what', 'value'], [
+      ...['gantt', 'utilisation'].flatMap((c) => [
+        [`${c}.svg: made on the worker's chart thread (spec and render, ms)`, stat(withRow(c).map((r) => r.charts[c].storedRenderMs!))],
+        [`${c}.svg: stored size (TOAST-compressed, MB)`, statMB(withRow(c).map((r) => r.charts[c].storedMB!))],
+      ]),
+      ['both charts made, from the plan\'s result (ms)', stat(outcomes.map((o) => o.madeMs))],
+      ['**the plan\'s store waited for them** after the plan was written (ms)', stat(outcomes.map((o) => o.waitedMs))],
+    ]),
+    '',
+  ];
+}
+
+function report(runs: Run[], v: EntryArgs<typeof COMMAND.options>['values'] & { prerenderMinTasks?: string }, date: Date): string {
   const m = machineInfo();
   const stat = (xs: number[]) => {
     const s = summarize(xs);
@@ -265,7 +313,8 @@ function report(runs: Run[], v: EntryArgs<typeof COMMAND.options>['values'], dat
     generatedLine(`npm run bench:service-scale -- --runs ${v.runs} --seed ${v.seed} --tasks ${v.tasks} --nodes ${v.nodes} --strategy ${v.strategy} --budget-ms ${v['budget-ms']}`, 'bench/service-scale.ts', m, date),
     '',
     `Instances: \`serviceScaleInstance\` (harness/scale-service.ts over harness/scale-instance.ts: the pc2 data centre replicated to ${runs[0].nodes} nodes, shifted Bitbrains load, SWIM FB-2009 job sizes), seeds ${runs.map((r) => r.seed).join(', ')}: ${runs.map((r) => `${r.jobs} jobs`).join(', ')}; the inline body is ${runs.map((r) => r.bodyMB).join(', ')} MB (FALLOW_BODY_LIMIT's default is 20mb). ` +
-      `Both solves: \`${v.strategy}\`, ${v['budget-ms']} ms budget, on one worker (FALLOW_WORKER_CONCURRENCY=1); the API runs in the benchmark's process, Postgres and Redis are the machine's. ` +
+      `Both solves: \`${v.strategy}\`, ${v['budget-ms']} ms budget, on one worker (FALLOW_WORKER_CONCURRENCY=1, FALLOW_CHART_PRERENDER_MIN_TASKS ${v.prerenderMinTasks ?? 'default'}); the API runs in the benchmark's process, Postgres and Redis are the machine's. ` +
+      `Load average (1 min) when each run started: ${runs.map((r) => (r.loadAtStart ? r.loadAtStart[0] : '?')).join(', ')}. ` +
       `Figures in ms unless said: **median** (min-max) over ${runs.length} run${runs.length > 1 ? 's' : ''}.`,
     '',
     '## Submit to stored',
@@ -290,9 +339,13 @@ function report(runs: Run[], v: EntryArgs<typeof COMMAND.options>['values'], dat
     '',
     '## Charts (GET .svg with a customer key)',
     '',
-    ...table(['chart', 'first request (read, build, render)', 'again (cached)', 'SVG bytes', 'cells'], ['gantt', 'utilisation'].map((c) => [c, stat(col((r) => r.charts[c].firstMs)), stat(col((r) => r.charts[c].againMs)), String(runs[0].charts[c].bytes), String(runs[0].charts[c].cells)])),
+    ...table(
+      ['chart', 'first request', 'served from (X-Chart-Source)', 'again (cached)', 'SVG bytes', 'cells'],
+      ['gantt', 'utilisation'].map((c) => [c, stat(col((r) => r.charts[c].firstMs)), [...new Set(col((r) => r.charts[c].source ?? '-'))].join(', '), stat(col((r) => r.charts[c].againMs)), String(runs[0].charts[c].bytes), String(runs[0].charts[c].cells)]),
+    ),
     '',
-    '## The plan page (headless chromium, the reference plan: its charts made by this visit)',
+    ...storedCharts(runs, stat, statMB),
+    '## The plan page (headless chromium, the reference plan: the API has served none of its charts before this visit)',
     '',
     pages.length
       ? table(['load', 'ms'], [['from the key submitted to every chart in (data-ready)', stat(pages.map((p) => p.firstMs))], ['reload (charts cached)', stat(pages.map((p) => p.reloadMs))]]).join('\n')
@@ -304,7 +357,7 @@ function report(runs: Run[], v: EntryArgs<typeof COMMAND.options>['values'], dat
 
 async function main({ values }: EntryArgs<typeof COMMAND.options>): Promise<number> {
   const log = (msg: string) => process.stderr.write(msg + '\n');
-  let v = values;
+  let v: typeof values & { prerenderMinTasks?: string } = values;
   let date = new Date();
   let runs: Run[] = [];
   let json: string;
@@ -313,11 +366,14 @@ async function main({ values }: EntryArgs<typeof COMMAND.options>): Promise<numb
     const saved = JSON.parse(readFileSync(json, 'utf8'));
     (v = { ...saved.options, out: values.out }), (date = new Date(saved.date)), (runs = saved.runs);
   } else {
+    v = { ...v, prerenderMinTasks: process.env.FALLOW_CHART_PRERENDER_MIN_TASKS }; // the worker's (the child inherits it)
     const svc = await startService({ logLevel: 'warn' });
+    solvesQueue = new Queue('solves', { connection: redisOptions(svc.config.redisUrl) as ConnectionOptions, prefix: svc.config.queuePrefix });
     try {
       const t = await svc.tenant('bench-scale', ['farmer', 'customer']);
       for (let i = 0; i < v.runs; i++) runs.push(await oneRun(svc, t.keys, v.seed + i, v, log));
     } finally {
+      await solvesQueue.close();
       await svc.close();
     }
     json = writeJson(resultsFile(`service-scale-${timestamp(date)}.json`), { date: date.toISOString(), machine: machineInfo(), options: v, runs });

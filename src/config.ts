@@ -55,8 +55,15 @@ export interface Config {
   admission: AdmissionLimits;
   /** How extreme one value may be: a forecast's size, the window of execution event times (input-bounds.ts). */
   input: InputLimits;
-  /** Threads of the API that make charts, so that rendering never holds its event loop. */
+  /** Threads of the API that make charts, so that rendering never holds its event loop (the worker's, which pre-render plans' charts, too). */
   chartThreads: number;
+  /**
+   * The worker renders the charts the plan page shows (gantt.svg, utilisation.svg) when it stores a plan of at
+   * least `minTasks` scheduled tasks, and stores them with it (plan_charts), so their first request reads them
+   * (FALLOW_CHART_PRERENDER_MIN_TASKS; 0: every plan). It waits at most `timeoutMs` from the plan's result for them
+   * (FALLOW_CHART_PRERENDER_TIMEOUT_MS), then stores the plan without: the API renders those on request.
+   */
+  chartPrerender: { minTasks: number; timeoutMs: number };
   /** The simulation parameters whose cost explodes past them (tiny periods, huge look-aheads): a 422. */
   simulationLimits: SimulationLimits;
   /** Longest a simulation's thread may run, in seconds (its deadline grows with its size up to this). */
@@ -124,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     // One core is left to the event loop on a small machine: a chart waits rather than slows every other request.
     chartThreads: Math.max(1, int(env, 'FALLOW_CHART_THREADS', Math.max(1, cpus().length - 1))),
+    chartPrerender: { minTasks: int(env, 'FALLOW_CHART_PRERENDER_MIN_TASKS', 5000), timeoutMs: int(env, 'FALLOW_CHART_PRERENDER_TIMEOUT_MS', 30000) },
     simulationLimits: {
       minPolicyPeriodSeconds: positive(env, 'FALLOW_MIN_POLICY_PERIOD_SECONDS', DEFAULT_SIMULATION_LIMITS.minPolicyPeriodSeconds),
       minQosPeriodSeconds: positive(env, 'FALLOW_MIN_QOS_PERIOD_SECONDS', DEFAULT_SIMULATION_LIMITS.minQosPeriodSeconds),

@@ -965,7 +965,7 @@ export interface paths {
         };
         /**
          * A chart of a plan: the Gantt per node (tasks by job, rejected jobs listed) or, per node and metric, the capacity the forecast leaves against what the plan uses
-         * @description Large plans are aggregated (per node and time bucket) where one mark per task would be thinner than a pixel.
+         * @description Large plans are aggregated (per node and time bucket) where one mark per task would be thinner than a pixel. The SVGs of a large plan (FALLOW_CHART_PRERENDER_MIN_TASKS) are rendered by the worker when it stores the plan, so their first request reads them; X-Chart-Source says whether a body was stored so or rendered on request.
          */
         get: operations["getPlanChart"];
         put?: never;
@@ -7781,6 +7781,8 @@ export interface operations {
             /** @description the chart as SVG, or its Vega-Lite spec (JSON, with $schema) for clients that render it themselves */
             200: {
                 headers: {
+                    /** @description stored: rendered by the worker when it stored the plan (large plans' charts the plan page shows); rendered: made by the API on request */
+                    "X-Chart-Source"?: "stored" | "rendered";
                     [name: string]: unknown;
                 };
                 content: {

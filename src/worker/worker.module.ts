@@ -6,6 +6,7 @@ import { ConfigModule } from '../modules/config.module';
 import { DatabaseModule } from '../modules/database/database.module';
 import { ForecastsModule } from '../modules/forecasts/forecasts.module';
 import { PlansModule } from '../modules/plans/plans.module';
+import { StoredPlanChartsModule } from '../modules/charts/stored-plan-charts.module';
 import { SolvesModule } from '../modules/solves/solves.module';
 import { UsageModule } from '../modules/usage/usage.module';
 import { WORK_KINDS } from '../modules/work-kinds';
@@ -34,7 +35,7 @@ export class WorkerModule {
     const loops = WORK_KINDS.map((k) => workLoop(k, config));
     return {
       module: WorkerModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, QueueModule, WorkModule, PlansModule, SolvesModule, ClustersModule, ForecastsModule, UsageModule, WebhooksModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, QueueModule, WorkModule, PlansModule, StoredPlanChartsModule, SolvesModule, ClustersModule, ForecastsModule, UsageModule, WebhooksModule],
       providers: [
         ...HANDLERS,
         { provide: WORK_HANDLERS, inject: HANDLERS, useFactory: (...handlers: unknown[]) => handlers },

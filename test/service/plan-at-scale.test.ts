@@ -2,11 +2,13 @@
  * A large plan read through the API (issue 40 part 3, at a size CI affords: 8,000 tasks on 300 nodes, solved by
  * a worker by reference to a stored cluster, forecast and batch): its assignments paged in plan order and by start
  * slot, narrowed to a node and a window of slots (every page's rows compared with the whole plan filtered here),
- * the query errors each naming its parameter, the summary without the large lists, and the aggregated charts.
+ * the query errors each naming its parameter, the summary without the large lists, and the aggregated charts
+ * (the page's two stored by the worker with the plan: over FALLOW_CHART_PRERENDER_MIN_TASKS).
  * The 100,000-task run is `npm run bench:service-scale` (bench/SERVICE-SCALE.md).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { makeChart } from '../../src/charts/chart-job';
 import { MAX_CELLS } from '../../src/charts/node-rows';
 import { instanceParts, serviceScaleInstance } from '../../harness/scale-service';
 import { Service, startService, stopChild } from '../../harness/service';
@@ -135,6 +137,23 @@ describe('a plan of 8,000 tasks on 300 nodes through the API', () => {
       const svg = await fetch(`${svc.baseUrl}/v1/plans/${planId}/charts/${chart}.svg`, { headers: { authorization: `Bearer ${customer}` } });
       assert.equal(svg.status, 200);
       assert.match(await svg.text(), /^<svg /);
+    }
+  });
+
+  it('the worker stored its page\'s charts with it (8,000 tasks: over the default FALLOW_CHART_PRERENDER_MIN_TASKS), byte for byte what the API renders', async () => {
+    const stored = await svc.sql<{ chart: string; body: string }>(`SELECT chart, body FROM plan_charts WHERE plan_id = $1 AND format = 'svg' ORDER BY chart`, [planId]);
+    assert.deepEqual(stored.map((r) => r.chart), ['gantt', 'utilisation']);
+    // What the API renders when nothing is stored: from the plan (without its placement) and the instance as Postgres gives them.
+    const [{ plan, instance }] = await svc.sql<{ plan: string; instance: string }>(
+      `SELECT (p.document - 'placement')::text AS plan, s.instance::text AS instance FROM plans p JOIN solves s ON s.id = p.solve_id WHERE p.id = $1`,
+      [planId],
+    );
+    for (const r of stored) {
+      const served = await fetch(`${svc.baseUrl}/v1/plans/${planId}/charts/${r.chart}.svg`, { headers: { authorization: `Bearer ${customer}` } });
+      assert.equal(served.headers.get('x-chart-source'), 'stored');
+      assert.equal(await served.text(), r.body);
+      const rendered = await makeChart({ kind: 'plan', format: 'svg', chart: r.chart as 'gantt' | 'utilisation', instance: { json: instance }, plan: { json: plan } });
+      assert.ok(rendered === r.body, `${r.chart}: the stored SVG (${r.body.length} characters) differs from the rendering (${rendered.length})`);
     }
   });
 });

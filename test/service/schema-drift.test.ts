@@ -8,33 +8,22 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/modules/database/data-source';
 import { migrate, openApiDocument } from '../../src/ops/main';
+import { withScratchDatabase } from '../support/scratch-database';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
 describe('schema drift', () => {
   it('the migrations and the entities agree (migration:generate would find nothing)', async () => {
-    const server = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-    const name = `fallow_drift_${process.pid}`;
-    const admin = new Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}"`);
-    const url = new URL(server);
-    url.pathname = `/${name}`;
-    try {
-      await migrate(url.toString());
-      const ds = await new DataSource(dataSourceOptions(url.toString())).initialize();
+    await withScratchDatabase('fallow_drift', async (url) => {
+      await migrate(url);
+      const ds = await new DataSource(dataSourceOptions(url)).initialize();
       const pending = await ds.driver.createSchemaBuilder().log();
       await ds.destroy();
       assert.deepEqual(pending.upQueries.map((q) => q.query), [], 'entities changed without a migration: run npm run migration:generate -- migrations/<Name>');
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
-    }
+    });
   });
 
   it('openapi/openapi.json is what the code generates', async () => {

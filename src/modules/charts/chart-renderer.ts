@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { join } from 'node:path';
-import type { ChartJob } from '../../charts/chart-job';
+import type { ChartJob, PlanChartsJob } from '../../charts/chart-job';
 import { ThreadPool } from '../../engine/threads/thread-pool';
 import { Config, CONFIG } from '../../config';
 
@@ -17,13 +17,14 @@ const CHART_THREAD_MB = 1024;
 const CHART_THREAD_YOUNG_MB = 192;
 
 /**
- * Makes charts on the API's chart threads (FALLOW_CHART_THREADS), never on its event loop: building the spec of a
- * 12,000-task plan and rendering it held every other request for seconds. The threads live on between charts, so
- * vega is loaded once per thread, when the API starts.
+ * Makes charts on the process's chart threads (FALLOW_CHART_THREADS), never on its event loop: building the spec of a
+ * 12,000-task plan and rendering it held every other request for seconds. The threads start with the first chart
+ * and live on between charts, so vega is loaded once per thread: when the API starts (ChartThreadsWarmUp), or
+ * with the first large plan a worker stores (whose charts it pre-renders: StoredPlanCharts).
  */
 @Injectable()
-export class ChartRenderer implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly pool: ThreadPool<ChartJob, string>;
+export class ChartRenderer implements OnModuleDestroy {
+  private readonly pool: ThreadPool<ChartJob | PlanChartsJob, string | { body: string; ms: number }[]>;
 
   constructor(@Inject(CONFIG) config: Config) {
     this.pool = new ThreadPool(join(__dirname, '../../charts/chart.thread.js'), {
@@ -38,17 +39,32 @@ export class ChartRenderer implements OnApplicationBootstrap, OnModuleDestroy {
    * of (a plan and its instance: megabytes parsed on the event loop), so it is called only when a thread is free:
    * twenty charts asked at once hold one or two plans in memory at a time, not twenty.
    */
-  make(job: () => Promise<ChartJob>): Promise<string> {
-    return this.pool.runLoaded(job);
+  make(job: () => ChartJob | Promise<ChartJob>): Promise<string> {
+    return this.pool.runLoaded(job) as Promise<string>;
   }
 
-  /** The first chart a person asks for should not also wait for vega to load (bench/CHARTS.md: fresh process). */
-  onApplicationBootstrap(): void {
+  /** Several charts of one plan, its documents read once (makePlanCharts): each body, in order, with its time on the thread. */
+  makePlanCharts(job: () => PlanChartsJob): Promise<{ body: string; ms: number }[]> {
+    return this.pool.runLoaded(job) as Promise<{ body: string; ms: number }[]>;
+  }
+
+  /** Loads vega on a thread ahead of the first chart. */
+  warmUp(): void {
     const warmUp: ChartJob = { kind: 'revenue', format: 'svg', input: { title: 'warm-up', currency: 'EUR', period: 'day', components: [] } };
     this.pool.run(warmUp).catch(() => undefined); // a failure shows, with its reason, on the first chart request
   }
 
   onModuleDestroy(): Promise<void> {
     return this.pool.close();
+  }
+}
+
+/** The API's: the first chart a person asks for should not also wait for vega to load (bench/CHARTS.md: fresh process). */
+@Injectable()
+export class ChartThreadsWarmUp implements OnApplicationBootstrap {
+  constructor(private readonly renderer: ChartRenderer) {}
+
+  onApplicationBootstrap(): void {
+    this.renderer.warmUp();
   }
 }

@@ -20,10 +20,13 @@ export class ChartsController {
   @ApiOperation({
     operationId: 'getPlanChart',
     summary: 'A chart of a plan: the Gantt per node (tasks by job, rejected jobs listed) or, per node and metric, the capacity the forecast leaves against what the plan uses',
-    description: 'Large plans are aggregated (per node and time bucket) where one mark per task would be thinner than a pixel.',
+    description:
+      'Large plans are aggregated (per node and time bucket) where one mark per task would be thinner than a pixel. ' +
+      'The SVGs of a large plan (FALLOW_CHART_PRERENDER_MIN_TASKS) are rendered by the worker when it stores the plan, ' +
+      'so their first request reads them; X-Chart-Source says whether a body was stored so or rendered on request.',
   })
   @ApiUuidPath('id', 'the plan')
-  @ApiChart(PLAN_CHARTS)
+  @ApiChart(PLAN_CHARTS, { source: true })
   @ApiProblems(401, 404, 429)
   async planChart(@CurrentPrincipal() p: Principal, @Param('id', UuidParam) id: string, @Param('file') file: string, @Res({ passthrough: true }) res: Response) {
     return sendChart(res, await this.charts.planChart(p, id, file));

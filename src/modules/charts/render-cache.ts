@@ -1,13 +1,13 @@
 /**
- * A small least-recently-used cache of rendered charts, by key. What it keeps never changes (a plan, a finished
+ * A small least-recently-used cache of made charts (a body and what the caller keeps with it), by key. What it keeps never changes (a plan, a finished
  * simulation), so entries never expire; concurrent requests for one chart share one rendering.
  */
-export class RenderCache {
-  private readonly entries = new Map<string, Promise<string>>();
+export class RenderCache<T> {
+  private readonly entries = new Map<string, Promise<T>>();
 
   constructor(private readonly size: number) {}
 
-  get(key: string, render: () => Promise<string>): Promise<string> {
+  get(key: string, render: () => Promise<T>): Promise<T> {
     let hit = this.entries.get(key);
     if (hit) this.entries.delete(key); // re-inserted below: the Map's order is the recency order
     else {

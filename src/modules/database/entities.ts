@@ -12,6 +12,7 @@ import { StageHistoryEntity } from '../executions/stage-history.entity';
 import { ForecastBuildEntity } from '../forecast-builds/forecast-build.entity';
 import { ForecastEntity } from '../forecasts/forecast.entity';
 import { PlanAssignmentEntity, PlanEntity } from '../plans/plan.entity';
+import { PlanChartEntity } from '../charts/plan-chart.entity';
 import { SimulationEntity } from '../simulations/simulation.entity';
 import { SolveEntity } from '../solves/solve.entity';
 import { UsageSampleEntity, UsageSeriesEntity } from '../usage/usage.entity';
@@ -27,6 +28,7 @@ export const ENTITIES = [
   SolveEntity,
   PlanEntity,
   PlanAssignmentEntity,
+  PlanChartEntity,
   IdempotencyEntity,
   ExecutionEventEntity,
   StageHistoryEntity,

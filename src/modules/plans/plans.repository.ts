@@ -8,6 +8,8 @@ export interface PlanToStore {
   tenantId: string;
   solveId: string;
   document: PlanDoc & Record<string, unknown>;
+  /** The document as JSON text, when the caller has made it already (pg would serialise the document again). */
+  documentText?: string;
   /** End of the assignment, per assignment (start + duration), for paging views. */
   ends: number[];
   /** The cluster the plan was made on (null: an inline instance) and the window it was made for. */
@@ -163,7 +165,7 @@ export class PlansRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $9::timestamptz + $12 * interval '1 second', $13::uuid,
                COALESCE((SELECT version + 1 FROM plans WHERE id = $13::uuid), 1))
        ON CONFLICT (solve_id) DO NOTHING RETURNING id`,
-      [p.tenantId, p.solveId, d.strategy, d.objective.scheduledTasks, d.objective.makespanSlots, d.optimal === true, d, p.clusterId, p.window.startsAt, p.window.slotSeconds, p.window.slots, d.objective.makespanSlots * p.window.slotSeconds, p.supersedes ?? null],
+      [p.tenantId, p.solveId, d.strategy, d.objective.scheduledTasks, d.objective.makespanSlots, d.optimal === true, p.documentText ?? d, p.clusterId, p.window.startsAt, p.window.slotSeconds, p.window.slots, d.objective.makespanSlots * p.window.slotSeconds, p.supersedes ?? null],
     );
     if (inserted.length === 0) return null;
     const planId = inserted[0].id;

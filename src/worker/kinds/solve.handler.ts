@@ -6,13 +6,17 @@ import type { Progress } from '../../engine/contracts/strategy';
 import type { ThreadError } from '../../engine/threads/run-in-thread';
 import { PlansService } from '../../modules/plans/plans.service';
 import { PlanVersionsService } from '../../modules/plans/plan-versions.service';
+import { PrerenderOutcome, StoredPlanCharts } from '../../modules/charts/stored-plan-charts';
 import type { SolveEntity, SolveProgress } from '../../modules/solves/solve.entity';
 import { SOLVE_WORK } from '../../modules/solves/solve.kind';
 import { Completion, Prepared, WorkHandler } from '../../modules/work/work-handler';
 import { solveDeadline } from '../../work/solve-limits';
 import type { SolveInput } from '../../work/solve';
 
-/** A solve: the engine searches within the budget; the plan, its KPIs and rejections are stored with the solve's end. */
+/**
+ * A solve: the engine searches within the budget; the plan, its KPIs and rejections are stored with the solve's
+ * end, and a large plan's charts with it (StoredPlanCharts: rendered on a chart thread while the plan is written).
+ */
 @Injectable()
 export class SolveHandler implements WorkHandler<SolveEntity, SolveInput, Progress, SolveOutcome> {
   readonly kind = SOLVE_WORK;
@@ -21,11 +25,13 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveInput, Progre
   constructor(
     private readonly plans: PlansService,
     private readonly versions: PlanVersionsService,
+    private readonly charts: StoredPlanCharts,
   ) {}
 
   async prepare(s: SolveEntity): Promise<Prepared<SolveInput>> {
     // A re-plan hands the engine the plan it replaces (SolveOptions.previous): a hint to keep tasks where they were.
     const previous = s.replan ? previousPlan((await this.plans.byId(s.replan.planId)).document) : undefined;
+    this.charts.solveStarts(s.instance.jobs.reduce((n, j) => n + j.stages.reduce((m, st) => m + st.tasks, 0), 0));
     // The engine stops itself at its deadline; the stop flag is raised at the budget in case a phase overran
     // it; a search that has still not answered long after is terminated (it would hold its worker forever).
     return {
@@ -62,20 +68,27 @@ export class SolveHandler implements WorkHandler<SolveEntity, SolveInput, Progre
       boundSlots: plan.bound?.makespanSlots ?? null,
       gap: plan.gap ?? null,
     };
+    // A large plan's charts are made from the same text that is stored (serialised once, for both), on a chart
+    // thread while the plan is written, and stored in the same transaction: a client that sees the solve succeeded
+    // finds them there. A chart that fails or is late never fails the solve (StoredPlanCharts).
+    const documentText = JSON.stringify(document);
+    const charts = this.charts.start(plan.objective.scheduledTasks, documentText, () => JSON.stringify(s.instance));
     let planId: string | null = null;
+    let prerendered: PrerenderOutcome | undefined;
     return {
       store: async (tx) => {
         const window = { startsAt: s.windowStartsAt ?? s.startsAt, slotSeconds: s.instance.horizon.slotSeconds, slots: s.instance.horizon.slots };
         const supersedes = s.replan?.planId ?? null;
-        planId = await this.plans.insert(tx, { tenantId: s.tenantId, solveId: s.id, document, ends: out.ends, clusterId: s.clusterId, window, supersedes });
+        planId = await this.plans.insert(tx, { tenantId: s.tenantId, solveId: s.id, document, documentText, ends: out.ends, clusterId: s.clusterId, window, supersedes });
         if (planId === null) return null;
+        prerendered = await charts?.storeInTx(tx, planId);
         // A re-plan's plan supersedes the plan re-planned and takes over its commitment, in this same transaction.
         if (!s.replan) return { planId, progress };
         return { planId, progress, replan: { ...s.replan, commitment: await this.versions.supersede(tx, s.replan.planId, planId) } };
       },
       summary: `${plan.objective.scheduledTasks} tasks, makespan ${plan.objective.makespanSlots}`,
       get result() {
-        return { solveId: s.id, planId, strategy: s.strategy };
+        return { solveId: s.id, planId, strategy: s.strategy, ...(prerendered ? { charts: prerendered } : {}) };
       },
     };
   }
