@@ -292,7 +292,8 @@ export class PortfolioPolicy implements Driver, Provisioner {
   /**
    * rethink with the replayed present (replay.ts): the workload known so far runs with the past choices up to the
    * instant of the decision, then a fork of it per member runs on until the look-ahead's end (a fork goes on exactly
-   * as that run would). By default that run is the copy of the live run kept at the slot's start (keepSlotStart),
+   * as that run would; from the live run's copy, one fork per allocation policy, parting where provisioning does:
+   * part()). By default that run is the copy of the live run kept at the slot's start (keepSlotStart),
    * so no decision simulates the past again; with echoed arrivals, in the first slot, or with replayFromTimeZero,
    * it runs from time 0.
    */
@@ -305,7 +306,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
     const kept = this.slotStart?.slot === slot && !this.p.echoArrivals && !this.replayFromTimeZero ? this.slotStart : null;
     if (kept && kept.input.known.length === submitted.filter((x) => x).length) {
       // From the replay's state at the slot's start (keepSlotStart): on to the instant of the decision with POSUM's
-      // choices since the slot began, then a copy per member. The past before the slot is not simulated again.
+      // choices since the slot began, then a copy per allocation policy (part()). The past before the slot is not simulated again.
       if (!waiting(this.model, live, submitted)) return; // nothing left to schedule
       const keep = this.unchanging();
       const script = (member: Member | null): ReplayScript => ({ past: this.trail.filter((d) => d.timeSeconds >= slot * S - 1e-9).map((d) => [d.timeSeconds, d.choice]), from: now, member });
