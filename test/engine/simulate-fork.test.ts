@@ -10,6 +10,8 @@ import { InstanceDoc, JobSpec } from '../../src/engine/model/types';
 import { HadoopPolicy } from '../../src/engine/policies/hadoop/hadoop';
 import { PosumAllocationPolicy } from '../../src/engine/policies/posum/allocation';
 import { ProvisioningPolicy } from '../../src/engine/policies/posum/provisioning';
+import type { Provisioner } from '../../src/engine/simulate/driver';
+import type { SimulatorView } from '../../src/engine/simulate/host';
 import { getQos } from '../../src/engine/qos';
 import { Random } from '../../src/engine/random';
 import type { SimReport } from '../../src/engine/simulation';
@@ -77,6 +79,49 @@ describe('Simulator.fork', () => {
         }
       }
     });
+
+  test('a copy taken in the provisioner\'s decide() finishes that event with its own provisioner (forkInProvision)', () => {
+    // plus-x until `at`, then minus-x: switched in one run; in another, copied at that decide() with the copy
+    // switched and the run going on with plus-x (as POSUM's look-ahead parts members).
+    const parted: Simulator[] = [];
+    class Switching implements Provisioner {
+      readonly name = 'switching';
+      readonly periodSeconds = 30;
+      switched = false;
+      constructor(private readonly a: ProvisioningPolicy, private readonly b: ProvisioningPolicy, private readonly at: number, private readonly copyAt: boolean) {}
+      decide(sim: SimulatorView): void {
+        if (!this.switched && sim.now >= this.at) {
+          if (!this.copyAt) this.switched = true;
+          else if (parted.length === 0) {
+            const copy = (sim as Simulator).forkInProvision();
+            (copy.options.provisioner as Switching).switched = true;
+            parted.push(copy);
+          }
+        }
+        (this.switched ? this.b : this.a).decide(sim);
+      }
+    }
+    for (const seed of [1, 2]) {
+      const model = loadInstance(instance(seed));
+      const make = (at: number, copyAt: boolean) =>
+        new Simulator(model, new ActualUsage(model, model.doc.usage), new PosumAllocationPolicy(model, 'edls-sh'), {
+          qos: getQos('salamander'),
+          seed: 3,
+          provisioner: new Switching(new ProvisioningPolicy(model, 'plus-x'), new ProvisioningPolicy(model, 'minus-x'), at, copyAt),
+        });
+      const plusX = outcome(make(Infinity, false).run());
+      for (const at of [0, 95, 240]) {
+        const switchedThere = outcome(make(at, false).run());
+        assert.notDeepEqual(switchedThere, plusX, `seed ${seed}, ${at} s: the switch changes the run`);
+        parted.length = 0;
+        const sim = make(at, true);
+        const r = outcome(sim.run());
+        assert.equal(parted.length, 1, `seed ${seed}, ${at} s: one copy`);
+        assert.deepEqual(r, plusX, `seed ${seed}, ${at} s: the run goes on with its own provisioner`);
+        assert.deepEqual(outcome(parted[0].runToEnd()), switchedThere, `seed ${seed}, ${at} s: the copy goes on as the run switched there`);
+      }
+    }
+  });
 
   test('a fork is steered apart: changing its driver changes its run only', () => {
     const model = loadInstance(instance(4));

@@ -21,8 +21,24 @@ export interface BatchMetrics {
   locality: LocalityCounts | null;
 }
 
+/** What a run's SAMPLE events feed: its samples, turned into BatchMetrics at its end. */
+export interface Sampler {
+  sample(now: number, usedOf: (k: number) => Float64Array): void;
+  finish(node: Int32Array, done: (i: number) => boolean, latency: (j: number) => number | null): BatchMetrics;
+}
+
+/**
+ * The sampler of a copy whose batch metrics nobody reads (Simulator.forkWithoutSamples: POSUM's look-ahead scores
+ * members from the jobs' ends and the leases): it keeps nothing, so a copy neither copies the run's samples nor
+ * takes its own. Its SAMPLE events still come (a run cut at a horizon stops at its last event, a sample's too).
+ */
+export const NO_SAMPLES: Sampler = {
+  sample(): void {},
+  finish: () => ({ utilisation: { seconds: [], used: {} }, ruByNode: {}, jainFairness: 0, locality: null }),
+};
+
 /** Collects samples during a run and turns them into BatchMetrics at its end. */
-export class BatchSampler {
+export class BatchSampler implements Sampler {
   private readonly seconds: number[] = [];
   private readonly used: number[][];
   private readonly ruSum: Float64Array;

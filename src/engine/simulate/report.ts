@@ -1,7 +1,7 @@
 import type { Model } from '../model/model';
 import { posumScore, PosumScore } from '../evaluate/posum-score';
 import { roundScore } from '../evaluate/posum-kpi';
-import type { BatchSampler } from './batch-metrics';
+import type { Sampler } from './batch-metrics';
 import { TaskState } from './driver';
 import { jobRevenue, JobRun, pct, RunReport, summarise } from './run-report';
 
@@ -22,7 +22,7 @@ export interface RunRecord {
   staging: ArrayLike<number>;
   /** Seconds node k has been paid for by `until` (Leases.uptime), and whether it is leasable. */
   leases: { uptime(k: number, until: number): number; leasable(k: number): boolean };
-  sampler: BatchSampler;
+  sampler: Sampler;
   mode: 'plan' | 'policy';
   driver: string;
   qos: string;

@@ -1,6 +1,6 @@
 import { Model } from '../model/model';
 import { Random } from '../random';
-import { BatchSampler, SAMPLE_SECONDS } from './batch-metrics';
+import { BatchSampler, NO_SAMPLES, Sampler, SAMPLE_SECONDS } from './batch-metrics';
 import { SimClock } from './clock';
 import type { Driver, SimOptions } from './driver';
 import { TaskState } from './driver';
@@ -52,11 +52,13 @@ export class Simulator implements SimulatorView {
   private readonly inputs: TaskInputs;
   private readonly tasks: TaskLifecycle;
   private readonly qos: QosClock;
-  private readonly sampler: BatchSampler;
+  private readonly sampler: Sampler;
   private events = 0;
   private startedMs = 0;
   /** Set by pause() or a PAUSE event: advance() returns after the current event. */
   private pauseRequested = false;
+  /** A copy taken within the provisioner's decide() (forkInProvision): that event is still to finish, with the copy's provisioner. */
+  private inProvision = false;
 
   constructor(
     readonly model: Model,
@@ -134,6 +136,16 @@ export class Simulator implements SimulatorView {
     const horizon = Math.min(this.model.T * this.model.slotSeconds * (this.options.maxWindows ?? 10), this.options.stopAtSeconds ?? Infinity);
     const ev = this.event;
     const tasks = this.tasks;
+    if (this.inProvision) {
+      // The rest of the PROVISION event the copy was taken in (forkInProvision), as the loop below does it.
+      this.inProvision = false;
+      this.provision();
+      this.driver.dispatch(this);
+      if (this.pauseRequested) {
+        this.pauseRequested = false;
+        if (tasks.remaining > 0) return true;
+      }
+    }
     while (tasks.remaining > 0 && this.queue.peekTime() < before && this.queue.pop(ev)) {
       if (ev.time > horizon) break;
       this.clock.now = ev.time;
@@ -162,8 +174,7 @@ export class Simulator implements SimulatorView {
           this.leases.comeUp(ev.a, ev.b);
           break;
         case PROVISION:
-          this.options.provisioner!.decide(this);
-          if (tasks.remaining > 0) schedule(this.queue, this.clock.now + this.options.provisioner!.periodSeconds, PROVISION, 0);
+          this.provision();
           break;
         case STALL:
           tasks.stalled(ev.a, ev.b);
@@ -235,9 +246,29 @@ export class Simulator implements SimulatorView {
    * the driver's copy, which the caller may steer. `swap`: objects of the run replaced in the copy (cloneState), as
    * POSUM's look-ahead gives its fork the forecast for the regular load and shares its own decision trail.
    */
-  fork(swap?: ReadonlyMap<unknown, unknown>): Simulator { return cloneState(this, new Set<unknown>([this.model, this.usage, this.options.qos, this.options.runtimeTruth]), swap); }
+  fork(swap?: ReadonlyMap<unknown, unknown>): Simulator { return cloneState(this, new Set<unknown>([this.model, this.usage, this.options.qos, this.options.runtimeTruth, NO_SAMPLES]), swap); }
+
+  /**
+   * fork() for a copy whose report's batch metrics nobody reads (POSUM's look-ahead): the copy takes no samples
+   * and leaves the run's behind (NO_SAMPLES), so a copy late in a long run costs no more for them. It runs as the
+   * run would: its SAMPLE events still come and change nothing else.
+   */
+  forkWithoutSamples(swap?: ReadonlyMap<unknown, unknown>): Simulator {
+    return this.fork(new Map<unknown, unknown>([...(swap ?? []), [this.sampler, NO_SAMPLES]]));
+  }
 
   // ---- for a look-ahead that forks this run (POSUM, policies/posum/posum-policy.ts) -----------------
+
+  /**
+   * A copy of this run taken by its provisioner within decide(), before it acts: the copy finishes that event
+   * with its own provisioner (the copy's, which the caller may steer), then goes on. POSUM's look-ahead runs
+   * members that provision alike as one run and copies it where their provisioners part (posum-policy.ts).
+   */
+  forkInProvision(swap?: ReadonlyMap<unknown, unknown>): Simulator {
+    const copy = this.fork(swap);
+    copy.inProvision = true;
+    return copy;
+  }
 
   /** When the next queued event is due (Infinity: none): a driver may tell the last event before a slot boundary. */
   nextEventTime(): number { return this.queue.peekTime(); }
@@ -246,6 +277,12 @@ export class Simulator implements SimulatorView {
   withdrawJobs(jobs: ReadonlySet<number>): void {
     this.queue.retain((kind, a) => kind !== RELEASE || !jobs.has(a));
     for (const j of jobs) this.tasks.withdraw(j);
+  }
+
+  /** The provisioner decides, and is asked again a period later while tasks remain. */
+  private provision(): void {
+    this.options.provisioner!.decide(this);
+    if (this.tasks.remaining > 0) schedule(this.queue, this.clock.now + this.options.provisioner!.periodSeconds, PROVISION, 0);
   }
 
   /** A new period: the actual load of slot t applies, throttling is adjusted, the QoS controller runs. */

@@ -4,6 +4,7 @@ import type { Driver } from './driver';
 import { TaskState } from './driver';
 import type { EventQueue } from './event-queue';
 import { FETCHED, schedule } from './events';
+import { CLONE } from './fork';
 import type { SimulatorView } from './host';
 import type { TaskInputs } from './inputs';
 
@@ -13,13 +14,29 @@ import type { TaskInputs } from './inputs';
  * enough of them), and, for tasks launched before their predecessors all ended, the output they fetch as
  * each predecessor task ends and when they may compute.
  */
+/** A stage's ended runtimes: count, sum and sum of squares. */
+class StageRun {
+  n = 0;
+  sum = 0;
+  sumSq = 0;
+
+  /** Its copy in a copy of the run (cloneState: one a stage, so copied directly rather than by descriptor). */
+  [CLONE](): StageRun {
+    const c = new StageRun();
+    c.n = this.n;
+    c.sum = this.sum;
+    c.sumSq = this.sumSq;
+    return c;
+  }
+}
+
 export class StageGates {
   private readonly stageLeft: Int32Array;
   private readonly stagePredsLeft: Int32Array;
   /** Tasks of each stage that have ended (for the slow-start threshold and the policies' predictions). */
   readonly stageDone: Int32Array;
   /** Per stage: the runtimes (launch to end) of its ended tasks, as the runtime predictors' evidence. */
-  readonly stageRuns: { n: number; sum: number; sumSq: number }[];
+  readonly stageRuns: StageRun[];
   /** Per stage: it has been made ready (early or at its barrier). */
   private readonly stageReady: Uint8Array;
   /** Per task launched before its predecessors all ended: when the output fetched so far will have arrived; -1 otherwise. */
@@ -41,7 +58,7 @@ export class StageGates {
     this.stageLeft = Int32Array.from(model.stages, (s) => s.tasks);
     this.stagePredsLeft = Int32Array.from(model.stages, (s) => s.preds.length);
     this.stageDone = new Int32Array(model.stages.length);
-    this.stageRuns = model.stages.map(() => ({ n: 0, sum: 0, sumSq: 0 }));
+    this.stageRuns = model.stages.map(() => new StageRun());
     this.stageReady = new Uint8Array(model.stages.length);
     this.earlyFetchEnd = new Float64Array(model.nTasks).fill(-1);
   }

@@ -1,6 +1,7 @@
 import type { Model } from '../../model/model';
 import { Driver, TaskState } from '../../simulate/driver';
 import type { SimulatorView } from '../../simulate/host';
+import { CLONE } from '../../simulate/fork';
 import { givenOrRandomReplicas } from './replicas';
 
 /** No fixed slots: a container policy launches what fits in the node's free resources (YARN, not Hadoop 1). */
@@ -147,8 +148,16 @@ export abstract class ContainerDispatch implements Driver {
 
 /** A FIFO of task ids with lazy deletion: entries no longer waiting are dropped when met. */
 class Queue {
-  private readonly items: number[] = [];
+  private items: number[] = [];
   private head = 0;
+
+  /** Its copy in a copy of the run (cloneState): the same entries, made as any queue is (a dispatcher holds one per stage). */
+  [CLONE](): Queue {
+    const q = new Queue();
+    q.items = this.items.slice();
+    q.head = this.head;
+    return q;
+  }
 
   push(i: number): void {
     this.items.push(i);

@@ -16,8 +16,11 @@ export abstract class JobOrderDispatch extends ContainerDispatch {
   private readonly timerAt: Float64Array;
   private nextNode = 0;
   protected readonly total: Float64Array;
-  /** Per job and metric: the demand its running tasks hold (kept up to date within one assign). */
-  protected held: Float64Array[] = [];
+  /**
+   * Per job and metric (held[j * M + m]): the demand its running tasks hold (kept up to date within one assign).
+   * One array, not one per job: a copy of the run (POSUM's look-ahead) copies one object instead of a job's count.
+   */
+  protected held = new Float64Array(0);
   /**
    * Offer only nodes with room for the smallest ready task (Hadoop offers a node when a container frees).
    * The Fair Scheduler keeps false, its behaviour so far: a full node is offered too, and a job with no task
@@ -38,7 +41,7 @@ export abstract class JobOrderDispatch extends ContainerDispatch {
   /** Dominant share of the cluster that job j's running tasks hold. */
   protected share(j: number): number {
     let d = 0;
-    for (let m = 0; m < this.model.M; m++) if (this.total[m] > 0) d = Math.max(d, this.held[j][m] / this.total[m]);
+    for (let m = 0; m < this.model.M; m++) if (this.total[m] > 0) d = Math.max(d, this.held[j * this.model.M + m] / this.total[m]);
     return d;
   }
 
@@ -46,9 +49,10 @@ export abstract class JobOrderDispatch extends ContainerDispatch {
     const { model } = this;
     const stages = this.readyStages(sim);
     if (stages.length === 0) return;
-    if (this.held.length === model.jobs.length) for (const h of this.held) h.fill(0);
-    else this.held = model.jobs.map(() => new Float64Array(model.M));
-    for (const node of sim.nodes) for (const i of node.tasks) for (let m = 0; m < model.M; m++) this.held[model.taskJob[i]][m] += model.stages[model.taskStage[i]].demand[m];
+    const M = model.M;
+    if (this.held.length === model.jobs.length * M) this.held.fill(0);
+    else this.held = new Float64Array(model.jobs.length * M);
+    for (const node of sim.nodes) for (const i of node.tasks) for (let m = 0; m < M; m++) this.held[model.taskJob[i] * M + m] += model.stages[model.taskStage[i]].demand[m];
     const first = this.nextNode;
     this.nextNode = (this.nextNode + 1) % model.K;
     const smallest = this.offerOnlyNodesWithRoom ? smallestDemand(model, stages) : null;
@@ -67,7 +71,7 @@ export abstract class JobOrderDispatch extends ContainerDispatch {
           if (sim.headroom(k, i) < 0) continue; // this node has no room for the job's tasks: the next job may fit
           const local = sim.isLocal(i, k);
           sim.launch(i, k);
-          for (let m = 0; m < model.M; m++) this.held[j][m] += model.stages[g].demand[m];
+          for (let m = 0; m < M; m++) this.held[j * M + m] += model.stages[g].demand[m];
           if (local) this.waitSince[j] = -1;
           launched = true;
           break;

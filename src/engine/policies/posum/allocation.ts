@@ -71,7 +71,7 @@ export class PosumAllocationPolicy extends JobOrderDispatch {
     for (let m = 0; m < this.model.M; m++) {
       if (!(this.total[m] > 0)) continue;
       let held = 0;
-      for (let j = 0; j < this.model.jobs.length; j++) if (this.dc[j]) held += this.held[j][m];
+      for (let j = 0; j < this.model.jobs.length; j++) if (this.dc[j]) held += this.held[j * this.model.M + m];
       d = Math.max(d, held / this.total[m]);
     }
     return d;

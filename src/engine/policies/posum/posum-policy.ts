@@ -109,6 +109,15 @@ export class PortfolioPolicy implements Driver, Provisioner {
    * benchmarks that check they are the same.
    */
   replayFromTimeZero = false;
+  /**
+   * In a look-ahead's copy (rethinkByReplay): the members this run stands for, one allocation policy and its
+   * provisioning policies, the script's member first. They run as one while their provisioners would act alike
+   * (ProvisioningPolicy.target); where they part, decide() copies the run for each other part into `parted`.
+   */
+  private group: Member[] | null = null;
+  private parted: Sim[] | null = null;
+  /** In a look-ahead's copy: the script's member has been switched to (before, every member runs the choice then current). */
+  private switched = false;
 
   constructor(
     private readonly model: Model,
@@ -189,7 +198,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
     if (at === Infinity || !(slot > Math.floor(sim.now / S + 1e-9)) || this.slotStart?.slot === slot || !this.mayDecideIn(sim, slot)) return;
     const input = liveInput(this.model, sim, slot);
     // The copy shares the decision trail (a script never adds to it) and keeps no copy of the previous one.
-    const copy = sim.fork(new Map<unknown, unknown>([...this.unchanging(), [this.slotStart, null], [sim.usage, input.usage]]));
+    const copy = sim.forkWithoutSamples(new Map<unknown, unknown>([...this.unchanging(), [this.slotStart, null], [sim.usage, input.usage]]));
     copy.withdrawJobs(input.hidden);
     this.slotStart = { slot, sim: copy, input };
   }
@@ -211,13 +220,44 @@ export class PortfolioPolicy implements Driver, Provisioner {
 
   /** Provisioner (the simulator calls it every provisioning period): the current member's provisioning policy. */
   decide(sim: SimulatorView): void {
+    if (this.switched && this.group && this.group.length > 1) this.part(sim);
     this.provisioners.get(this.current.provisioning)!.decide(sim);
+  }
+
+  /**
+   * A look-ahead's run standing for several members (`group`) before its provisioner acts: members whose
+   * provisioning policies would now move to different targets part. This run goes on with the current member's
+   * part; each other part gets a copy of the run taken here, which finishes this event with its own first member
+   * (Simulator.forkInProvision) and goes into `parted`, to be run by rethinkByReplay.
+   */
+  private part(sim: SimulatorView): void {
+    const parts = new Map<number, Member[]>();
+    for (const m of this.group!) {
+      const target = this.provisioners.get(m.provisioning)!.target(sim);
+      const part = parts.get(target);
+      if (part) part.push(m);
+      else parts.set(target, [m]);
+    }
+    if (parts.size === 1) return;
+    for (const part of parts.values()) {
+      if (part.includes(this.current)) {
+        this.group = part;
+        continue;
+      }
+      const copy = (sim as Sim).forkInProvision(new Map<unknown, unknown>([...this.unchanging(), [this.parted, this.parted], [IDLE_ALLOCATION, IDLE_ALLOCATION]]));
+      const policy = copy.driver as PortfolioPolicy;
+      policy.group = part;
+      policy.current = part[0];
+      policy.script!.member = part[0];
+      this.parted!.push(copy);
+    }
   }
 
   /** Simulates every member from the present over the look-ahead and switches to the best; `trigger` goes into the trail. */
   rethink(sim: SimulatorView, trigger: DecisionTrigger = 'period'): void {
     if (this.script) {
       this.current = scriptedChoice(this.script, sim.now) ?? this.current;
+      if (this.script.member && sim.now >= this.script.from - 1e-9) this.switched = true;
       return;
     }
     const started = Date.now();
@@ -252,7 +292,8 @@ export class PortfolioPolicy implements Driver, Provisioner {
   /**
    * rethink with the replayed present (replay.ts): the workload known so far runs with the past choices up to the
    * instant of the decision, then a fork of it per member runs on until the look-ahead's end (a fork goes on exactly
-   * as that run would). By default that run is the copy of the live run kept at the slot's start (keepSlotStart),
+   * as that run would; from the live run's copy, one fork per allocation policy, parting where provisioning does:
+   * part()). By default that run is the copy of the live run kept at the slot's start (keepSlotStart),
    * so no decision simulates the past again; with echoed arrivals, in the first slot, or with replayFromTimeZero,
    * it runs from time 0.
    */
@@ -265,7 +306,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
     const kept = this.slotStart?.slot === slot && !this.p.echoArrivals && !this.replayFromTimeZero ? this.slotStart : null;
     if (kept && kept.input.known.length === submitted.filter((x) => x).length) {
       // From the replay's state at the slot's start (keepSlotStart): on to the instant of the decision with POSUM's
-      // choices since the slot began, then a copy per member. The past before the slot is not simulated again.
+      // choices since the slot began, then a copy per allocation policy (part()). The past before the slot is not simulated again.
       if (!waiting(this.model, live, submitted)) return; // nothing left to schedule
       const keep = this.unchanging();
       const script = (member: Member | null): ReplayScript => ({ past: this.trail.filter((d) => d.timeSeconds >= slot * S - 1e-9).map((d) => [d.timeSeconds, d.choice]), from: now, member });
@@ -276,15 +317,28 @@ export class PortfolioPolicy implements Driver, Provisioner {
         while (past.advance(now));
       }
       const replayed = past.driver as PortfolioPolicy;
-      const scores = this.members.map((m) => {
-        const idle = new Map<unknown, unknown>(keep);
-        for (const [name, a] of replayed.allocations) if (name !== replayed.current.allocation && name !== m.allocation) idle.set(a, IDLE_ALLOCATION);
-        const sim = past.fork(idle);
-        (sim.driver as PortfolioPolicy).script = script(m);
-        (sim.options as { stopAtSeconds?: number }).stopAtSeconds = end;
-        const r = sim.runToEnd();
-        return { ...m, ...replayScore(kept.input, sim, r, end) };
-      });
+      // The members of one allocation policy run as one until their provisioning policies part (part()).
+      const scored = new Map<Member, PosumScore>();
+      for (const allocation of new Set(this.members.map((m) => m.allocation))) {
+        const group = this.members.filter((m) => m.allocation === allocation);
+        const parted: Sim[] = [];
+        const idle = new Map<unknown, unknown>([...keep, [parted, parted], [IDLE_ALLOCATION, IDLE_ALLOCATION]]);
+        for (const [name, a] of replayed.allocations) if (name !== replayed.current.allocation && name !== allocation) idle.set(a, IDLE_ALLOCATION);
+        const first = past.fork(idle);
+        const policy = first.driver as PortfolioPolicy;
+        policy.script = script(group[0]);
+        policy.group = group;
+        policy.parted = parted;
+        (first.options as { stopAtSeconds?: number }).stopAtSeconds = end;
+        const runs = [first];
+        for (let sim = runs.pop(); sim; sim = runs.pop()) {
+          const r = sim.runToEnd();
+          const score = replayScore(kept.input, sim, r, end);
+          for (const m of (sim.driver as PortfolioPolicy).group!) scored.set(m, score);
+          runs.push(...parted.splice(0));
+        }
+      }
+      const scores = this.members.map((m) => ({ ...m, ...scored.get(m)! }));
       return this.switchTo(now, scores, started, trigger);
     }
     // From time 0: the submitted jobs (and echoes) as an instance of their own, once, then a copy per member.
@@ -304,9 +358,9 @@ export class PortfolioPolicy implements Driver, Provisioner {
     this.switchTo(now, scores, started, trigger);
   }
 
-  /** What copies of the live run share with it: the decision trail (a script never adds to it), the parameters, the members. */
+  /** What copies of the live run share with it: the decision trail (a script never adds to it), the parameters, the members (each one too: a look-ahead's groups hold them). */
   private unchanging(): Map<unknown, unknown> {
-    return new Map<unknown, unknown>([this.trail, this.p, this.members].map((x) => [x, x]));
+    return new Map<unknown, unknown>([this.trail, this.p, this.members, ...this.members].map((x) => [x, x]));
   }
 
   /** The ls member: a plan of the present on the nodes up now, replayed over the look-ahead as planned. */

@@ -47,10 +47,18 @@ export class ProvisioningPolicy implements Provisioner {
   }
 
   decide(sim: SimulatorView): void {
+    this.toTarget(sim, this.target(sim));
+  }
+
+  /**
+   * The active leased nodes decide() moves towards now (it reads the run, changes nothing). What decide() does
+   * depends on the run and this number alone, so two policies with the same target act alike (POSUM's
+   * look-ahead simulates such members once: posum-policy.ts).
+   */
+  target(sim: SimulatorView): number {
     const leased = this.active(sim);
-    if (this.name === 'plus-x') return this.toTarget(sim, leased + this.p.x);
-    if (this.name === 'minus-x') return this.toTarget(sim, leased - this.p.x);
-    this.toTarget(sim, this.name === 'dlx' ? this.forDeadlines(sim) : this.forSlowdown(sim));
+    const wanted = this.name === 'plus-x' ? leased + this.p.x : this.name === 'minus-x' ? leased - this.p.x : this.name === 'dlx' ? this.forDeadlines(sim) : this.forSlowdown(sim);
+    return Math.max(0, Math.min(this.leasableNodes.length, wanted));
   }
 
   /** Leased nodes not draining: what the policy counts as its cluster's ephemeral part. */
@@ -66,7 +74,6 @@ export class ProvisioningPolicy implements Provisioner {
    */
   private toTarget(sim: SimulatorView, target: number): void {
     let active = this.active(sim);
-    target = Math.max(0, Math.min(this.leasableNodes.length, target));
     for (const k of this.leasableNodes) if (active < target && sim.undrainNode(k)) active++;
     for (const k of this.leasableNodes) if (active < target && sim.leaseNode(k)) active++;
     for (let n = this.leasableNodes.length - 1; n >= 0 && active > target; n--) {
@@ -88,7 +95,8 @@ export class ProvisioningPolicy implements Provisioner {
   }
 
   private unfinished(sim: SimulatorView, j: number): boolean {
-    return this.model.jobs[j].stages.some((g) => sim.stageDone[g] < this.model.stages[g].tasks);
+    for (const g of this.model.jobs[j].stages) if (sim.stageDone[g] < this.model.stages[g].tasks) return true;
+    return false;
   }
 
   /**
@@ -118,7 +126,7 @@ export class ProvisioningPolicy implements Provisioner {
   private forDeadlines(sim: SimulatorView): number {
     const rate = new Float64Array(this.model.M);
     this.model.jobs.forEach((job, j) => {
-      if (!this.deadlineJob[j] || !sim.accepted[j] || !this.unfinished(sim, j) || job.release * this.model.slotSeconds > sim.now) return;
+      if (!this.deadlineJob[j] || !sim.accepted[j] || job.release * this.model.slotSeconds > sim.now || !this.unfinished(sim, j)) return;
       const left = Math.max(this.p.periodSeconds, job.deadline * this.model.slotSeconds - sim.now);
       const work = this.remainingWork(sim, j);
       for (let m = 0; m < this.model.M; m++) rate[m] += work[m] / left;
@@ -132,7 +140,7 @@ export class ProvisioningPolicy implements Provisioner {
     let by = Infinity;
     this.model.jobs.forEach((job, j) => {
       const release = job.release * this.model.slotSeconds;
-      if (this.deadlineJob[j] || !sim.accepted[j] || !this.unfinished(sim, j) || release > sim.now) return;
+      if (this.deadlineJob[j] || !sim.accepted[j] || release > sim.now || !this.unfinished(sim, j)) return;
       const w = this.remainingWork(sim, j);
       for (let m = 0; m < this.model.M; m++) work[m] += w[m];
       by = Math.min(by, release + this.p.maxBoundedSlowdown * Math.max(this.jobTaskSeconds[j], this.p.minExecutionSeconds));

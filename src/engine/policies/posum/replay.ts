@@ -65,7 +65,10 @@ function observedThenForecast(model: Model, live: SimulatorView, s0 = Math.floor
     usage[n.id] = {};
     model.metrics.forEach((m, mi) => {
       const forecast = doc.usage?.[n.id]?.[m];
-      usage[n.id][m] = Array.from({ length: model.T }, (_, t) => (t <= s0 ? live.usage.at(k, mi, t) : (forecast?.[t] ?? 0)));
+      // A plain loop: this runs before every slot where POSUM may decide (K x M x T values).
+      const series = new Array<number>(model.T);
+      for (let t = 0; t < model.T; t++) series[t] = t <= s0 ? live.usage.at(k, mi, t) : (forecast?.[t] ?? 0);
+      usage[n.id][m] = series;
     });
   });
   return usage;
