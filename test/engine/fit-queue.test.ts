@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { ephemeralInstance } from '../../harness/ephemeral-instance';
 import { freezeAt } from '../../harness/freeze';
 import { scaleInstance } from '../../harness/scale-instance';
@@ -262,8 +262,21 @@ function instances(): { name: string; doc: InstanceDoc }[] {
 
 const permutation = (n: number, rng: Random) => Int32Array.from(rng.shuffle(Array.from({ length: n }, (_, i) => i)));
 
-describe('fit queue: the node choice of Decoder and Builder is the one of a loop over every node', () => {
+/** Both ways of choosing: the heaps on every cluster (directMaxNodes 0), and the plain loop on every one. */
+for (const [way, directMaxNodes] of [
+  ['heaps', 0],
+  ['plain loop', 1 << 30],
+] as const)
+describe(`fit queue (${way}): the node choice of Decoder and Builder is the one of a loop over every node`, () => {
   const all = instances().map(({ name, doc }) => ({ name, doc, model: ignoringTransfers(loadInstance(doc)) }));
+  let keepDirect = FitQueue.directMaxNodes;
+  before(() => {
+    keepDirect = FitQueue.directMaxNodes;
+    FitQueue.directMaxNodes = directMaxNodes;
+  });
+  after(() => {
+    FitQueue.directMaxNodes = keepDirect;
+  });
 
   it('Decoder: random lists, skipped jobs, failures, fill, with and without a generator', () => {
     let failures = 0;

@@ -25,10 +25,24 @@ import { Profile } from './profile';
  * The caller reports every change of a node's usage: changed(k) when load was added, freed(k) when some was
  * taken back (an undone job: the lower bounds of that node no longer hold, for any class), reset() for a new
  * schedule.
+ *
+ * Up to `directMaxNodes` nodes the heaps do not pay: the choice is the plain loop over every node, with a memory
+ * per stage of where each node's next fit can be (what Decoder, Builder and Justifier did before the heaps). On
+ * PSPLIB's single node the classes' bookkeeping halved ls's iterations in a second (2026-11-28: 125-150k against
+ * 270-345k before the heaps on five j30 instances; with the loop 270-390k). A decode and a right-justification of
+ * a 40-job ephemeral instance cost the same both ways at 2-4 nodes, 1.1x more by the loop at 6, 1.6x at 16, 2.1x
+ * at 32. Both ways choose the same node and start (test/engine/fit-queue.test.ts runs its comparisons both ways).
  */
+/** FitQueue's rules as numbers (compared on every key). */
+const END = 0;
+const START = 1;
+const START_LENGTH = 2;
+
 export class FitQueue {
   /** At most this many (class, node) entries, about 80 MB: classes beyond are dropped and found again (tests lower it). */
   static maxEntries = 1 << 22;
+  /** Clusters of at most this many nodes choose by the plain loop (chooseDirect); tests set it to compare both ways. */
+  static directMaxNodes = 4;
 
   /** Start of the node the last choose() returned. */
   start = -1;
@@ -75,6 +89,14 @@ export class FitQueue {
   private readonly shapeEst: Int32Array;
   private readonly shapeFrom: Int32Array;
   private readonly shapeVersion: Int32Array;
+  /** The plain loop (K <= directMaxNodes), its memory per stage: dFrom[g*K+k] as from[] of a class, for dEst[g] and dHorizon[g] in dEpoch[g]. */
+  private readonly direct: boolean;
+  private readonly dFrom: Int32Array;
+  private readonly dVersion: Int32Array;
+  private readonly dEst: Int32Array;
+  private readonly dHorizon: Int32Array;
+  private readonly dEpoch: Int32Array;
+  private readonly ruleId: number;
 
   constructor(
     readonly model: Model,
@@ -83,7 +105,7 @@ export class FitQueue {
      * What a node is chosen by: 'end' (earliest finish), 'startLength' (earliest start, then the shorter:
      * Builder's 'earliestStart'), 'start' (earliest start alone).
      */
-    private readonly rule: 'end' | 'startLength' | 'start' = 'end',
+    rule: 'end' | 'startLength' | 'start' = 'end',
     /**
      * Time runs backwards: start t stands for the task on slots T-1-t down to T-t-d, i.e. ending at T - t
      * (Justifier's right-justification: the latest end is the earliest mirrored start, rule 'start').
@@ -122,12 +144,21 @@ export class FitQueue {
     this.shapeEst = new Int32Array(shapes.size).fill(-1);
     this.shapeFrom = new Int32Array(shapes.size * K);
     this.shapeVersion = new Int32Array(shapes.size * K).fill(-1);
+    this.ruleId = rule === 'end' ? END : rule === 'start' ? START : START_LENGTH;
+    this.direct = K <= FitQueue.directMaxNodes;
+    const dn = this.direct ? S : 0;
+    this.dFrom = new Int32Array(dn * K);
+    this.dVersion = new Int32Array(dn * K);
+    this.dEst = new Int32Array(dn);
+    this.dHorizon = new Int32Array(dn);
+    this.dEpoch = new Int32Array(dn).fill(-1);
   }
 
   /** A new schedule (empty profile): nothing remembered. */
   reset(): void {
-    this.classes.clear();
     this.epoch++;
+    if (this.direct) return; // no classes, no shapes
+    this.classes.clear();
     this.shapeEst.fill(-1);
   }
 
@@ -141,6 +172,7 @@ export class FitQueue {
     this.nodeVersion[k]++;
     const K = this.K;
     for (let x = k; x < this.from.length; x += K) this.from[x] = 0;
+    for (let x = k; x < this.dFrom.length; x += K) this.dFrom[x] = 0;
     for (let h = 0; h < this.shapeEst.length; h++) this.shapeFrom[h * K + k] = this.shapeEst[h];
     this.built.fill(0);
   }
@@ -151,6 +183,7 @@ export class FitQueue {
    * `order` given, the first in it; else the smallest index. A task must end by `horizon` (default T).
    */
   choose(g: number, est: number, rot: number, order: ArrayLike<number> | null, horizon = this.T): number {
+    if (this.direct) return this.chooseDirect(g, est, rot, order, horizon);
     const K = this.K;
     const c = this.classOf(g, est, horizon);
     const base = c * K;
@@ -209,6 +242,51 @@ export class FitQueue {
   }
 
   /**
+   * choose() as a loop over every node in the order of the tie rule, a strictly smaller key winning, each node's
+   * scan only as far as a key below the best one found: a few nodes cost less this way than through the heaps.
+   */
+  private chooseDirect(g: number, est: number, rot: number, order: ArrayLike<number> | null, horizon: number): number {
+    const { K, dFrom, dVersion, nodeVersion } = this;
+    const H = Math.max(0, Math.min(horizon, this.T)); // the last end allowed
+    const base = g * K;
+    if (this.dEpoch[g] !== this.epoch || this.dEst[g] !== est || this.dHorizon[g] !== H) {
+      // Nothing known for this earliest start and horizon yet.
+      // A loop, not fill(): a few entries, once per stage and decode (a builtin call costs more here).
+      for (let k = 0; k < K; k++) (dFrom[base + k] = est), (dVersion[base + k] = -1);
+      this.dEpoch[g] = this.epoch;
+      this.dEst[g] = est;
+      this.dHorizon[g] = H;
+    }
+    const dur = this.model.stages[g].dur;
+    let bestK = -1;
+    let bestT = -1;
+    let bestKey = Infinity;
+    for (let q = 0; q < K; q++) {
+      const k = order ? order[q] : rot > 0 && q + rot < K ? q + rot : rot > 0 ? q + rot - K : q;
+      const d = dur[k];
+      const last = this.lastStart(H, d, bestKey);
+      const idx = base + k;
+      const f = dFrom[idx] > est ? dFrom[idx] : est;
+      if (f > last) continue;
+      // A fit found earlier on a node whose usage has not changed since is still the earliest one.
+      let t = f;
+      if (dVersion[idx] !== nodeVersion[k]) {
+        t = this.scan(k, g, f, last, d);
+        if (t < 0) {
+          dFrom[idx] = this.after;
+          continue;
+        }
+        dFrom[idx] = t;
+        dVersion[idx] = nodeVersion[k];
+      }
+      const key = this.key(t, d);
+      if (key < bestKey) (bestK = k), (bestT = t), (bestKey = key);
+    }
+    this.start = bestT;
+    return bestK;
+  }
+
+  /**
    * First t in [f, last] such that slots t .. t+d-1 of node k all fit a task of stage g, or -1; then `after`
    * is the slot after the last one that did not fit (> last): no start before it can fit.
    */
@@ -222,12 +300,10 @@ export class FitQueue {
     const av = model.avail[k];
     const taskLimit = model.taskLimit[k];
     const eps = CAPACITY_EPS; // a local: the imported binding is a property load on every use
-    // Slot of (mirrored) time t: o + dir * t.
-    const o = this.mirror ? T - 1 : 0;
+    // Slot u of (mirrored) time t: t, or T - 1 - t.
     const dir = this.mirror ? -1 : 1;
     let runStart = f;
-    for (let t = f; runStart <= last; t++) {
-      const u = o + dir * t;
+    for (let t = f, u = this.mirror ? T - 1 - f : f; runStart <= last; t++, u += dir) {
       let ok = count[u] < taskLimit[u];
       for (let m = 0; ok && m < M; m++) {
         const dm = dem[m];
@@ -241,12 +317,22 @@ export class FitQueue {
   }
 
   private key(t: number, d: number): number {
-    return this.rule === 'end' ? t + d : this.rule === 'start' ? t : t * (this.T + 1) + d;
+    const r = this.ruleId;
+    return r === END ? t + d : r === START ? t : t * (this.T + 1) + d;
   }
 
   /** The last start a key allows a node with length d (any later one has a greater key). */
   private lastFor(key: number, d: number): number {
-    return this.rule === 'end' ? key - d : this.rule === 'start' ? key : Math.floor(key / (this.T + 1));
+    const r = this.ruleId;
+    return r === END ? key - d : r === START ? key : Math.floor(key / (this.T + 1));
+  }
+
+  /** The last start of length d that ends by `horizon` with a key at most `key` (Infinity: any key). */
+  private lastStart(horizon: number, d: number, key: number): number {
+    const last = horizon - d;
+    if (key === Infinity) return last;
+    const bound = this.lastFor(key, d);
+    return bound < last ? bound : last;
   }
 
   private exactAt(base: number, x: number): boolean {
@@ -341,11 +427,7 @@ export class FitQueue {
     const T = this.classHorizon[c]; // the last end allowed
     const k = hNode[base + x];
     const d = this.model.stages[g].dur[k];
-    let last = T - d;
-    if (ub !== Infinity) {
-      const bound = this.lastFor(ub, d);
-      if (bound < last) last = bound;
-    }
+    const last = this.lastStart(T, d, ub);
     const idx = base + k;
     const f = from[idx] > est ? from[idx] : est;
     const t = f <= last ? this.scan(k, g, f, last, d) : -1;
