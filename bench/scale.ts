@@ -36,6 +36,7 @@ const COMMAND = command({
     'no-grid': { kind: 'flag', help: 'the target run only' },
     'no-replay': { kind: 'flag', help: "do not replay the target's plans against the next day's load" },
     'no-write': { kind: 'flag', help: 'print, write no file' },
+    transfers: { kind: 'flag', help: 'data to move (HDFS chunk replicas, shuffle outputs), every fetch priced; prints, writes no file (SCALE.md holds the compute-only run)' },
   },
 });
 
@@ -65,7 +66,7 @@ function slope(points: [number, number][]): number | null {
 runEntry(COMMAND, async ({ values: v, argv }) => {
   const data = path.join(sharedDir(), 'data');
   const dataDir = existsSync(data) ? data : undefined;
-  const base = { strategy: v.strategy, budgetMs: v['budget-ms'], gap: v.gap, dataDir };
+  const base = { strategy: v.strategy, budgetMs: v['budget-ms'], gap: v.gap, dataDir, transfers: v.transfers };
   const started = new Date();
   const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
   const target: ScaleRun[] = [];
@@ -86,7 +87,7 @@ runEntry(COMMAND, async ({ values: v, argv }) => {
 
   const m = machineInfo();
   const md = report(target, grid, v.gap, v['budget-ms'], v.strategy, dataDir, generatedLine(`npm run bench:scale${argv.length ? ' -- ' + argv.join(' ') : ''}`, 'bench/scale.ts', m, started), load);
-  if (v['no-write']) {
+  if (v['no-write'] || v.transfers) {
     console.log(md);
     return 0;
   }

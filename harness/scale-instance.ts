@@ -54,6 +54,14 @@ export interface ScaleOptions {
    * the same sine, with its own noise and spikes.
    */
   usageShiftSamples?: number;
+  /**
+   * Data to move (default false: compute alone, as every figure before it): each map reads its 128-MB chunk from
+   * three replicas placed as HDFS places them (one node, a second in another rack, a third in the second's rack)
+   * and writes its share of the job's SWIM shuffle bytes, which the reduces read over the nodes' links
+   * (bandwidthMbps 50): a solve then prices every fetch (docs/FORMAT.md). Drawn from a stream of its own, so
+   * nodes, load, jobs and deadlines are the same with and without it.
+   */
+  transfers?: boolean;
 }
 
 const CHUNK_MB = 128;
@@ -107,7 +115,7 @@ export function scaleInstance(o: ScaleOptions = {}): InstanceDoc {
   }
 
   const sizes = swimSizes(o.dataDir);
-  const jobs: { maps: number; reduces: number }[] = [];
+  const jobs: { maps: number; reduces: number; shuffle: number }[] = [];
   for (let total = 0; total < tasks; ) {
     const [input, shuffle] = sizes ? rng.pick(sizes) : syntheticSize(rng);
     let maps = Math.min(maxMaps, Math.max(1, Math.ceil(input / CHUNK_BYTES)));
@@ -116,7 +124,7 @@ export function scaleInstance(o: ScaleOptions = {}): InstanceDoc {
       maps = Math.max(1, tasks - total - reduces);
       reduces = Math.max(1, Math.min(reduces, tasks - total - maps));
     }
-    jobs.push({ maps, reduces });
+    jobs.push({ maps, reduces, shuffle });
     total += maps + reduces;
   }
 
@@ -134,7 +142,8 @@ export function scaleInstance(o: ScaleOptions = {}): InstanceDoc {
   const mapWork = round(MAP_GFLOP * scale, 3);
   const reduceWork = round(REDUCE_GFLOP * scale, 3);
 
-  const jobList: JobSpec[] = jobs.map(({ maps, reduces }, q) => {
+  const placeBlocks = o.transfers ? hdfsReplicas(nodeList, new Random((seed * 7919) ^ 0x5eed)) : null;
+  const jobList: JobSpec[] = jobs.map(({ maps, reduces, shuffle }, q) => {
     const value = round(0.01 * (maps + reduces) * (0.5 + 1.5 * rng.next()), 2);
     const job: JobSpec = {
       id: `job${String(q + 1).padStart(4, '0')}`,
@@ -148,6 +157,11 @@ export function scaleInstance(o: ScaleOptions = {}): InstanceDoc {
         { id: 'reduce', tasks: reduces, after: ['map'], demand: { cpu: 1, ram: 4 }, work: reduceWork, inputMB: CHUNK_MB },
       ],
     };
+    if (placeBlocks) {
+      const map = job.stages[0];
+      map.blocks = Array.from({ length: maps }, placeBlocks);
+      map.outputMB = Math.max(1, Math.min(4 * CHUNK_MB, Math.round(shuffle / maps / 2 ** 20)));
+    }
     if (rng.next() < deadlines) {
       const alone = ((Math.ceil(maps / TASK_SLOTS) * mapWork + Math.ceil(reduces / TASK_SLOTS) * reduceWork) / avgSpeed) / slotSeconds;
       job.class = 'deadline';
@@ -159,7 +173,7 @@ export function scaleInstance(o: ScaleOptions = {}): InstanceDoc {
 
   return {
     format: 'fallow.instance/v1',
-    name: `scale-${dc}-${wanted}n-${tasks}t-load${load}-s${seed}`,
+    name: `scale-${dc}-${wanted}n-${tasks}t-load${load}-s${seed}${o.transfers ? '-transfers' : ''}`,
     horizon: { slots: T, slotSeconds },
     metrics: ['cpu', 'ram'],
     safetyMargin: { cpu: SAFETY, ram: SAFETY },
@@ -172,6 +186,21 @@ export function scaleInstance(o: ScaleOptions = {}): InstanceDoc {
       jobs: sizes ? 'SWIM FB-2009 sample 0 sizes' : 'synthetic lognormal sizes (no SWIM data given)',
       load: loadReached,
     },
+  };
+}
+
+/** A chunk's replicas as HDFS places them: a node, a second in another rack, a third in the second's rack. */
+function hdfsReplicas(nodes: NodeSpec[], rng: Random): () => string[] {
+  const byRack = new Map<string, number[]>();
+  nodes.forEach((n, k) => byRack.set(n.rack!, [...(byRack.get(n.rack!) ?? []), k]));
+  const racks = [...byRack.keys()];
+  return () => {
+    const first = rng.int(nodes.length);
+    const others = racks.filter((r) => r !== nodes[first].rack);
+    const second = others.length ? rng.pick(byRack.get(rng.pick(others))!) : first;
+    const mates = byRack.get(nodes[second].rack!)!.filter((k) => k !== first && k !== second);
+    const third = mates.length ? rng.pick(mates) : second;
+    return [...new Set([first, second, third])].map((k) => nodes[k].id);
   };
 }
 

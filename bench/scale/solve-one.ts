@@ -23,6 +23,8 @@ export interface ScaleCase {
   dataDir?: string;
   /** Then replay the plan against the next day's load (the instance is its forecast) under the QoS controller. */
   withReplay?: boolean;
+  /** Data to move: map chunks on HDFS replicas and shuffle outputs, every fetch priced (scaleInstance's transfers). */
+  transfers?: boolean;
 }
 
 /** The plan replayed (simulatePlan, Salamander's QoS controller every 0.1 s) against the next day's load. */
@@ -66,7 +68,7 @@ export interface ScaleRun extends ScaleCase {
 
 async function main(c: ScaleCase): Promise<ScaleRun> {
   let t = performance.now();
-  const doc = scaleInstance({ seed: c.seed, tasks: c.tasks, nodes: c.nodes, dataDir: c.dataDir });
+  const doc = scaleInstance({ seed: c.seed, tasks: c.tasks, nodes: c.nodes, dataDir: c.dataDir, transfers: c.transfers });
   const generateMs = performance.now() - t;
   const instanceBytes = Buffer.byteLength(JSON.stringify(doc));
   t = performance.now();
@@ -101,7 +103,7 @@ async function main(c: ScaleCase): Promise<ScaleRun> {
   if (complete && gapReachedMs === null && makespan <= boundSlots * (1 + c.gap) + 1e-9) gapReachedMs = Math.round(solveMs);
   let replay: ScaleReplay | null = null;
   if (c.withReplay) {
-    const actual = scaleInstance({ seed: c.seed, tasks: c.tasks, nodes: c.nodes, dataDir: c.dataDir, usageShiftSamples: 288 }).usage!;
+    const actual = scaleInstance({ seed: c.seed, tasks: c.tasks, nodes: c.nodes, dataDir: c.dataDir, transfers: c.transfers, usageShiftSamples: 288 }).usage!;
     t = performance.now();
     const r = simulatePlan(model, plan, { actual });
     replay = {

@@ -59,3 +59,33 @@ describe('the next day of an operator-size instance', () => {
     assert.deepEqual(Object.keys(day2.usage!), Object.keys(day1.usage!));
   });
 });
+
+describe('an operator-size instance with data to move (transfers)', () => {
+  it('places each map chunk on three nodes as HDFS does, gives maps their shuffle output, and changes nothing else', () => {
+    const plain = scaleInstance({ nodes: 60, tasks: 2000, seed: 4 });
+    const moving = scaleInstance({ nodes: 60, tasks: 2000, seed: 4, transfers: true });
+    assert.deepEqual(moving.nodes, plain.nodes);
+    assert.deepEqual(moving.usage, plain.usage);
+    const rackOf = new Map(moving.nodes.map((n) => [n.id, n.rack]));
+    let chunks = 0;
+    moving.jobs.forEach((job, q) => {
+      const [map, reduce] = job.stages;
+      const { blocks, outputMB, ...rest } = map;
+      assert.deepEqual({ ...job, stages: [rest, reduce] }, plain.jobs[q]);
+      assert.equal(blocks!.length, map.tasks);
+      assert.ok(outputMB! >= 1 && outputMB! <= 512, `outputMB ${outputMB}`);
+      for (const replicas of blocks!) {
+        chunks++;
+        assert.equal(new Set(replicas).size, replicas.length);
+        assert.equal(replicas.length, 3, 'three replicas on a data centre of many racks');
+        // The second and third in one rack, another than the first's.
+        assert.notEqual(rackOf.get(replicas[1]), rackOf.get(replicas[0]));
+        assert.equal(rackOf.get(replicas[2]), rackOf.get(replicas[1]));
+      }
+    });
+    assert.equal(chunks, moving.jobs.reduce((n, j) => n + j.stages[0].tasks, 0));
+    assert.equal(loadInstance(plain).pricesTransfers, false);
+    assert.equal(loadInstance(moving).pricesTransfers, true);
+    assert.match(moving.name, /-transfers$/);
+  });
+});
