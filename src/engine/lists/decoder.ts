@@ -345,8 +345,11 @@ export class Decoder {
       const k = q + rot < K ? q + rot : q + rot - K;
       const d = s.dur[k];
       // Not even with no fetch could this node end the task first: skip pricing it.
-      if (Math.max(est, hints.from(g, k, d, d)) + d >= bestEnd) continue;
+      const lb = Math.max(est, hints.from(g, k, d, d)) + d;
+      if (lb >= bestEnd) continue;
       const c = asItself ? c0 : fetch.taskFor(g, k, c0);
+      // Nor with the least fetch it can have (only a strictly earlier end wins).
+      if (FetchPlanner.boundFetches && lb + 1 >= bestEnd && lb + fetch.minFetchSlots(c, k, out.node) >= bestEnd) continue;
       let f = fetch.fetchSlots(c, k, est, out.node);
       let from = est;
       let t = -1;

@@ -19,6 +19,8 @@ import { LinkLoad } from '../network/link-load';
  * the busy link makes, not the idle-link time.
  */
 export class FetchPlanner {
+  /** The builders skip nodes by minFetchSlots (the same choices, fewer nodes priced); tests turn it off to compare. */
+  static boundFetches = true;
   private readonly least: LeastFetch;
   private readonly links: LinkLoad;
   /** Per task: placed (1) or not. */
@@ -146,6 +148,27 @@ export class FetchPlanner {
     end = Math.max(end, this.links.endOf(k, 'down', t, down));
     const contended = end === Infinity ? model.T : fetchSlotsOf(end - t * S, S);
     return Math.max(this.leastSlots(i, k, down, nodeOf), contended);
+  }
+
+  /**
+   * A lower bound on fetchSlots(i, k, any start): 1 when task i reads enough from other nodes to take part of a
+   * slot (a fetch counts whole slots), else 0. Summed as fetchSlots sums, stopping as soon as it is known. The
+   * builders leave a node unpriced when even this fetch keeps it from beating the best node found: on a data
+   * centre most nodes are idle alike and only a chunk's holders read it locally, so most of them stop here.
+   */
+  minFetchSlots(i: number, k: number, nodeOf: ArrayLike<number>): number {
+    const S = this.model.slotSeconds;
+    let down = this.least.blockSeconds(i, k);
+    if (fetchSlotsOf(down, S) >= 1) return 1;
+    const g = this.model.taskStage[i];
+    if (this.model.stages[g].preds.length === 0) return 0;
+    const from = this.sendersOf(g, nodeOf);
+    for (let n = 0; n < from.node.length; n++) {
+      if (from.node[n] === k) continue;
+      down += this.transfer(from.mb[n], from.node[n], k);
+      if (fetchSlotsOf(down, S) >= 1) return 1;
+    }
+    return 0;
   }
 
   /** The least fetch slots of task i on node k, its predecessors where `nodeOf` says (network/least-fetch.ts). */

@@ -154,9 +154,14 @@ export class Builder {
     let bestEnd = Infinity;
     for (const k of order) {
       const d = s.dur[k];
+      // No start before this one (no fit of the compute alone earlier).
+      const lb = Math.max(est, hints.from(g, k, d, d));
       // Not even with no fetch could this node end the task first: skip pricing it.
-      if (byFinish && Math.max(est, hints.from(g, k, d, d)) + d >= bestEnd) continue;
+      if (byFinish ? lb + d >= bestEnd : lb > bestT) continue;
       const c = fetch.taskFor(g, k, i);
+      // Nor with the least fetch it can have (FetchPlanner.minFetchSlots): by finish only a strictly earlier end
+      // wins (the scan below looks no further), by start only an earlier start or the same one ending earlier.
+      if (FetchPlanner.boundFetches && bestK >= 0 && lb + d + 1 >= bestEnd && (byFinish || lb === bestT) && lb + d + fetch.minFetchSlots(c, k, nodeOf) >= bestEnd) continue;
       let f = fetch.fetchSlots(c, k, est, nodeOf);
       let t = -1;
       let from = est;
