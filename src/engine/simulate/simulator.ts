@@ -14,7 +14,7 @@ import { TaskLifecycle } from './lifecycle';
 import type { RunReport } from './run-report';
 import { NodeState } from './node-state';
 import { QosClock } from './qos-clock';
-import { assembleReport } from './report';
+import { assembleReport, RunEnds, runEnds } from './report';
 import { NodeRoom } from './room';
 import { ActualUsage } from './usage';
 
@@ -102,7 +102,7 @@ export class Simulator implements SimulatorView {
   get kills(): Int32Array { return this.tasks.kills; }
   get remote(): Uint8Array { return this.tasks.remote; }
   get stageDone(): Int32Array { return this.tasks.stages.stageDone; }
-  get stageRuns(): readonly StageRuns[] { return this.tasks.stages.stageRuns; }
+  get stageRuns(): StageRuns { return this.tasks.stages.stageRuns; }
 
   // ---- the event loop ----------------------------------------------------------------------------
 
@@ -237,6 +237,12 @@ export class Simulator implements SimulatorView {
       events: this.events,
       elapsedMs: Date.now() - this.startedMs,
     });
+  }
+
+  /** The jobs' ends and the makespan as report() gives them, without the rest of the report (report.ts runEnds). */
+  ends(): RunEnds {
+    const { tasks } = this;
+    return runEnds({ model: this.model, accepted: tasks.accepted, state: tasks.state, endTime: tasks.endTime });
   }
 
   /**

@@ -90,8 +90,8 @@ export class PosumAllocationPolicy extends JobOrderDispatch {
       const left = s.tasks - sim.stageDone[g];
       if (left <= 0) continue;
       const current = emptyStats();
-      const run = sim.stageRuns[g];
-      current.runtime = { n: run.n, sum: run.sum, sumSq: run.sumSq, num: run.sum, den: run.n };
+      const run = sim.stageRuns;
+      current.runtime = { n: run.n[g], sum: run.sum[g], sumSq: run.sumSq[g], num: run.sum[g], den: run.n[g] };
       const p = basic({ kind: s.preds.length ? 'reduce' : 'map', tasks: s.tasks, inputBytesPerTask: null, mapInputBytes: null, own: { current, byClass: null, byCustomer: null }, maps: null });
       total += left * (p?.seconds ?? this.stageSeconds[g]);
     }
