@@ -96,10 +96,10 @@ export class EventQueue {
     return true;
   }
 
-  /** Keeps only the events for which `keep(kind, a, b)` holds (the others are dropped); the order of those kept is unchanged. */
-  retain(keep: (kind: number, a: number, b: number) => boolean): void {
+  /** Keeps only the events for which `keep(kind, a, b, time)` holds (the others are dropped); the order of those kept is unchanged. */
+  retain(keep: (kind: number, a: number, b: number, time: number) => boolean): void {
     let n = 0;
-    for (let i = 0; i < this.size; i++) if (keep(this.kind[i], this.a[i], this.b[i])) this.move(i, n++);
+    for (let i = 0; i < this.size; i++) if (keep(this.kind[i], this.a[i], this.b[i], this.time[i])) this.move(i, n++);
     this.size = n;
     // (time, order) is a total order: any heap of the same events pops them alike, so rebuild one (Floyd).
     for (let i = (n >> 1) - 1; i >= 0; i--) this.siftDown(i);

@@ -121,7 +121,15 @@ export function liveInput(model: Model, live: SimulatorView, slot: number): Live
   const hidden = new Set<number>();
   submitted.forEach((yes, j) => (yes ? known.push(j) : hidden.add(j)));
   const jobs = known.map((j) => identity(model, j, model.doc.jobs[j], 0).scored);
-  return { model, jobs, known, hidden, usage: new ActualUsage(model, observedThenForecast(model, live, slot)) };
+  return { model, jobs, known, hidden, usage: live.usage.observedThen(forecastOf(model), slot) };
+}
+
+/** The model's forecast (its instance's usage) as a load to run on, made once per model: liveInput takes it before every slot where POSUM may decide. */
+const FORECAST = new WeakMap<Model, ActualUsage>();
+function forecastOf(model: Model): ActualUsage {
+  let u = FORECAST.get(model);
+  if (u === undefined) FORECAST.set(model, (u = new ActualUsage(model, model.doc.usage)));
+  return u;
 }
 
 /**
