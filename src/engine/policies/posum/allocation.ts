@@ -4,6 +4,7 @@ import { basic } from '../../predict';
 import { emptyStats } from '../../predict/stats';
 import type { SimulatorView } from '../../simulate/host';
 import { JobOrderDispatch } from '../dispatch/job-order-dispatch';
+import { sharedByCopies } from '../../simulate/fork';
 import { HEARTBEAT_SECONDS } from '../dispatch/locality-dispatch';
 
 /**
@@ -46,7 +47,7 @@ export class PosumAllocationPolicy extends JobOrderDispatch {
     if (!(p.delta >= 0 && p.delta <= 1)) throw new Error('delta must be in [0, 1]');
     this.name = kind;
     this.offerOnlyNodesWithRoom = true;
-    this.dc = Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0));
+    this.dc = sharedByCopies(Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0)));
     ({ stageSeconds: this.stageSeconds, jobTaskSeconds: this.jobTaskSeconds } = taskEstimates(model));
   }
 

@@ -2,6 +2,7 @@ import type { Model } from '../../model/model';
 import { taskEstimates } from './estimates';
 import type { Provisioner } from '../../simulate/driver';
 import type { SimulatorView } from '../../simulate/host';
+import { sharedByCopies } from '../../simulate/fork';
 
 /**
  * POSUM's provisioning policies (seeds/002 Table II) over the instance's `lease` nodes:
@@ -52,11 +53,12 @@ export class ProvisioningPolicy implements Provisioner {
     if (!(p.periodSeconds > 0)) throw new Error('periodSeconds must be > 0');
     if (!(Number.isInteger(p.x) && p.x >= 0)) throw new Error('x must be an integer >= 0');
     this.periodSeconds = p.periodSeconds;
-    this.leasableNodes = model.doc.nodes.map((n, k) => (n.lease ? k : -1)).filter((k) => k >= 0);
+    // Shared by the run's copies: the model's figures never change, and the scratch arrays live within one call.
+    this.leasableNodes = sharedByCopies(model.doc.nodes.map((n, k) => (n.lease ? k : -1)).filter((k) => k >= 0));
     ({ stageSeconds: this.stageSeconds, jobTaskSeconds: this.jobTaskSeconds } = taskEstimates(model));
-    this.deadlineJob = Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0));
-    this.jobWork = new Float64Array(model.M);
-    this.sumWork = new Float64Array(model.M);
+    this.deadlineJob = sharedByCopies(Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0)));
+    this.jobWork = sharedByCopies(new Float64Array(model.M));
+    this.sumWork = sharedByCopies(new Float64Array(model.M));
   }
 
   decide(sim: SimulatorView): void {
