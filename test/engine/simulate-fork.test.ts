@@ -80,6 +80,39 @@ describe('Simulator.fork', () => {
       }
     });
 
+  for (const [name, make] of runs)
+    test(`a copy without samples (forkWithoutSamples) ends as the run would, at the same event, cut at a horizon or not: ${name}`, () => {
+      // Its sample events are kept out of the event queue (Simulator.sampleAt): a run cut at a horizon stops at the
+      // same event (the clock and the count of events say so), and a copy of the copy (POSUM's look-ahead) too.
+      for (const seed of [1, 2]) {
+        const model = loadInstance(instance(seed));
+        for (const stopAt of [undefined, 333.3, 615]) {
+          const cut = (sim: Simulator) => {
+            (sim.options as { stopAtSeconds?: number }).stopAtSeconds = stopAt;
+            return sim;
+          };
+          const end = (sim: Simulator) => ({ now: sim.now, events: sim.report().events, ends: sim.ends(), state: [...sim.state], endTime: [...sim.endTime] });
+          const whole = cut(make(model));
+          const wholeReport = outcome(whole.run());
+          const expected = end(whole);
+          assert.deepEqual({ endSeconds: expected.ends.endSeconds, makespanSeconds: expected.ends.makespanSeconds }, { endSeconds: wholeReport.jobs.map((j) => j.endSeconds), makespanSeconds: wholeReport.makespanSeconds }, 'ends() as the report');
+          for (const at of [0, 95, 250.05]) {
+            const sim = cut(make(model));
+            sim.begin();
+            sim.advance(at);
+            const copy = sim.forkWithoutSamples();
+            const again = copy.fork();
+            assert.equal(copy.nextEventTime(), sim.nextEventTime(), `seed ${seed}, horizon ${stopAt}, at ${at} s: the next event`);
+            while (copy.advance());
+            assert.deepEqual(end(copy), expected, `seed ${seed}, horizon ${stopAt}: the copy taken at ${at} s`);
+            while (again.advance());
+            assert.deepEqual(end(again), expected, `seed ${seed}, horizon ${stopAt}: the copy of the copy taken at ${at} s`);
+            assert.deepEqual(outcome(sim.runToEnd()), wholeReport, `seed ${seed}, horizon ${stopAt}: the run copied at ${at} s`);
+          }
+        }
+      }
+    });
+
   test('a copy taken in the provisioner\'s decide() finishes that event with its own provisioner (forkInProvision)', () => {
     // plus-x until `at`, then minus-x: switched in one run; in another, copied at that decide() with the copy
     // switched and the run going on with plus-x (as POSUM's look-ahead parts members).

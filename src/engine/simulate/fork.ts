@@ -14,12 +14,25 @@
  */
 export const CLONE = Symbol('cloneState');
 
+/**
+ * Objects that every copy of a run shares with it, wherever they are reached (sharedByCopies): what nothing
+ * changes once made, such as a policy's estimates from the model, and scratch space whose contents matter only
+ * within one call. A policy held by every copy (POSUM's look-ahead makes thousands) then costs no copy of them.
+ */
+const SHARED_BY_COPIES = new WeakSet<object>();
+
+/** Marks `x` as shared by every copy of a run that reaches it (SHARED_BY_COPIES); returns it. */
+export function sharedByCopies<T extends object>(x: T): T {
+  SHARED_BY_COPIES.add(x);
+  return x;
+}
+
 export function cloneState<T>(root: T, shared: ReadonlySet<unknown>, swap?: ReadonlyMap<unknown, unknown>): T {
   const copies = new Map<unknown, unknown>();
   const copy = (x: unknown): unknown => {
     if (x === null || typeof x !== 'object') return x;
     if (swap?.has(x)) return swap.get(x);
-    if (shared.has(x)) return x;
+    if (shared.has(x) || SHARED_BY_COPIES.has(x)) return x;
     const seen = copies.get(x);
     if (seen !== undefined) return seen;
     if (ArrayBuffer.isView(x)) {

@@ -10,11 +10,14 @@ export interface NodeView {
   readonly closed: boolean;
 }
 
-/** Per stage: the runtimes (launch to end) of its ended tasks, as the runtime predictors' evidence. */
+/**
+ * Per stage (indexed by stage): the runtimes (launch to end) of its ended tasks, as the runtime predictors'
+ * evidence: their count, sum and sum of squares.
+ */
 export interface StageRuns {
-  readonly n: number;
-  readonly sum: number;
-  readonly sumSq: number;
+  readonly n: ArrayLike<number>;
+  readonly sum: ArrayLike<number>;
+  readonly sumSq: ArrayLike<number>;
 }
 
 /**
@@ -46,7 +49,7 @@ export interface SimulatorView {
   readonly remote: ArrayLike<number>;
   /** Per stage: its tasks that have ended, and their runtimes. */
   readonly stageDone: ArrayLike<number>;
-  readonly stageRuns: readonly StageRuns[];
+  readonly stageRuns: StageRuns;
   readonly nodes: readonly NodeView[];
   /** Per node: up (1) or not; when its current lease began (-1: none); draining (1: released once idle). */
   readonly up: ArrayLike<number>;

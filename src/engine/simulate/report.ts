@@ -60,6 +60,47 @@ export function runScore(run: RunRecord, jobs: JobRun[], makespan: number): Posu
   return roundScore(posumScore(scored, nodes, Math.max(run.now, makespan)));
 }
 
+/** When the jobs of a run ended and its makespan, as its report gives them (RunReport's jobs[j].endSeconds, makespanSeconds). */
+export interface RunEnds {
+  /** Per job: its last task's end once every task is done; null if rejected or unfinished. */
+  endSeconds: (number | null)[];
+  /** The last end of a task of an accepted job. */
+  makespanSeconds: number;
+}
+
+/**
+ * Job j's last task end (0: none ended) and whether every task is done, for an accepted job: what assembleReport
+ * and runEnds read of it.
+ */
+function lastEnd(run: Pick<RunRecord, 'model' | 'state' | 'endTime'>, j: number): { end: number; done: boolean } {
+  const job = run.model.jobs[j];
+  let end = 0;
+  let done = true;
+  for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++)
+    if (run.state[i] !== TaskState.Done) done = false;
+    else end = Math.max(end, run.endTime[i]);
+  return { end, done };
+}
+
+/**
+ * The jobs' ends and the makespan alone, as assembleReport computes them: what a score of the run reads (POSUM's
+ * look-ahead scores thousands of runs a decision day and reads nothing else of their reports).
+ */
+export function runEnds(run: Pick<RunRecord, 'model' | 'accepted' | 'state' | 'endTime'>): RunEnds {
+  const endSeconds: (number | null)[] = [];
+  let makespan = 0;
+  for (let j = 0; j < run.model.jobs.length; j++) {
+    if (run.accepted[j] !== 1) {
+      endSeconds.push(null);
+      continue;
+    }
+    const { end, done } = lastEnd(run, j);
+    makespan = Math.max(makespan, end);
+    endSeconds.push(done ? end : null);
+  }
+  return { endSeconds, makespanSeconds: makespan };
+}
+
 /** The realised metrics of a run (run-report.ts): per job, then over the run. */
 export function assembleReport(run: RunRecord): RunReport {
   const { model } = run;
@@ -75,19 +116,14 @@ export function assembleReport(run: RunRecord): RunReport {
   let unfinished = 0;
   model.jobs.forEach((job, j) => {
     const accepted = run.accepted[j] === 1;
-    let end = 0;
-    let done = true;
+    const { end, done } = accepted ? lastEnd(run, j) : { end: 0, done: true };
     let kills = 0;
     let remote = 0;
     if (accepted)
       for (let i = job.firstTask; i < job.firstTask + job.taskCount; i++) {
         tasks++;
         kills += run.kills[i];
-        if (run.state[i] !== TaskState.Done) done = false;
-        else {
-          end = Math.max(end, run.endTime[i]);
-          if (run.remote[i]) remote++;
-        }
+        if (run.state[i] === TaskState.Done && run.remote[i]) remote++;
       }
     relaunches += kills;
     remoteTasks += remote;

@@ -14,7 +14,7 @@ import { TaskLifecycle } from './lifecycle';
 import type { RunReport } from './run-report';
 import { NodeState } from './node-state';
 import { QosClock } from './qos-clock';
-import { assembleReport } from './report';
+import { assembleReport, RunEnds, runEnds } from './report';
 import { NodeRoom } from './room';
 import { ActualUsage } from './usage';
 
@@ -59,6 +59,13 @@ export class Simulator implements SimulatorView {
   private pauseRequested = false;
   /** A copy taken within the provisioner's decide() (forkInProvision): that event is still to finish, with the copy's provisioner. */
   private inProvision = false;
+  /**
+   * In a copy without samples (forkWithoutSamples): when its next SAMPLE event is due (Infinity: none), kept out of
+   * the event queue. Such an event only moves the clock and lets the driver dispatch, and it comes after every other
+   * event of its instant (its priority is the last and no other kind has it), so advance() runs it where the queue
+   * would have popped it, without a heap push and pop for each (most of a look-ahead's events). -1: samples queued.
+   */
+  private sampleAt = -1;
 
   constructor(
     readonly model: Model,
@@ -102,7 +109,7 @@ export class Simulator implements SimulatorView {
   get kills(): Int32Array { return this.tasks.kills; }
   get remote(): Uint8Array { return this.tasks.remote; }
   get stageDone(): Int32Array { return this.tasks.stages.stageDone; }
-  get stageRuns(): readonly StageRuns[] { return this.tasks.stages.stageRuns; }
+  get stageRuns(): StageRuns { return this.tasks.stages.stageRuns; }
 
   // ---- the event loop ----------------------------------------------------------------------------
 
@@ -146,7 +153,21 @@ export class Simulator implements SimulatorView {
         if (tasks.remaining > 0) return true;
       }
     }
-    while (tasks.remaining > 0 && this.queue.peekTime() < before && this.queue.pop(ev)) {
+    while (tasks.remaining > 0) {
+      if (this.sampleAt >= 0 && this.sampleAt < this.queue.peekTime()) {
+        // The sample kept out of the queue (sampleAt), where the loop below would have run it.
+        if (!(this.sampleAt < before) || this.sampleAt > horizon) break;
+        this.clock.now = this.sampleAt;
+        this.events++;
+        this.sampleAt = tasks.remaining > 0 ? this.clock.now + SAMPLE_SECONDS : Infinity;
+        this.driver.dispatch(this);
+        if (this.pauseRequested) {
+          this.pauseRequested = false;
+          if (tasks.remaining > 0) return true;
+        }
+        continue;
+      }
+      if (!(this.queue.peekTime() < before && this.queue.pop(ev))) break;
       if (ev.time > horizon) break;
       this.clock.now = ev.time;
       this.events++;
@@ -239,6 +260,12 @@ export class Simulator implements SimulatorView {
     });
   }
 
+  /** The jobs' ends and the makespan as report() gives them, without the rest of the report (report.ts runEnds). */
+  ends(): RunEnds {
+    const { tasks } = this;
+    return runEnds({ model: this.model, accepted: tasks.accepted, state: tasks.state, endTime: tasks.endTime });
+  }
+
   /**
    * An independent copy of this run as it stands, driver and provisioner included (fork.ts): what it does next
    * is what this run would do, and neither disturbs the other. The model, the regular load and the QoS
@@ -254,7 +281,14 @@ export class Simulator implements SimulatorView {
    * run would: its SAMPLE events still come and change nothing else.
    */
   forkWithoutSamples(swap?: ReadonlyMap<unknown, unknown>): Simulator {
-    return this.fork(new Map<unknown, unknown>([...(swap ?? []), [this.sampler, NO_SAMPLES]]));
+    const copy = this.fork(new Map<unknown, unknown>([...(swap ?? []), [this.sampler, NO_SAMPLES]]));
+    if (copy.sampleAt < 0) {
+      // Its SAMPLE event (one at most is queued) leaves the queue for sampleAt.
+      let at = Infinity;
+      copy.queue.retain((kind, _a, _b, time) => kind !== SAMPLE || ((at = time), false));
+      copy.sampleAt = at;
+    }
+    return copy;
   }
 
   // ---- for a look-ahead that forks this run (POSUM, policies/posum/posum-policy.ts) -----------------
@@ -271,7 +305,7 @@ export class Simulator implements SimulatorView {
   }
 
   /** When the next queued event is due (Infinity: none): a driver may tell the last event before a slot boundary. */
-  nextEventTime(): number { return this.queue.peekTime(); }
+  nextEventTime(): number { return this.sampleAt >= 0 ? Math.min(this.sampleAt, this.queue.peekTime()) : this.queue.peekTime(); }
 
   /** Jobs not released yet leave this run (a fork that must not know them): their releases dequeued, their tasks skipped (TaskLifecycle.withdraw). */
   withdrawJobs(jobs: ReadonlySet<number>): void {

@@ -19,9 +19,11 @@ export class ActualUsage {
   constructor(
     private readonly model: Model,
     usage: UsageDoc | undefined,
+    /** Rows already made (frac[k][m * T + t]), taken as they are instead of `usage`'s (observedThen). */
+    rows?: Float64Array[],
   ) {
     const { T, M } = model;
-    this.frac = model.nodeIds.map((id) => {
+    this.frac = rows ?? model.nodeIds.map((id) => {
       const row = new Float64Array(M * T);
       const per = own(usage, id);
       model.metrics.forEach((m, mi) => {
@@ -30,6 +32,22 @@ export class ActualUsage {
       });
       return row;
     });
+  }
+
+  /**
+   * This load up to slot `s0` included, `after`'s from the next slot on (both over the same model): what a
+   * look-ahead at slot s0 knows, the load observed so far then the forecast (POSUM's replay, before every slot
+   * where it may decide: rows copied whole rather than value by value through a document).
+   */
+  observedThen(after: ActualUsage, s0: number): ActualUsage {
+    const { T, M } = this.model;
+    const upTo = Math.min(T, s0 + 1);
+    const rows = after.frac.map((row, k) => {
+      const c = row.slice();
+      for (let m = 0; m < M; m++) c.set(this.frac[k].subarray(m * T, m * T + upTo), m * T);
+      return c;
+    });
+    return new ActualUsage(this.model, undefined, rows);
   }
 
   /** U(k, m, slot), slot >= 0 (wraps around past the window). */

@@ -96,9 +96,22 @@ export abstract class ContainerDispatch implements Driver {
     const out: number[] = [];
     for (const g of this.candidates)
       if (this.firstWaiting(sim, g) >= 0) out.push(g);
-      else this.candidate[g] = 0;
+      else this.dropStage(g);
     if (out.length !== this.candidates.length) this.candidates = out.slice();
     return out;
+  }
+
+  /**
+   * Stage g has no task waiting: it leaves the candidates, and its queues go. Every waiting task has an entry in
+   * each of its stage's queues (enqueue), so these hold only dead entries now; a task queued again later gets new
+   * ones, found first as before. A copy of the run (POSUM's look-ahead copies it thousands of times a day) then
+   * copies the queues of the stages that wait, not of every stage ever queued to.
+   */
+  private dropStage(g: number): void {
+    this.candidate[g] = 0;
+    this.ready[g] = undefined;
+    this.byNode[g] = undefined;
+    this.byRack[g] = undefined;
   }
 
   /** Whether stage g has a task waiting. */
@@ -151,11 +164,10 @@ class Queue {
   private items: number[] = [];
   private head = 0;
 
-  /** Its copy in a copy of the run (cloneState): the same entries, made as any queue is (a dispatcher holds one per stage). */
+  /** Its copy in a copy of the run (cloneState): the entries not yet dropped, made as any queue is (a dispatcher holds one per stage). */
   [CLONE](): Queue {
     const q = new Queue();
-    q.items = this.items.slice();
-    q.head = this.head;
+    q.items = this.items.slice(this.head);
     return q;
   }
 

@@ -2,6 +2,7 @@ import { clusterCapacity } from '../../evaluate/batch-kpis';
 import type { Model } from '../../model/model';
 import type { SimulatorView } from '../../simulate/host';
 import { ContainerDispatch } from './container-dispatch';
+import { sharedByCopies } from '../../simulate/fork';
 
 /**
  * The loop shared by the container policies that rank jobs at every free container (the Fair Scheduler,
@@ -32,7 +33,7 @@ export abstract class JobOrderDispatch extends ContainerDispatch {
     super(model);
     this.waitSince = new Float64Array(model.jobs.length).fill(-1);
     this.timerAt = new Float64Array(model.jobs.length).fill(-1);
-    this.total = clusterCapacity(model);
+    this.total = sharedByCopies(clusterCapacity(model)); // read only: shared by the run's copies
   }
 
   /** The ready stages in the order they are offered the next free container (called before every launch). */

@@ -4,6 +4,7 @@ import { basic } from '../../predict';
 import { emptyStats } from '../../predict/stats';
 import type { SimulatorView } from '../../simulate/host';
 import { JobOrderDispatch } from '../dispatch/job-order-dispatch';
+import { sharedByCopies } from '../../simulate/fork';
 import { HEARTBEAT_SECONDS } from '../dispatch/locality-dispatch';
 
 /**
@@ -46,7 +47,7 @@ export class PosumAllocationPolicy extends JobOrderDispatch {
     if (!(p.delta >= 0 && p.delta <= 1)) throw new Error('delta must be in [0, 1]');
     this.name = kind;
     this.offerOnlyNodesWithRoom = true;
-    this.dc = Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0));
+    this.dc = sharedByCopies(Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0)));
     ({ stageSeconds: this.stageSeconds, jobTaskSeconds: this.jobTaskSeconds } = taskEstimates(model));
   }
 
@@ -90,8 +91,8 @@ export class PosumAllocationPolicy extends JobOrderDispatch {
       const left = s.tasks - sim.stageDone[g];
       if (left <= 0) continue;
       const current = emptyStats();
-      const run = sim.stageRuns[g];
-      current.runtime = { n: run.n, sum: run.sum, sumSq: run.sumSq, num: run.sum, den: run.n };
+      const run = sim.stageRuns;
+      current.runtime = { n: run.n[g], sum: run.sum[g], sumSq: run.sumSq[g], num: run.sum[g], den: run.n[g] };
       const p = basic({ kind: s.preds.length ? 'reduce' : 'map', tasks: s.tasks, inputBytesPerTask: null, mapInputBytes: null, own: { current, byClass: null, byCustomer: null }, maps: null });
       total += left * (p?.seconds ?? this.stageSeconds[g]);
     }

@@ -1,4 +1,5 @@
 import { Model, taskSeconds } from '../../model/model';
+import { sharedByCopies } from '../../simulate/fork';
 
 /**
  * What POSUM's policies assume a task takes before any of its stage has ended: per stage, one task's
@@ -10,5 +11,6 @@ export function taskEstimates(model: Model): { stageSeconds: Float64Array; jobTa
   const stageSeconds = Float64Array.from(model.stages, (s) => taskSeconds(s, meanSpeed));
   const jobTaskSeconds = new Float64Array(model.jobs.length);
   model.stages.forEach((s, g) => (jobTaskSeconds[s.job] += s.tasks * stageSeconds[g]));
-  return { stageSeconds, jobTaskSeconds };
+  // Read only: the copies of a run share them with the policies that hold them.
+  return { stageSeconds: sharedByCopies(stageSeconds), jobTaskSeconds: sharedByCopies(jobTaskSeconds) };
 }

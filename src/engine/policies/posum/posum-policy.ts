@@ -332,8 +332,8 @@ export class PortfolioPolicy implements Driver, Provisioner {
         (first.options as { stopAtSeconds?: number }).stopAtSeconds = end;
         const runs = [first];
         for (let sim = runs.pop(); sim; sim = runs.pop()) {
-          const r = sim.runToEnd();
-          const score = replayScore(kept.input, sim, r, end);
+          while (sim.advance());
+          const score = replayScore(kept.input, sim, sim.ends(), end);
           for (const m of (sim.driver as PortfolioPolicy).group!) scored.set(m, score);
           runs.push(...parted.splice(0));
         }
@@ -352,8 +352,8 @@ export class PortfolioPolicy implements Driver, Provisioner {
     const scores = this.members.map((m) => {
       const sim = past.fork();
       (sim.driver as PortfolioPolicy).script!.member = m;
-      const r = sim.runToEnd();
-      return { ...m, ...replayScore(input, sim, r, end) };
+      while (sim.advance());
+      return { ...m, ...replayScore(input, sim, sim.ends(), end) };
     });
     this.switchTo(now, scores, started, trigger);
   }

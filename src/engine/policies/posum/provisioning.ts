@@ -2,6 +2,7 @@ import type { Model } from '../../model/model';
 import { taskEstimates } from './estimates';
 import type { Provisioner } from '../../simulate/driver';
 import type { SimulatorView } from '../../simulate/host';
+import { sharedByCopies } from '../../simulate/fork';
 
 /**
  * POSUM's provisioning policies (seeds/002 Table II) over the instance's `lease` nodes:
@@ -32,6 +33,17 @@ export class ProvisioningPolicy implements Provisioner {
   private readonly stageSeconds: Float64Array;
   private readonly jobTaskSeconds: Float64Array;
   private readonly deadlineJob: Uint8Array;
+  /**
+   * The jobs dlx (the deadline jobs) or maxbsd (the batch jobs) may still count, in job order, for the run
+   * `openIn`: a job leaves once found finished (its stages' ended tasks only grow), so that a call looks at the
+   * jobs not finished rather than at every job of the day (POSUM's look-ahead asks thousands of times a decision).
+   * A copy of the run copies it with the policy, `openIn` then the copy.
+   */
+  private open: number[] = [];
+  private openIn: SimulatorView | null = null;
+  /** Per metric: one job's remaining work, and the sum over jobs (reused by every call: no garbage per job). */
+  private readonly jobWork: Float64Array;
+  private readonly sumWork: Float64Array;
 
   constructor(
     private readonly model: Model,
@@ -41,9 +53,12 @@ export class ProvisioningPolicy implements Provisioner {
     if (!(p.periodSeconds > 0)) throw new Error('periodSeconds must be > 0');
     if (!(Number.isInteger(p.x) && p.x >= 0)) throw new Error('x must be an integer >= 0');
     this.periodSeconds = p.periodSeconds;
-    this.leasableNodes = model.doc.nodes.map((n, k) => (n.lease ? k : -1)).filter((k) => k >= 0);
+    // Shared by the run's copies: the model's figures never change, and the scratch arrays live within one call.
+    this.leasableNodes = sharedByCopies(model.doc.nodes.map((n, k) => (n.lease ? k : -1)).filter((k) => k >= 0));
     ({ stageSeconds: this.stageSeconds, jobTaskSeconds: this.jobTaskSeconds } = taskEstimates(model));
-    this.deadlineJob = Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0));
+    this.deadlineJob = sharedByCopies(Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0)));
+    this.jobWork = sharedByCopies(new Float64Array(model.M));
+    this.sumWork = sharedByCopies(new Float64Array(model.M));
   }
 
   decide(sim: SimulatorView): void {
@@ -63,7 +78,9 @@ export class ProvisioningPolicy implements Provisioner {
 
   /** Leased nodes not draining: what the policy counts as its cluster's ephemeral part. */
   private active(sim: SimulatorView): number {
-    return this.leasableNodes.filter((k) => sim.leasedAt[k] >= 0 && !sim.draining[k]).length;
+    let n = 0;
+    for (const k of this.leasableNodes) if (sim.leasedAt[k] >= 0 && !sim.draining[k]) n++;
+    return n;
   }
 
   /**
@@ -83,9 +100,9 @@ export class ProvisioningPolicy implements Provisioner {
     for (const k of this.leasableNodes) if (sim.draining[k]) sim.releaseNode(k);
   }
 
-  /** Per metric, the demand-seconds job j still has to run. */
+  /** Per metric, the demand-seconds job j still has to run (in `jobWork`, overwritten by the next call). */
   private remainingWork(sim: SimulatorView, j: number): Float64Array {
-    const out = new Float64Array(this.model.M);
+    const out = this.jobWork.fill(0);
     for (const g of this.model.jobs[j].stages) {
       const s = this.model.stages[g];
       const left = s.tasks - sim.stageDone[g];
@@ -122,12 +139,34 @@ export class ProvisioningPolicy implements Provisioner {
     return needed;
   }
 
+  /**
+   * The jobs of the policy's class (deadline jobs: `deadline`, else batch jobs) released by now, run (accepted)
+   * and unfinished, in job order, each passed to `f`; those found finished leave `open` for good.
+   */
+  private forOpenJobs(sim: SimulatorView, deadline: boolean, f: (j: number) => void): void {
+    if (this.openIn !== sim) {
+      this.openIn = sim;
+      this.open = [];
+      for (let j = 0; j < this.model.jobs.length; j++) if (this.deadlineJob[j] === (deadline ? 1 : 0)) this.open.push(j);
+    }
+    const open = this.open;
+    let kept = 0;
+    for (let n = 0; n < open.length; n++) {
+      const j = open[n];
+      if (sim.accepted[j] && this.model.jobs[j].release * this.model.slotSeconds <= sim.now) {
+        if (!this.unfinished(sim, j)) continue;
+        f(j);
+      }
+      open[kept++] = j;
+    }
+    open.length = kept;
+  }
+
   /** DLX: the rate that ends every unfinished deadline job's remaining work by its deadline (jobs released and run: accepted). */
   private forDeadlines(sim: SimulatorView): number {
-    const rate = new Float64Array(this.model.M);
-    this.model.jobs.forEach((job, j) => {
-      if (!this.deadlineJob[j] || !sim.accepted[j] || job.release * this.model.slotSeconds > sim.now || !this.unfinished(sim, j)) return;
-      const left = Math.max(this.p.periodSeconds, job.deadline * this.model.slotSeconds - sim.now);
+    const rate = this.sumWork.fill(0);
+    this.forOpenJobs(sim, true, (j) => {
+      const left = Math.max(this.p.periodSeconds, this.model.jobs[j].deadline * this.model.slotSeconds - sim.now);
       const work = this.remainingWork(sim, j);
       for (let m = 0; m < this.model.M; m++) rate[m] += work[m] / left;
     });
@@ -136,17 +175,16 @@ export class ProvisioningPolicy implements Provisioner {
 
   /** MaxBSD: the rate that ends all released batch work (of jobs run: accepted) before the tightest job's slowdown passes the ceiling. */
   private forSlowdown(sim: SimulatorView): number {
-    const work = new Float64Array(this.model.M);
+    const work = this.sumWork.fill(0);
     let by = Infinity;
-    this.model.jobs.forEach((job, j) => {
-      const release = job.release * this.model.slotSeconds;
-      if (this.deadlineJob[j] || !sim.accepted[j] || release > sim.now || !this.unfinished(sim, j)) return;
+    this.forOpenJobs(sim, false, (j) => {
       const w = this.remainingWork(sim, j);
       for (let m = 0; m < this.model.M; m++) work[m] += w[m];
-      by = Math.min(by, release + this.p.maxBoundedSlowdown * Math.max(this.jobTaskSeconds[j], this.p.minExecutionSeconds));
+      by = Math.min(by, this.model.jobs[j].release * this.model.slotSeconds + this.p.maxBoundedSlowdown * Math.max(this.jobTaskSeconds[j], this.p.minExecutionSeconds));
     });
     if (by === Infinity) return 0;
     const left = Math.max(this.p.periodSeconds, by - sim.now);
-    return this.nodesFor(sim, work.map((w) => w / left));
+    for (let m = 0; m < this.model.M; m++) work[m] /= left;
+    return this.nodesFor(sim, work);
   }
 }

@@ -1,6 +1,6 @@
 import { compile, Model, taskSeconds } from '../../model/model';
 import type { InstanceDoc, JobSpec } from '../../model/types';
-import type { RunReport as SimReport } from '../../simulate/run-report';
+import type { RunEnds } from '../../simulate/report';
 import { TaskState } from '../../simulate/driver';
 import { ActualUsage, UsageDoc } from '../../simulate/usage';
 import type { SimulatorView } from '../../simulate/host';
@@ -121,7 +121,15 @@ export function liveInput(model: Model, live: SimulatorView, slot: number): Live
   const hidden = new Set<number>();
   submitted.forEach((yes, j) => (yes ? known.push(j) : hidden.add(j)));
   const jobs = known.map((j) => identity(model, j, model.doc.jobs[j], 0).scored);
-  return { model, jobs, known, hidden, usage: new ActualUsage(model, observedThenForecast(model, live, slot)) };
+  return { model, jobs, known, hidden, usage: live.usage.observedThen(forecastOf(model), slot) };
+}
+
+/** The model's forecast (its instance's usage) as a load to run on, made once per model: liveInput takes it before every slot where POSUM may decide. */
+const FORECAST = new WeakMap<Model, ActualUsage>();
+function forecastOf(model: Model): ActualUsage {
+  let u = FORECAST.get(model);
+  if (u === undefined) FORECAST.set(model, (u = new ActualUsage(model, model.doc.usage)));
+  return u;
 }
 
 /**
@@ -130,7 +138,7 @@ export function liveInput(model: Model, live: SimulatorView, slot: number): Live
  * one for its leases until the run stopped, and at least to its minimum lease; a job the window leaves
  * unfinished ends no earlier than its tasks allow (earliest-end.ts), and at the window's end at least.
  */
-export function replayScore(input: ReplayInput, sim: SimulatorView, r: SimReport, end: number): PosumScore {
+export function replayScore(input: ReplayInput, sim: SimulatorView, r: RunEnds, end: number): PosumScore {
   const { model } = input;
   const ran = new Float64Array(model.jobs.length);
   for (let i = 0; i < model.nTasks; i++) {
@@ -138,7 +146,10 @@ export function replayScore(input: ReplayInput, sim: SimulatorView, r: SimReport
     ran[model.taskJob[i]] += sim.state[i] === TaskState.Done ? sim.endTime[i] - sim.startedAt[i] : taskSeconds(model.stages[g], 1);
   }
   const known = input.known ?? input.jobs.map((_, j) => j);
-  const jobs: ScoredJob[] = known.map((j, n) => ({ ...input.jobs[n], taskSeconds: ran[j], endSeconds: r.jobs[j].endSeconds ?? Math.max(end, earliestEnd(model, sim, j)) }));
+  const jobs: ScoredJob[] = known.map((j, n) => {
+    const { deadlineJob, releaseSeconds, deadlineSeconds } = input.jobs[n];
+    return { deadlineJob, releaseSeconds, deadlineSeconds, taskSeconds: ran[j], endSeconds: r.endSeconds[j] ?? Math.max(end, earliestEnd(model, sim, j)) };
+  });
   const stopped = Math.max(sim.now, r.makespanSeconds);
   const minimumEnd = (k: number) => (sim.leasedAt[k] >= 0 ? sim.leasedAt[k] + model.doc.nodes[k].lease!.minLeaseSeconds : 0);
   const nodes = model.doc.nodes.map((n, k) => ({ uptimeSeconds: sim.uptime(k, n.lease ? Math.max(stopped, minimumEnd(k)) : r.makespanSeconds), costPerHour: n.costPerHour ?? 0 }));
