@@ -156,7 +156,7 @@ export class Builder {
       const d = s.dur[k];
       // No start before this one (no fit of the compute alone earlier).
       const lb = Math.max(est, hints.from(g, k, d, d));
-      // Not even with no fetch could this node end the task first: skip pricing it.
+      // Not even with no fetch could this node end (by start: start) the task first: skip pricing it.
       if (byFinish ? lb + d >= bestEnd : lb > bestT) continue;
       const c = fetch.taskFor(g, k, i);
       // Nor with the least fetch it can have (FetchPlanner.minFetchSlots): by finish only a strictly earlier end
