@@ -7,6 +7,7 @@
  */
 import type { InstanceDoc, JobSpec } from '../src/engine/model/types';
 import { Random } from '../src/engine/random';
+import { hdfsReplicas } from './hdfs-replicas';
 
 export const ACOBP_FLAVOURS: Record<string, { vcpu: number; mem: number }> = {
   VMF1: { vcpu: 1, mem: 2 },
@@ -60,16 +61,7 @@ export function acoBpInstance(o: AcoBpInstanceOptions = {}): InstanceDoc {
       return { id: `vm${String(n + 1).padStart(3, '0')}`, flavor, rack: `rack${(n % racks) + 1}`, capacity: { vcpu: c.vcpu, mem: c.mem } };
     }),
   );
-  const byRack = new Map<string, number[]>();
-  nodes.forEach((n, k) => byRack.set(n.rack, [...(byRack.get(n.rack) ?? []), k]));
-  const rackNames = [...byRack.keys()];
-  const replicas = (): string[] => {
-    const first = rng.int(nodes.length);
-    const otherRacks = rackNames.filter((r) => r !== nodes[first].rack);
-    const second = otherRacks.length ? rng.pick(byRack.get(rng.pick(otherRacks))!) : first;
-    const third = rng.pick(byRack.get(nodes[second].rack)!.filter((k) => k !== second && k !== first)) ?? second;
-    return [...new Set([first, second, third])].map((k) => nodes[k].id);
-  };
+  const replicas = hdfsReplicas(nodes, rng);
   const jobs: JobSpec[] = ACOBP_JOBS.map(([id, maps, mc, ms, reduces, rc, rs]) => {
     const mapTasks = Math.max(1, Math.round(vary(maps) * scale));
     const stages: JobSpec['stages'] = [

@@ -21,6 +21,7 @@ import { parseBitbrainsVm } from '../src/engine/forecast/bitbrains';
 import { InstanceDoc, JobSpec, NodeSpec } from '../src/engine/model/types';
 import { Random } from '../src/engine/random';
 import { parseSwim } from '../src/predict-eval/swim';
+import { hdfsReplicas } from './hdfs-replicas';
 
 export type DataCentre = 'pc1' | 'pc2' | 'univ';
 
@@ -186,21 +187,6 @@ export function scaleInstance(o: ScaleOptions = {}): InstanceDoc {
       jobs: sizes ? 'SWIM FB-2009 sample 0 sizes' : 'synthetic lognormal sizes (no SWIM data given)',
       load: loadReached,
     },
-  };
-}
-
-/** A chunk's replicas as HDFS places them: a node, a second in another rack, a third in the second's rack. */
-function hdfsReplicas(nodes: NodeSpec[], rng: Random): () => string[] {
-  const byRack = new Map<string, number[]>();
-  nodes.forEach((n, k) => byRack.set(n.rack!, [...(byRack.get(n.rack!) ?? []), k]));
-  const racks = [...byRack.keys()];
-  return () => {
-    const first = rng.int(nodes.length);
-    const others = racks.filter((r) => r !== nodes[first].rack);
-    const second = others.length ? rng.pick(byRack.get(rng.pick(others))!) : first;
-    const mates = byRack.get(nodes[second].rack!)!.filter((k) => k !== first && k !== second);
-    const third = mates.length ? rng.pick(mates) : second;
-    return [...new Set([first, second, third])].map((k) => nodes[k].id);
   };
 }
 

@@ -1,10 +1,9 @@
 import type { Model } from '../../model/model';
-import { taskEstimates } from './estimates';
+import { deadlineJobs, taskEstimates } from './estimates';
 import { basic } from '../../predict';
 import { emptyStats } from '../../predict/stats';
 import type { SimulatorView } from '../../simulate/host';
 import { JobOrderDispatch } from '../dispatch/job-order-dispatch';
-import { sharedByCopies } from '../../simulate/fork';
 import { HEARTBEAT_SECONDS } from '../dispatch/locality-dispatch';
 
 /**
@@ -47,7 +46,7 @@ export class PosumAllocationPolicy extends JobOrderDispatch {
     if (!(p.delta >= 0 && p.delta <= 1)) throw new Error('delta must be in [0, 1]');
     this.name = kind;
     this.offerOnlyNodesWithRoom = true;
-    this.dc = sharedByCopies(Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0)));
+    this.dc = deadlineJobs(model);
     ({ stageSeconds: this.stageSeconds, jobTaskSeconds: this.jobTaskSeconds } = taskEstimates(model));
   }
 

@@ -14,3 +14,11 @@ export function taskEstimates(model: Model): { stageSeconds: Float64Array; jobTa
   // Read only: the copies of a run share them with the policies that hold them.
   return { stageSeconds: sharedByCopies(stageSeconds), jobTaskSeconds: sharedByCopies(jobTaskSeconds) };
 }
+
+/**
+ * Per job, 1 when POSUM treats it as a deadline job (class deadline with a deadline), else 0: the allocation
+ * policies' DC set and the provisioners' dlx/maxbsd split. Read only, shared by the copies of a run.
+ */
+export function deadlineJobs(model: Model): Uint8Array {
+  return sharedByCopies(Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0)));
+}

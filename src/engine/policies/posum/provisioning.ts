@@ -1,5 +1,5 @@
 import type { Model } from '../../model/model';
-import { taskEstimates } from './estimates';
+import { deadlineJobs, taskEstimates } from './estimates';
 import type { Provisioner } from '../../simulate/driver';
 import type { SimulatorView } from '../../simulate/host';
 import { sharedByCopies } from '../../simulate/fork';
@@ -56,7 +56,7 @@ export class ProvisioningPolicy implements Provisioner {
     // Shared by the run's copies: the model's figures never change, and the scratch arrays live within one call.
     this.leasableNodes = sharedByCopies(model.doc.nodes.map((n, k) => (n.lease ? k : -1)).filter((k) => k >= 0));
     ({ stageSeconds: this.stageSeconds, jobTaskSeconds: this.jobTaskSeconds } = taskEstimates(model));
-    this.deadlineJob = sharedByCopies(Uint8Array.from(model.jobs, (job, j) => (model.doc.jobs[j].class === 'deadline' && job.deadline >= 0 ? 1 : 0)));
+    this.deadlineJob = deadlineJobs(model);
     this.jobWork = sharedByCopies(new Float64Array(model.M));
     this.sumWork = sharedByCopies(new Float64Array(model.M));
   }
