@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Service, startService } from '../../harness/service';
 import { answerBeforeBody } from '../support/partial-body';
+import { startOfAFreshWindow } from '../support/rate-window';
 
 describe('authentication before the body, and failures per address', () => {
   let svc: Service;
@@ -18,6 +19,7 @@ describe('authentication before the body, and failures per address', () => {
     farmer = (await svc.tenant('early-auth', ['farmer'])).keys.farmer;
     const c = await svc.client(farmer).POST('/v1/clusters', { body: { name: 'c', metrics: ['cpu'], nodes: [{ id: 'h0', capacity: { cpu: 4 } }] } });
     clusterId = c.data!.id;
+    await startOfAFreshWindow();
   });
   after(() => svc?.close());
 

@@ -10,6 +10,7 @@ import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config';
 import { Service, startService } from '../../harness/service';
+import { startOfAFreshWindow } from '../support/rate-window';
 
 const LIMIT = 5;
 
@@ -34,6 +35,7 @@ describe('the failure limit counts per socket address unless proxies are trusted
   before(async () => {
     svc = await startService({ authFailuresPerMinute: LIMIT });
     victimKey = (await svc.tenant('victim', ['customer'])).keys.customer;
+    await startOfAFreshWindow();
   });
   after(() => svc?.close());
 
@@ -56,6 +58,7 @@ describe('with FALLOW_TRUSTED_PROXIES', () => {
   let svc: Service;
   before(async () => {
     svc = await startService({ authFailuresPerMinute: LIMIT, trustedProxies: loadConfig({ FALLOW_TRUSTED_PROXIES: '127.0.0.1' }).trustedProxies });
+    await startOfAFreshWindow();
   });
   after(() => svc?.close());
 
