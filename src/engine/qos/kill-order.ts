@@ -25,6 +25,16 @@ export function killForMetric(view: QosNodeView, m: number, killed: Set<number>,
   killDownTo(view, m, byLatestFirst(view, view.tasks.filter((i) => !killed.has(i))), limit, usage, killed, out);
 }
 
+/** Whether killForMetric(view, m) kills anything when nothing is killed yet (its two conditions on the node's usage of m). */
+export function killsFor(view: QosNodeView, m: number): boolean {
+  const usage = view.used[m];
+  if (usage <= QOS_EPS) return false;
+  const C = view.capacity[m];
+  const free = C * Math.max(0, 1 - view.regular[m]);
+  const sm = C * view.margin[m];
+  return free < sm - QOS_EPS || usage > free - sm + SAFETY_MARGIN_THRESHOLD * sm + QOS_EPS;
+}
+
 /**
  * Where killForMetric starts to act, as a regular-customer utilisation of m: the regular customers eat
  * more than half the margin, usage > C(1 - U) - sm/2, i.e. U > 1 - S/2 - usage/C, or the whole of it,

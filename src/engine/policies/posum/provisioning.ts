@@ -61,8 +61,9 @@ export class ProvisioningPolicy implements Provisioner {
     this.sumWork = sharedByCopies(new Float64Array(model.M));
   }
 
-  decide(sim: SimulatorView): void {
-    this.toTarget(sim, this.target(sim));
+  /** Moves towards target() (`target`: that number, when the caller has just asked for it). */
+  decide(sim: SimulatorView, target = this.target(sim)): void {
+    this.toTarget(sim, target);
   }
 
   /**
