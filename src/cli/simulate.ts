@@ -50,6 +50,7 @@ export const SIMULATE = {
     quiet: { type: 'boolean', help: 'no progress on stderr' },
     'echo-arrivals': { type: 'boolean', help: "POSUM: the look-ahead also expects the last look-ahead's arrivals to repeat (default with --look-ahead-mode rebuild; otherwise the queue alone, as the paper)" },
     'look-ahead-mode': { type: 'string', value: 'MODE', help: 'POSUM: replay (default: the workload so far again from time 0, reaching the live state exactly) | rebuild (the present as a new instance; the default with --ls-member)' },
+    threads: { type: 'string', value: 'N', help: "POSUM (replayed look-ahead): threads sharing each decision's look-ahead, 1 (default) or 2; the same decisions, sooner where a second core is free" },
     outages: { type: 'string', value: 'FILE', help: 'nodes lost for a while: [{"node", "fromSeconds", "toSeconds"?, "returnKnown"?}] (docs/FORMAT.md, Node outages)' },
     'early-start': { type: 'boolean', help: 'a plan only: start a ready task before its planned start where its planned node has a free task slot and room now (default: at the plan\'s starts)' },
     'replan-every': { type: 'string', value: 'MIN', help: 'a plan only: re-plan it as it runs, every MIN minutes (and on --replan-on events)' },
@@ -76,7 +77,11 @@ export async function simulateCommand(args: string[]): Promise<number> {
   if (values.policy !== undefined && !POLICIES.includes(values.policy)) throw new UsageError(`--policy must be one of ${POLICIES.join(', ')}, got "${values.policy}"`);
   if (values.provision !== undefined && values.policy === undefined) throw new UsageError('--provision goes with --policy (a plan leases no nodes)');
   if (values['early-start'] && values.policy !== undefined) throw new UsageError('--early-start changes how a plan is followed: it does not go with --policy');
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  if (threads !== undefined && threads !== 1 && threads !== 2) throw new UsageError(`--threads must be 1 or 2, got "${values.threads}"`);
+  if (threads !== undefined && values.policy !== 'posum') throw new UsageError('--threads shares POSUM\'s look-aheads: it goes with --policy posum');
   const posum = posumOptions(values, values.policy);
+  if (threads === 2 && posum.lookAheadMode !== 'replay') throw new UsageError('--threads 2 shares the replayed look-ahead: it does not go with --look-ahead-mode rebuild or --ls-member');
   if (values.policy === undefined && positionals.length !== 2) throw new UsageError('simulate needs INSTANCE.json and PLAN.json, or INSTANCE.json --policy NAME');
   if (values.policy !== undefined && positionals.length !== 1) throw new UsageError('simulate --policy takes INSTANCE.json only (no plan)');
 
@@ -88,7 +93,7 @@ export async function simulateCommand(args: string[]): Promise<number> {
   const sigma = values['runtime-sigma'] === undefined ? undefined : Number(values['runtime-sigma']);
   const runtimeTruth = validateRuntimeTruth(model, values['true-seconds'] === undefined ? undefined : readJson(values['true-seconds']), sigma);
   const outages = values.outages === undefined ? undefined : validateOutages(model, readJson(values.outages));
-  const options = { actual, qos: values.qos, qosPeriodSeconds, seed, reduceSlowstart, runtimeTruth, provision: values.provision as ProvisioningName | undefined, posum, ...(outages ? { outages } : {}), ...(values['early-start'] ? { earlyStart: true } : {}) };
+  const options = { actual, qos: values.qos, qosPeriodSeconds, seed, reduceSlowstart, runtimeTruth, provision: values.provision as ProvisioningName | undefined, posum, ...(outages ? { outages } : {}), ...(values['early-start'] ? { earlyStart: true } : {}), ...(threads ? { lookAheadThreads: threads } : {}) };
   const replan = replanOptions(values, seed);
   if (replan && values.policy !== undefined) throw new UsageError('--replan-* re-plans a plan: it does not go with --policy');
   // The plan is checked here (a plan that does not fit its instance is the user's mistake, named by path).

@@ -4,15 +4,18 @@
  * (simulate/), and get the realised metrics (simulate/run-report.ts). `simulate` makes the plan-or-policy choice.
  * `simulateReplanning` replays a plan closed-loop, re-planned by solve() as the run goes (simulate/closed-loop.ts).
  */
+import path from 'node:path';
 import type { SolveOptions } from './contracts/strategy';
 import { ValidationError } from './model/errors';
 import { loadInstance, Model } from './model/model';
-import { Issue, PlanDoc } from './model/types';
+import { InstanceDoc, Issue, PlanDoc } from './model/types';
 import { evaluatePlan } from './evaluate/evaluate';
 import { fc } from './evaluate/posum-score';
 import { getPolicy, lookupPolicy } from './policies';
 import { portfolioParams, PortfolioParams } from './policies/posum/params';
-import type { Decision } from './policies/posum/posum-policy';
+import { Decision, PortfolioPolicy } from './policies/posum/posum-policy';
+import type { LookAheadPeer } from './policies/posum/look-ahead-peer';
+import { runInThread } from './threads/run-in-thread';
 import { ProvisioningName, ProvisioningPolicy } from './policies/posum/provisioning';
 import { portfolioRequestIssues } from './policies/posum/request';
 import { getQos } from './qos';
@@ -39,6 +42,11 @@ export type SimReport = RunReport & {
   provisioning?: string | null;
   /** POSUM: every decision (time, each member's score and distance to the ideal point, the choice). */
   decisions?: Decision[];
+  /**
+   * POSUM with `lookAheadThreads` 2: how many decisions the second thread simulated half of, and whether this thread
+   * gave it up (it failed or fell silent; the rest were simulated here, the decisions the same either way).
+   */
+  lookAheadThreads?: { threads: number; sharedDecisions: number; gaveUp: boolean };
 };
 
 export interface SimulateOptions {
@@ -70,6 +78,12 @@ export interface SimulateOptions {
    * has a free task slot and room for it now (PlanDriverOptions.earlyStart). Default false: the plan's starts.
    */
   earlyStart?: boolean;
+  /**
+   * Policy posum with its replayed look-ahead (the default): threads that share each decision's look-ahead, 1 (the
+   * default) or 2. With 2, a second thread runs the same run and simulates half of every decision's members
+   * (policies/posum/look-ahead-peer.ts): the same decisions and report, in about half the time on a second core.
+   */
+  lookAheadThreads?: number;
 }
 
 /** The settings every run shares, from the options (the outages checked against the model). */
@@ -158,17 +172,69 @@ export async function simulateReplanning(model: Model, plan: PlanDoc, options: S
  * `lease` nodes meanwhile (unless the policy provisions itself, as posum does). The report carries F_c of its
  * score against (0, 0, 0) with the weights given, and the policy's own trail (posum: its decisions).
  */
-export function simulatePolicy(model: Model, policy: string, options: SimulateOptions = {}): SimReport {
+export function simulatePolicy(model: Model, policy: string, options: SimulateOptions = {}, peerBuffer?: SharedArrayBuffer): SimReport {
   const params = portfolioParams(options.posum);
   const run = getPolicy(policy).create({ model, posum: params, strategy: lookupStrategy });
   const provisioner = run.provisioner ?? (options.provision ? new ProvisioningPolicy(model, options.provision, params.provisioning) : undefined);
-  const report = new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), run.driver, { ...simOptions(model, options, POLICY_RUN_QOS), provisioner }).run();
+  const peer = peerBuffer ? shareLookAheads(run.driver, 1, peerBuffer) : lookAheadPeer(model, policy, options, run.driver);
+  let report: RunReport;
+  try {
+    report = new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), run.driver, { ...simOptions(model, options, POLICY_RUN_QOS), provisioner }).run();
+  } finally {
+    peer?.leave();
+  }
   return {
+    ...(peer && !peerBuffer ? { lookAheadThreads: { threads: 2, sharedDecisions: peer.shared, gaveUp: peer.isAlone } } : {}),
     ...report,
     provisioning: run.provisioner ? run.provisioner.name : (options.provision ?? null),
     fc: Math.round(fc(report.score, { vd: 0, sb: 0, c: 0 }, params.weights) * 1e4) / 1e4,
     ...run.report?.(),
   };
+}
+
+/**
+ * With `lookAheadThreads` 2 and POSUM's replayed look-ahead, the side of this thread (0) of the two that share the
+ * look-aheads, the other started on a thread of its own (look-ahead-thread.ts) on the same run; null otherwise.
+ * The thread ends with the run: it leaves when its run is over, or is given up by this side (LookAheadPeer).
+ */
+/** What the second thread of a run that shares POSUM's look-aheads is given: the same run, and the two sides' memory (it is side 1). */
+export interface LookAheadThreadInput {
+  doc: InstanceDoc;
+  policy: string;
+  options: SimulateOptions;
+  buffer: SharedArrayBuffer;
+}
+
+/** That thread's entry, compiled next to this file. */
+const LOOK_AHEAD_THREAD = path.join(__dirname, 'look-ahead-thread.js');
+
+function lookAheadPeer(model: Model, policy: string, options: SimulateOptions, driver: unknown): Pick<LookAheadPeer, 'leave' | 'shared' | 'isAlone'> | null {
+  const threads = options.lookAheadThreads ?? 1;
+  if (threads !== 1 && threads !== 2) throw new Error(`lookAheadThreads must be 1 or 2, got ${threads}`);
+  if (threads === 1 || !(driver instanceof PortfolioPolicy) || !driver.sharesLookAheads) return null;
+  const buffer = new SharedArrayBuffer(driver.lookAheadBytes);
+  const input: LookAheadThreadInput = { doc: model.doc, policy, options: { ...options, lookAheadThreads: 1 }, buffer };
+  const thread = runInThread<LookAheadThreadInput, never, null>(LOOK_AHEAD_THREAD, input);
+  // A thread that fails leaves (its side of simulatePolicy) or falls silent: this side then goes on alone.
+  thread.result.catch(() => undefined);
+  const peer = shareLookAheads(driver, 0, buffer);
+  return {
+    leave() {
+      peer.leave();
+      thread.kill();
+    },
+    get shared() {
+      return peer.shared;
+    },
+    get isAlone() {
+      return peer.isAlone;
+    },
+  };
+}
+
+function shareLookAheads(driver: unknown, side: 0 | 1, buffer: SharedArrayBuffer): LookAheadPeer {
+  if (!(driver instanceof PortfolioPolicy)) throw new Error('only POSUM shares its look-aheads');
+  return driver.shareLookAheads(side, buffer);
 }
 
 /**

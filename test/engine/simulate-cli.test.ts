@@ -64,6 +64,13 @@ describe('fallow simulate', () => {
       const times = (...flags: string[]) => JSON.parse(fallow('simulate', later, '--policy', 'posum', '--period', '300', '--qos', 'none', ...flags).stdout).decisions.map((d: { timeSeconds: number }) => d.timeSeconds);
       assert.ok(times().includes(150), `${times()}`);
       assert.ok(times('--periodic-only').every((t: number) => t % 300 === 0), `${times('--periodic-only')}`);
+      // --threads 2: the same decisions and score, the look-ahead shared with a second thread.
+      const shared = JSON.parse(fallow('simulate', later, '--policy', 'posum', '--period', '300', '--qos', 'none', '--threads', '2').stdout);
+      const alone = JSON.parse(fallow('simulate', later, '--policy', 'posum', '--period', '300', '--qos', 'none').stdout);
+      const decided = (r: { decisions: { elapsedMs?: number }[] }) => r.decisions.map(({ elapsedMs: _, ...d }) => d);
+      assert.deepEqual(decided(shared), decided(alone));
+      assert.deepEqual(shared.score, alone.score);
+      assert.equal(shared.lookAheadThreads.gaveUp, false);
       const early = JSON.parse(fallow('simulate', write('i.json', INSTANCE), '--policy', 'hadoop', '--reduce-slowstart', '0.05').stdout);
       assert.equal(early.reduceSlowstart, 0.05);
     });
@@ -152,6 +159,9 @@ describe('fallow simulate', () => {
       assert.match(fallow('simulate', inst, '--policy', 'posum', '--period', '0').stderr, /--period must be a number of seconds > 0/);
       assert.match(fallow('simulate', inst, '--policy', 'posum', '--look-ahead-mode', 'exact').stderr, /--look-ahead-mode must be one of replay, rebuild, got "exact"/);
       assert.match(fallow('simulate', inst, '--policy', 'posum', '--ls-member', '--look-ahead-mode', 'replay').stderr, /--look-ahead-mode must be rebuild with lsMember/);
+      assert.match(fallow('simulate', inst, '--policy', 'posum', '--threads', '4').stderr, /--threads must be 1 or 2, got "4"/);
+      assert.match(fallow('simulate', inst, '--policy', 'hadoop', '--threads', '2').stderr, /--threads shares POSUM's look-aheads: it goes with --policy posum/);
+      assert.match(fallow('simulate', inst, '--policy', 'posum', '--threads', '2', '--look-ahead-mode', 'rebuild').stderr, /--threads 2 shares the replayed look-ahead/);
       const badSlowstart = fallow('simulate', inst, '--policy', 'hadoop', '--reduce-slowstart', '0');
       assert.equal(badSlowstart.code, 2);
       assert.match(badSlowstart.stderr, /--reduce-slowstart must be a number in \(0, 1\]/);

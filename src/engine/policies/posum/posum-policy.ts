@@ -16,6 +16,7 @@ import { choose } from './choose';
 import { earliestEnd } from './earliest-end';
 import { drainSeconds, lookAhead, Present, resumingLeases, withoutLease } from './look-ahead';
 import { planPresent, PlanOrderPolicy } from './ls-member';
+import { LookAheadPeer } from './look-ahead-peer';
 import { LS_MEMBER, Member, MEMBERS, PORTFOLIO_DEFAULTS, PortfolioParams } from './params';
 import { PROVISIONING_NAMES, ProvisioningName, ProvisioningPolicy } from './provisioning';
 import { LiveInput, liveInput, replayInstance, replayScore, submittedBy, waiting } from './replay';
@@ -118,6 +119,8 @@ export class PortfolioPolicy implements Driver, Provisioner {
   private parted: Sim[] | null = null;
   /** In a look-ahead's copy: the script's member has been switched to (before, every member runs the choice then current). */
   private switched = false;
+  /** The other thread sharing the look-aheads (shareLookAheads), or none. */
+  private peer: LookAheadPeer | null = null;
 
   constructor(
     private readonly model: Model,
@@ -220,25 +223,28 @@ export class PortfolioPolicy implements Driver, Provisioner {
 
   /** Provisioner (the simulator calls it every provisioning period): the current member's provisioning policy. */
   decide(sim: SimulatorView): void {
-    if (this.switched && this.group && this.group.length > 1) this.part(sim);
-    this.provisioners.get(this.current.provisioning)!.decide(sim);
+    const target = this.switched && this.group && this.group.length > 1 ? this.part(sim) : undefined;
+    this.provisioners.get(this.current.provisioning)!.decide(sim, target);
   }
 
   /**
    * A look-ahead's run standing for several members (`group`) before its provisioner acts: members whose
    * provisioning policies would now move to different targets part. This run goes on with the current member's
    * part; each other part gets a copy of the run taken here, which finishes this event with its own first member
-   * (Simulator.forkInProvision) and goes into `parted`, to be run by rethinkByReplay.
+   * (Simulator.forkInProvision) and goes into `parted`, to be run by rethinkByReplay. Returns the current member's
+   * target (its provisioner then need not ask again).
    */
-  private part(sim: SimulatorView): void {
+  private part(sim: SimulatorView): number | undefined {
     const parts = new Map<number, Member[]>();
+    let current: number | undefined;
     for (const m of this.group!) {
       const target = this.provisioners.get(m.provisioning)!.target(sim);
+      if (m === this.current) current = target;
       const part = parts.get(target);
       if (part) part.push(m);
       else parts.set(target, [m]);
     }
-    if (parts.size === 1) return;
+    if (parts.size === 1) return current;
     for (const part of parts.values()) {
       if (part.includes(this.current)) {
         this.group = part;
@@ -251,6 +257,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
       policy.script!.member = part[0];
       this.parted!.push(copy);
     }
+    return current;
   }
 
   /** Simulates every member from the present over the look-ahead and switches to the best; `trigger` goes into the trail. */
@@ -319,7 +326,7 @@ export class PortfolioPolicy implements Driver, Provisioner {
       const replayed = past.driver as PortfolioPolicy;
       // The members of one allocation policy run as one until their provisioning policies part (part()).
       const scored = new Map<Member, PosumScore>();
-      for (const allocation of new Set(this.members.map((m) => m.allocation))) {
+      const simulateGroup = (allocation: Member['allocation']) => {
         const group = this.members.filter((m) => m.allocation === allocation);
         const parted: Sim[] = [];
         const idle = new Map<unknown, unknown>([...keep, [parted, parted], [IDLE_ALLOCATION, IDLE_ALLOCATION]]);
@@ -337,7 +344,12 @@ export class PortfolioPolicy implements Driver, Provisioner {
           for (const m of (sim.driver as PortfolioPolicy).group!) scored.set(m, score);
           runs.push(...parted.splice(0));
         }
-      }
+      };
+      const allocations = [...new Set(this.members.map((m) => m.allocation))];
+      allocations.forEach((a, n) => {
+        if (!this.peer || this.peer.simulates(n)) simulateGroup(a);
+      });
+      if (this.peer) this.swapScores(scored, allocations, simulateGroup);
       const scores = this.members.map((m) => ({ ...m, ...scored.get(m)! }));
       return this.switchTo(now, scores, started, trigger);
     }
@@ -356,6 +368,42 @@ export class PortfolioPolicy implements Driver, Provisioner {
       return { ...m, ...replayScore(input, sim, sim.ends(), end) };
     });
     this.switchTo(now, scores, started, trigger);
+  }
+
+  /**
+   * Another thread runs this same run and simulates the other half of each decision's groups (look-ahead-peer.ts):
+   * the scores are swapped instead of simulated here. Only for the live run of a replayed look-ahead.
+   */
+  shareLookAheads(side: 0 | 1, buffer: SharedArrayBuffer): LookAheadPeer {
+    if (!this.sharesLookAheads) throw new Error('POSUM shares look-aheads only in the live run of a replayed look-ahead');
+    return (this.peer = new LookAheadPeer(side, buffer, this.members.length));
+  }
+
+  /** Whether shareLookAheads may be called: the live run (no script) of a replayed look-ahead. */
+  get sharesLookAheads(): boolean {
+    return !this.script && this.p.lookAheadMode === 'replay';
+  }
+
+  /** The size of the buffer two sides share (LookAheadPeer.bytes). */
+  get lookAheadBytes(): number {
+    return LookAheadPeer.bytes(this.members.length);
+  }
+
+  /** The other side's scores into `scored`; the groups it did not simulate simulated here when it is gone. */
+  private swapScores(scored: Map<Member, PosumScore>, allocations: Member['allocation'][], simulateGroup: (a: Member['allocation']) => void): void {
+    const mine = new Float64Array(this.members.length * 3).fill(NaN);
+    this.members.forEach((m, n) => {
+      const s = scored.get(m);
+      if (s) mine.set([s.vd, s.sb, s.c], n * 3);
+    });
+    const theirs = this.peer!.swap(this.trail.length, mine);
+    if (theirs) {
+      this.members.forEach((m, n) => {
+        if (!scored.has(m)) scored.set(m, { vd: theirs[n * 3], sb: theirs[n * 3 + 1], c: theirs[n * 3 + 2] });
+      });
+      return;
+    }
+    for (const a of allocations) if (this.members.some((m) => m.allocation === a && !scored.has(m))) simulateGroup(a);
   }
 
   /** What copies of the live run share with it: the decision trail (a script never adds to it), the parameters, the members (each one too: a look-ahead's groups hold them). */
