@@ -81,7 +81,8 @@ export interface SimulateOptions {
   /**
    * Policy posum with its replayed look-ahead (the default): threads that share each decision's look-ahead, 1 (the
    * default) or 2. With 2, a second thread runs the same run and simulates half of every decision's members
-   * (policies/posum/look-ahead-peer.ts): the same decisions and report, in about half the time on a second core.
+   * (policies/posum/look-ahead-peer.ts): the same decisions and report, sooner where a second core is free (1.1-1.6x
+   * on a shared 2-vCPU machine, bench/POSUM.md).
    */
   lookAheadThreads?: number;
 }
@@ -192,11 +193,6 @@ export function simulatePolicy(model: Model, policy: string, options: SimulateOp
   };
 }
 
-/**
- * With `lookAheadThreads` 2 and POSUM's replayed look-ahead, the side of this thread (0) of the two that share the
- * look-aheads, the other started on a thread of its own (look-ahead-thread.ts) on the same run; null otherwise.
- * The thread ends with the run: it leaves when its run is over, or is given up by this side (LookAheadPeer).
- */
 /** What the second thread of a run that shares POSUM's look-aheads is given: the same run, and the two sides' memory (it is side 1). */
 export interface LookAheadThreadInput {
   doc: InstanceDoc;
@@ -208,6 +204,11 @@ export interface LookAheadThreadInput {
 /** That thread's entry, compiled next to this file. */
 const LOOK_AHEAD_THREAD = path.join(__dirname, 'look-ahead-thread.js');
 
+/**
+ * With `lookAheadThreads` 2 and POSUM's replayed look-ahead, the side of this thread (0) of the two that share the
+ * look-aheads, the other started on a thread of its own (look-ahead-thread.ts) on the same run; null otherwise.
+ * The thread ends with the run: it leaves when its run is over, or is given up by this side (LookAheadPeer).
+ */
 function lookAheadPeer(model: Model, policy: string, options: SimulateOptions, driver: unknown): Pick<LookAheadPeer, 'leave' | 'shared' | 'isAlone'> | null {
   const threads = options.lookAheadThreads ?? 1;
   if (threads !== 1 && threads !== 2) throw new Error(`lookAheadThreads must be 1 or 2, got ${threads}`);
