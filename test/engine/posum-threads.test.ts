@@ -5,6 +5,9 @@
  * alone, deciding the same.
  */
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { describe, test } from 'node:test';
 import { loadInstance, Model } from '../../src/engine/model/model';
 import { LookAheadPeer } from '../../src/engine/policies/posum/look-ahead-peer';
@@ -65,6 +68,26 @@ describe('POSUM: two threads share each decision\'s look-ahead', () => {
     assert.deepEqual(given.score, alone.score);
     assert.equal(given.side!.isAlone, true);
     assert.equal(given.side!.shared, 0);
+  });
+
+  test('swaps halves of the same decision only: a half for another decision leaves each side alone', async () => {
+    const buffer = new SharedArrayBuffer(LookAheadPeer.bytes(16));
+    const file = path.resolve(__dirname, '../../src/engine/policies/posum/look-ahead-peer.js');
+    const other = new Worker(
+      `const { LookAheadPeer } = require(${JSON.stringify(file)});
+       const { workerData, parentPort } = require('node:worker_threads');
+       const side = new LookAheadPeer(1, workerData, 16);
+       const first = side.swap(7, new Float64Array(48).fill(1));
+       const second = side.swap(9, new Float64Array(48).fill(2));
+       parentPort.postMessage({ first: first && first[0], second, shared: side.shared, alone: side.isAlone });`,
+      { eval: true, workerData: buffer },
+    );
+    const side = new LookAheadPeer(0, buffer, 16);
+    assert.deepEqual([...side.swap(7, new Float64Array(48).fill(3))!.subarray(0, 3)], [1, 1, 1]);
+    assert.equal(side.swap(8, new Float64Array(48).fill(4)), null);
+    assert.deepEqual([side.shared, side.isAlone], [1, true]);
+    const [theirs] = await once(other, 'message');
+    assert.deepEqual(theirs, { first: 3, second: null, shared: 1, alone: true });
   });
 
   test('takes 1 or 2 threads, and shares only the replayed look-ahead of the live run', () => {

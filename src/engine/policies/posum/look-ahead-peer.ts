@@ -1,15 +1,20 @@
 import { sharedByCopies } from '../../simulate/fork';
 
-/** Int32 header: each side's "gone" flag, then each ring slot's generation per side (the decision it holds, plus one). */
+/** Int32 header: each side's "gone" flag, then each ring slot's generation per side (the swap it holds, plus one). */
 const GONE = 0;
 const GENERATION = 2;
 const HEADER_BYTES = 32;
-/** Two slots: a side publishing decision d + 1 has read the other's half of d, so slot d % 2 is free again. */
+/**
+ * Two slots, by the swap's number (not the decision's: decisions replayed from time 0 swap nothing, so their numbers
+ * skip): a side publishing swap n + 1 has read the other's half of swap n, so slot n % 2 is free again.
+ */
 const RING = 2;
 /** The longest a side sleeps before looking again whether the other has left. */
 const WAKE_MS = 20;
 /** Numbers per member's score (vd, sb, c). */
 const PER_MEMBER = 3;
+/** A half starts with the number of the decision it is for (the two runs' decisions must agree). */
+const DECISION = 1;
 
 /**
  * One side of two threads that run the same POSUM run (the same instance, load, options and seed, so their live
@@ -25,6 +30,7 @@ export class LookAheadPeer {
   private alone = false;
   /** Decisions whose other half came from the other side. */
   shared = 0;
+  private swaps = 0;
 
   constructor(
     readonly side: 0 | 1,
@@ -34,13 +40,13 @@ export class LookAheadPeer {
   ) {
     if (buffer.byteLength !== LookAheadPeer.bytes(members)) throw new Error(`a look-ahead peer for ${members} members needs ${LookAheadPeer.bytes(members)} bytes, got ${buffer.byteLength}`);
     this.flags = new Int32Array(buffer, 0, GENERATION + RING * 2);
-    this.scores = new Float64Array(buffer, HEADER_BYTES, RING * 2 * members * PER_MEMBER);
+    this.scores = new Float64Array(buffer, HEADER_BYTES, RING * 2 * (DECISION + members * PER_MEMBER));
     // Copies of the run (POSUM's look-ahead forks it thousands of times) share this side; they never swap.
     sharedByCopies(this);
   }
 
   static bytes(members: number): number {
-    return HEADER_BYTES + RING * 2 * members * PER_MEMBER * Float64Array.BYTES_PER_ELEMENT;
+    return HEADER_BYTES + RING * 2 * (DECISION + members * PER_MEMBER) * Float64Array.BYTES_PER_ELEMENT;
   }
 
   /** Whether this side simulates allocation group `n` (of a decision's groups, in order): half of them, all once alone. */
@@ -55,23 +61,27 @@ export class LookAheadPeer {
 
   /**
    * Publishes this side's scores of decision `decision` (per member, vd, sb and c; those it did not simulate
-   * anything) and returns the other side's, or null once the other side is gone or silent past the patience:
-   * the caller simulates the groups left, and every group from then on.
+   * anything) and returns the other side's, or null once the other side is gone or silent past the patience, or
+   * its half is for another decision (the runs parted: never seen): the caller simulates the groups left, and
+   * every group from then on.
    */
   swap(decision: number, mine: Float64Array): Float64Array | null {
     if (this.alone) return null;
-    const slot = decision % RING;
-    const width = this.members * PER_MEMBER;
+    const n = this.swaps++;
+    const slot = n % RING;
+    const width = DECISION + this.members * PER_MEMBER;
     const other = 1 - this.side;
-    this.scores.set(mine, (slot * 2 + this.side) * width);
+    const at = (slot * 2 + this.side) * width;
+    this.scores[at] = decision;
+    this.scores.set(mine, at + DECISION);
     const own = GENERATION + slot * 2 + this.side;
-    Atomics.store(this.flags, own, decision + 1);
+    Atomics.store(this.flags, own, n + 1);
     Atomics.notify(this.flags, own);
     const theirs = GENERATION + slot * 2 + other;
     const waitUntil = Date.now() + this.patienceMs;
     for (;;) {
       const seen = Atomics.load(this.flags, theirs);
-      if (seen === decision + 1) break;
+      if (seen === n + 1) break;
       if (Atomics.load(this.flags, GONE + other) === 1 || Date.now() >= waitUntil) {
         this.alone = true;
         return null;
@@ -79,9 +89,13 @@ export class LookAheadPeer {
       // In short waits: a side that leaves between the two loads above and this wait wakes nobody.
       Atomics.wait(this.flags, theirs, seen, Math.min(WAKE_MS, Math.max(1, waitUntil - Date.now())));
     }
-    const at = (slot * 2 + other) * width;
+    const from = (slot * 2 + other) * width;
+    if (this.scores[from] !== decision) {
+      this.alone = true;
+      return null;
+    }
     this.shared++;
-    return this.scores.slice(at, at + width);
+    return this.scores.slice(from + DECISION, from + width);
   }
 
   /** This side takes no further part (its run is over, or failed): the other goes on alone at once. */
