@@ -15,7 +15,7 @@ import { getPolicy, lookupPolicy } from './policies';
 import { portfolioParams, PortfolioParams } from './policies/posum/params';
 import { Decision, PortfolioPolicy } from './policies/posum/posum-policy';
 import type { LookAheadPeer } from './policies/posum/look-ahead-peer';
-import { runInThread } from './threads/run-in-thread';
+import { runInThread, ThreadRun } from './threads/run-in-thread';
 import { ProvisioningName, ProvisioningPolicy } from './policies/posum/provisioning';
 import { portfolioRequestIssues } from './policies/posum/request';
 import { getQos } from './qos';
@@ -177,15 +177,17 @@ export function simulatePolicy(model: Model, policy: string, options: SimulateOp
   const params = portfolioParams(options.posum);
   const run = getPolicy(policy).create({ model, posum: params, strategy: lookupStrategy });
   const provisioner = run.provisioner ?? (options.provision ? new ProvisioningPolicy(model, options.provision, params.provisioning) : undefined);
-  const peer = peerBuffer ? shareLookAheads(run.driver, 1, peerBuffer) : lookAheadPeer(model, policy, options, run.driver);
+  const second = peerBuffer ? null : lookAheadThread(model, policy, options, run.driver);
+  const peer = peerBuffer ? shareLookAheads(run.driver, 1, peerBuffer) : (second?.peer ?? null);
   let report: RunReport;
   try {
     report = new Simulator(model, new ActualUsage(model, options.actual ?? model.doc.usage), run.driver, { ...simOptions(model, options, POLICY_RUN_QOS), provisioner }).run();
   } finally {
     peer?.leave();
+    second?.thread.kill();
   }
   return {
-    ...(peer && !peerBuffer ? { lookAheadThreads: { threads: 2, sharedDecisions: peer.shared, gaveUp: peer.isAlone } } : {}),
+    ...(second ? { lookAheadThreads: { threads: 2, sharedDecisions: second.peer.shared, gaveUp: second.peer.isAlone } } : {}),
     ...report,
     provisioning: run.provisioner ? run.provisioner.name : (options.provision ?? null),
     fc: Math.round(fc(report.score, { vd: 0, sb: 0, c: 0 }, params.weights) * 1e4) / 1e4,
@@ -205,11 +207,11 @@ export interface LookAheadThreadInput {
 const LOOK_AHEAD_THREAD = path.join(__dirname, 'look-ahead-thread.js');
 
 /**
- * With `lookAheadThreads` 2 and POSUM's replayed look-ahead, the side of this thread (0) of the two that share the
- * look-aheads, the other started on a thread of its own (look-ahead-thread.ts) on the same run; null otherwise.
- * The thread ends with the run: it leaves when its run is over, or is given up by this side (LookAheadPeer).
+ * With `lookAheadThreads` 2 and POSUM's replayed look-ahead, the second thread started on the same run
+ * (look-ahead-thread.ts) and this thread's side (0) of the two that share the look-aheads; null otherwise. The
+ * caller ends the thread with its run (it has left by then, or been given up: LookAheadPeer).
  */
-function lookAheadPeer(model: Model, policy: string, options: SimulateOptions, driver: unknown): Pick<LookAheadPeer, 'leave' | 'shared' | 'isAlone'> | null {
+function lookAheadThread(model: Model, policy: string, options: SimulateOptions, driver: unknown): { peer: LookAheadPeer; thread: ThreadRun<null> } | null {
   const threads = options.lookAheadThreads ?? 1;
   if (threads !== 1 && threads !== 2) throw new Error(`lookAheadThreads must be 1 or 2, got ${threads}`);
   if (threads === 1 || !(driver instanceof PortfolioPolicy) || !driver.sharesLookAheads) return null;
@@ -218,19 +220,7 @@ function lookAheadPeer(model: Model, policy: string, options: SimulateOptions, d
   const thread = runInThread<LookAheadThreadInput, never, null>(LOOK_AHEAD_THREAD, input);
   // A thread that fails leaves (its side of simulatePolicy) or falls silent: this side then goes on alone.
   thread.result.catch(() => undefined);
-  const peer = shareLookAheads(driver, 0, buffer);
-  return {
-    leave() {
-      peer.leave();
-      thread.kill();
-    },
-    get shared() {
-      return peer.shared;
-    },
-    get isAlone() {
-      return peer.isAlone;
-    },
-  };
+  return { peer: shareLookAheads(driver, 0, buffer), thread };
 }
 
 function shareLookAheads(driver: unknown, side: 0 | 1, buffer: SharedArrayBuffer): LookAheadPeer {

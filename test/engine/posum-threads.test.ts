@@ -77,14 +77,16 @@ describe('POSUM: two threads share each decision\'s look-ahead', () => {
       `const { LookAheadPeer } = require(${JSON.stringify(file)});
        const { workerData, parentPort } = require('node:worker_threads');
        const side = new LookAheadPeer(1, workerData, 16);
-       const first = side.swap(7, new Float64Array(48).fill(1));
-       const second = side.swap(9, new Float64Array(48).fill(2));
-       parentPort.postMessage({ first: first && first[0], second, shared: side.shared, alone: side.isAlone });`,
+       const all = (x) => Array.from({ length: 16 }, () => ({ vd: x, sb: x, c: x }));
+       const first = side.swap(7, all(1));
+       const second = side.swap(9, all(2));
+       parentPort.postMessage({ first: first && first[0].vd, second, shared: side.shared, alone: side.isAlone });`,
       { eval: true, workerData: buffer },
     );
     const side = new LookAheadPeer(0, buffer, 16);
-    assert.deepEqual([...side.swap(7, new Float64Array(48).fill(3))!.subarray(0, 3)], [1, 1, 1]);
-    assert.equal(side.swap(8, new Float64Array(48).fill(4)), null);
+    const all = (x: number) => Array.from({ length: 16 }, () => ({ vd: x, sb: x, c: x }));
+    assert.deepEqual(side.swap(7, all(3))![0], { vd: 1, sb: 1, c: 1 });
+    assert.equal(side.swap(8, all(4)), null);
     assert.deepEqual([side.shared, side.isAlone], [1, true]);
     const [theirs] = await once(other, 'message');
     assert.deepEqual(theirs, { first: 3, second: null, shared: 1, alone: true });

@@ -1,3 +1,4 @@
+import type { PosumScore } from '../../evaluate/posum-score';
 import { sharedByCopies } from '../../simulate/fork';
 
 /** Int32 header: each side's "gone" flag, then each ring slot's generation per side (the swap it holds, plus one). */
@@ -60,20 +61,21 @@ export class LookAheadPeer {
   }
 
   /**
-   * Publishes this side's scores of decision `decision` (per member, vd, sb and c; those it did not simulate
-   * anything) and returns the other side's, or null once the other side is gone or silent past the patience, or
-   * its half is for another decision (the runs parted: never seen): the caller simulates the groups left, and
+   * Publishes this side's scores of decision `decision` (per member, in the members' order; undefined for those it
+   * did not simulate) and returns the other side's, or null once the other side is gone or silent past the patience,
+   * or its half is for another decision (the runs parted: never seen): the caller simulates the groups left, and
    * every group from then on.
    */
-  swap(decision: number, mine: Float64Array): Float64Array | null {
+  swap(decision: number, mine: readonly (PosumScore | undefined)[]): (PosumScore | undefined)[] | null {
     if (this.alone) return null;
+    if (mine.length !== this.members) throw new Error(`a look-ahead peer swaps ${this.members} members' scores, got ${mine.length}`);
     const n = this.swaps++;
     const slot = n % RING;
     const width = DECISION + this.members * PER_MEMBER;
     const other = 1 - this.side;
     const at = (slot * 2 + this.side) * width;
     this.scores[at] = decision;
-    this.scores.set(mine, at + DECISION);
+    mine.forEach((score, m) => this.scores.set(score ? [score.vd, score.sb, score.c] : [NaN, NaN, NaN], at + DECISION + m * PER_MEMBER));
     const own = GENERATION + slot * 2 + this.side;
     Atomics.store(this.flags, own, n + 1);
     Atomics.notify(this.flags, own);
@@ -95,7 +97,10 @@ export class LookAheadPeer {
       return null;
     }
     this.shared++;
-    return this.scores.slice(from + DECISION, from + width);
+    return Array.from({ length: this.members }, (_, m) => {
+      const [vd, sb, c] = this.scores.subarray(from + DECISION + m * PER_MEMBER, from + DECISION + (m + 1) * PER_MEMBER);
+      return Number.isNaN(vd) ? undefined : { vd, sb, c };
+    });
   }
 
   /** This side takes no further part (its run is over, or failed): the other goes on alone at once. */

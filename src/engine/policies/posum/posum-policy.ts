@@ -391,15 +391,10 @@ export class PortfolioPolicy implements Driver, Provisioner {
 
   /** The other side's scores into `scored`; the groups it did not simulate simulated here when it is gone. */
   private swapScores(scored: Map<Member, PosumScore>, allocations: Member['allocation'][], simulateGroup: (a: Member['allocation']) => void): void {
-    const mine = new Float64Array(this.members.length * 3).fill(NaN);
-    this.members.forEach((m, n) => {
-      const s = scored.get(m);
-      if (s) mine.set([s.vd, s.sb, s.c], n * 3);
-    });
-    const theirs = this.peer!.swap(this.trail.length, mine);
+    const theirs = this.peer!.swap(this.trail.length, this.members.map((m) => scored.get(m)));
     if (theirs) {
       this.members.forEach((m, n) => {
-        if (!scored.has(m)) scored.set(m, { vd: theirs[n * 3], sb: theirs[n * 3 + 1], c: theirs[n * 3 + 2] });
+        if (!scored.has(m) && theirs[n]) scored.set(m, theirs[n]);
       });
       return;
     }
